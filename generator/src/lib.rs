@@ -1,0 +1,1 @@
+//! togyz-gen library

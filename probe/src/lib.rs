@@ -1,0 +1,20 @@
+//! # togyz-probe
+//!
+//! The light half of togyz-tb: the rules of Togyz Kumalak, positions and
+//! their notation, the dense index of endgame positions, and a reader that
+//! memory-maps generated tables and answers exact endgame queries.
+//!
+//! The data flows through the modules in this order:
+//! [`rules`] (sowing, captures, tuzdyks, the end of the game) →
+//! [`notation`] (PlayStrategy FEN, traditional and UCI moves) →
+//! [`index`] (rank and unrank) → [`value`] → `format` (the table file) →
+//! `tablebase` (lazy, thread-safe probing).
+
+pub mod index;
+pub mod notation;
+pub mod rules;
+pub mod value;
+
+pub use index::{Layout, Slot, TuzdykClass, TuzdykConfig};
+pub use rules::{Move, MoveReport, Outcome, Position, Side};
+pub use value::{Value, Wdl};
