@@ -1,1 +1,13 @@
-//! togyz-gen library
+//! # togyz-gen
+//!
+//! The heavy half of togyz-tb: retrograde analysis of every position with up
+//! to N stones on the board ([`retro`]), compression and atomic writing of the
+//! tables ([`write`]), the `generate` driver with progress and resuming
+//! ([`generate`]), an independent verification pass over written tables
+//! ([`verify`]) and endgame statistics ([`stats`]).
+
+pub mod generate;
+pub mod retro;
+pub mod stats;
+pub mod verify;
+pub mod write;

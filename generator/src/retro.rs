@@ -1,0 +1,1 @@
+//! retro (in progress)

@@ -1,0 +1,1 @@
+//! write (in progress)
