@@ -1,1 +1,42 @@
-fn main() {}
+//! `togyz-gen`: generate, verify and study Togyz Kumalak endgame tables.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use togyz_gen::{generate, stats, verify};
+
+#[derive(Parser)]
+#[command(
+    name = "togyz-gen",
+    version,
+    about = "Generate, verify and study Togyz Kumalak endgame tables"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve every position with up to N stones on the board and write the tables.
+    Generate(generate::GenerateArgs),
+    /// Check every stored entry against its successors, and every checksum.
+    Verify(verify::VerifyArgs),
+    /// Endgame statistics: results, longest wins, distance census, mutual zugzwangs.
+    Stats(stats::StatsArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result: Result<(), Box<dyn std::error::Error>> = match &cli.command {
+        Command::Generate(args) => generate::run(args).map_err(Into::into),
+        Command::Verify(args) => verify::run(args).map_err(Into::into),
+        Command::Stats(args) => stats::run(args).map_err(Into::into),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

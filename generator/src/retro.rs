@@ -1,1 +1,785 @@
-//! retro (in progress)
+//! Retrograde analysis: solves every position with `n` stones on the board,
+//! given the solved tables for fewer stones.
+//!
+//! Within one stone count, a move that captures, makes a tuzdyk or sows into
+//! a tuzdyk leaves for a smaller, already solved count (an *exit*); every
+//! other move (a *quiet* move) keeps the board's stones, the kazans and the
+//! tuzdyks, and only hands the move over. Seen from the side to move, a quiet
+//! move therefore links configuration `c` to `c.swapped()` and kazan offset
+//! `j` to `n - j`. The work splits into independent *units*, one per pair
+//! `{c, c.swapped()}`, solved in parallel with memory bounded by the units in
+//! flight.
+//!
+//! Inside a unit, the quiet-move graph over boards is the same for every
+//! kazan split; only exits and game ends depend on the kazans. So each board
+//! is expanded once for all `n + 1` splits, and the retrograde frontier
+//! carries a bit mask of the splits that a board was resolved for at one
+//! distance: one un-move generation serves them all.
+//!
+//! Values are exact distances to the end of the game in plies (the winner
+//! hurries, the loser delays). Resolution runs in order of distance with
+//! bucket queues, so a position's first win found is its fastest and a
+//! position lost once its last quiet move is refuted takes the longest
+//! refutation. Whatever is unresolved at the fixed point is a draw.
+
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use togyz_probe::index::{
+    board_count, rank_board, BoardWalker, Layout, TuzdykConfig, CONFIG_COUNT,
+};
+use togyz_probe::rules::{landing, sow, tuzdyk_allowed, Landing, Side, CYCLE, ROW};
+use togyz_probe::{Position, Slot, Value};
+
+/// Why a level could not be solved.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// A distance outgrew the in-memory encoding.
+    #[error("a distance of {0} plies exceeds the solver's limit of {MAX_DIST}")]
+    DistanceOverflow(u32),
+    /// Levels must be solved in ascending order.
+    #[error("level {wanted} needs all levels below it, but only {have} are solved")]
+    MissingLevel {
+        /// The level asked for.
+        wanted: u32,
+        /// Levels available (highest).
+        have: u32,
+    },
+    /// More stones than the index supports, or than a frontier mask holds.
+    #[error("{0} stones is beyond what the solver supports (at most 63)")]
+    TooManyStones(u32),
+}
+
+/// Solved tables held in memory: packed [`Value`]s in index order, one
+/// vector per stone count (stone count 0 needs none: every live position
+/// with an empty board is an 81:81 draw).
+#[derive(Default)]
+pub struct Levels {
+    tables: Vec<Vec<u16>>,
+    layouts: Vec<Layout>,
+}
+
+impl Levels {
+    /// No levels solved yet (only the implicit empty board).
+    pub fn new() -> Levels {
+        Levels {
+            tables: vec![Vec::new()],
+            layouts: vec![Layout::new(0)],
+        }
+    }
+
+    /// The highest stone count solved.
+    pub fn max_stones(&self) -> u32 {
+        self.tables.len() as u32 - 1
+    }
+
+    /// Adds the next level's packed values (`max_stones() + 1` stones).
+    pub fn push(&mut self, values: Vec<u16>) {
+        let n = self.tables.len() as u32;
+        let layout = Layout::new(n);
+        assert_eq!(
+            values.len() as u64,
+            layout.positions(),
+            "level {n} has the wrong size"
+        );
+        self.tables.push(values);
+        self.layouts.push(layout);
+    }
+
+    /// Drops the values of level `n` (keeping its place) to free memory.
+    pub fn release(&mut self, n: u32) {
+        self.tables[n as usize] = Vec::new();
+    }
+
+    /// The packed values of level `n`.
+    pub fn table(&self, n: u32) -> &[u16] {
+        &self.tables[n as usize]
+    }
+
+    /// Packed value at `index` of level `n` (a draw for `n == 0`).
+    #[inline]
+    fn packed(&self, n: u32, index: u64) -> u16 {
+        if n == 0 {
+            0
+        } else {
+            self.tables[n as usize][index as usize]
+        }
+    }
+
+    /// The value of a live position with at most `max_stones()` stones.
+    pub fn value(&self, pos: &Position) -> Option<Value> {
+        let slot = Slot::of(pos)?;
+        if slot.stones > self.max_stones() {
+            return None;
+        }
+        let index = self.layouts[slot.stones as usize].index(&slot);
+        Some(Value::unpack(self.packed(slot.stones, index)))
+    }
+}
+
+/// Largest distance the solver handles: what a packed [`Value`] holds.
+pub const MAX_DIST: u32 = togyz_probe::value::MAX_PACKED_DTM;
+
+// State word of one (board, kazan split) during a unit's solve: 3 bits of
+// kind, 28 bits of distance.
+const KIND_SHIFT: u32 = 28;
+const DIST_MASK: u32 = (1 << KIND_SHIFT) - 1;
+/// All quiet moves not yet refuted; the best exit is a loss in `dist`
+/// (0 when there is no exit).
+const PENDING: u32 = 0;
+/// An exit draws, so this cannot be lost.
+const DRAW_FLOOR: u32 = 1;
+/// An exit wins in `dist`; a quiet win may still be faster.
+const WIN_TENTATIVE: u32 = 2;
+const WIN: u32 = 3;
+const LOSS: u32 = 4;
+
+#[inline]
+fn kind(s: u32) -> u32 {
+    s >> KIND_SHIFT
+}
+
+#[inline]
+fn word(kind: u32, dist: u32) -> u32 {
+    (kind << KIND_SHIFT) | dist
+}
+
+/// Per-configuration constants for ranking and sowing.
+#[derive(Clone, Copy)]
+struct ConfigInfo {
+    config: TuzdykConfig,
+    /// Free holes, mover seated South.
+    free: [u8; CYCLE],
+    /// The same holes as seen from the other player's seat (for ranking a
+    /// child board without rotating it).
+    free_rotated: [u8; CYCLE],
+    m: usize,
+    tz: [u8; 2],
+}
+
+impl ConfigInfo {
+    fn new(config: TuzdykConfig) -> ConfigInfo {
+        let free = config.free_indices();
+        let mut free_rotated = [0u8; CYCLE];
+        for (r, &f) in free_rotated.iter_mut().zip(free.iter()) {
+            *r = (f + ROW as u8) % CYCLE as u8;
+        }
+        ConfigInfo {
+            config,
+            free,
+            free_rotated,
+            m: config.free_holes(),
+            tz: config.cycle_indices(),
+        }
+    }
+}
+
+fn config_infos() -> Vec<ConfigInfo> {
+    TuzdykConfig::all().map(ConfigInfo::new).collect()
+}
+
+#[inline]
+fn rotate(b: &[u8; CYCLE]) -> [u8; CYCLE] {
+    let mut r = [0u8; CYCLE];
+    r[..ROW].copy_from_slice(&b[ROW..]);
+    r[ROW..].copy_from_slice(&b[..ROW]);
+    r
+}
+
+/// Solves level `n` (all smaller levels must be in `lower`) and returns its
+/// packed values in index order. `progress` is advanced by positions as
+/// units finish.
+pub fn solve_level(n: u32, lower: &Levels, progress: &AtomicU64) -> Result<Vec<u16>, SolveError> {
+    if n > 63 || n > togyz_probe::index::MAX_STONES {
+        return Err(SolveError::TooManyStones(n));
+    }
+    if lower.max_stones() + 1 < n {
+        return Err(SolveError::MissingLevel {
+            wanted: n,
+            have: lower.max_stones(),
+        });
+    }
+    let layout = Layout::new(n);
+    let k = layout.kazans() as usize;
+    let infos = config_infos();
+    let mut out = vec![0u16; layout.positions() as usize];
+
+    // Disjoint output slices per configuration.
+    let mut slices: Vec<Option<&mut [u16]>> = Vec::with_capacity(CONFIG_COUNT);
+    let mut rest: &mut [u16] = &mut out;
+    for id in 0..CONFIG_COUNT {
+        let len = layout.config_boards(id) as usize * k;
+        let (head, tail) = rest.split_at_mut(len);
+        slices.push(Some(head));
+        rest = tail;
+    }
+    let mut units: Vec<(usize, usize, &mut [u16], Option<&mut [u16]>)> = Vec::new();
+    for id in 0..CONFIG_COUNT {
+        let twin = TuzdykConfig::from_id(id).swapped().id();
+        if twin < id {
+            continue;
+        }
+        let a = slices[id].take().expect("each configuration is taken once");
+        let b = if twin == id {
+            None
+        } else {
+            slices[twin].take()
+        };
+        units.push((id, twin, a, b));
+    }
+    // Big units first, for better load balance.
+    units.sort_by_key(|u| std::cmp::Reverse(layout.config_boards(u.0) + layout.config_boards(u.1)));
+    units
+        .into_par_iter()
+        .map(|(a, b, out_a, out_b)| {
+            let mut unit = Unit::new(n, lower, &infos, a, b, progress);
+            unit.solve()?;
+            unit.write(0, out_a);
+            if let Some(out_b) = out_b {
+                unit.write(1, out_b);
+            }
+            progress.fetch_add(unit.positions() - unit.reported, Ordering::Relaxed);
+            Ok(())
+        })
+        .collect::<Result<(), SolveError>>()?;
+    Ok(out)
+}
+
+/// One pair of configurations `{a, a.swapped()}` at one stone count.
+struct Unit<'a> {
+    n: u32,
+    k: usize,
+    lower: &'a Levels,
+    infos: &'a [ConfigInfo],
+    /// The unit's configurations: side 0 and (if different) side 1.
+    sides: Vec<ConfigInfo>,
+    /// First node id of each side.
+    base: [u32; 2],
+    /// `state[node * k + j]`.
+    state: Vec<u32>,
+    /// Quiet moves not yet known to lose, `cnt[node * k + j]`.
+    cnt: Vec<u8>,
+    /// Frontier buckets by distance: (node, kazan-split mask).
+    wins: Vec<Vec<(u32, u64)>>,
+    losses: Vec<Vec<(u32, u64)>>,
+    /// Shared progress counter (positions) and what this unit added to it.
+    progress: &'a AtomicU64,
+    reported: u64,
+}
+
+impl<'a> Unit<'a> {
+    fn new(
+        n: u32,
+        lower: &'a Levels,
+        infos: &'a [ConfigInfo],
+        a: usize,
+        b: usize,
+        progress: &'a AtomicU64,
+    ) -> Unit<'a> {
+        let k = n as usize + 1;
+        let mut sides = vec![infos[a]];
+        if b != a {
+            sides.push(infos[b]);
+        }
+        let boards_a = board_count(n, sides[0].m) as u32;
+        let nodes: u64 = sides.iter().map(|s| board_count(n, s.m)).sum();
+        assert!(
+            nodes < u32::MAX as u64,
+            "unit too large for 32-bit node ids"
+        );
+        Unit {
+            n,
+            k,
+            lower,
+            infos,
+            sides,
+            base: [0, boards_a],
+            state: vec![0; nodes as usize * k],
+            cnt: vec![0; nodes as usize * k],
+            wins: Vec::new(),
+            losses: Vec::new(),
+            progress,
+            reported: 0,
+        }
+    }
+
+    fn positions(&self) -> u64 {
+        self.state.len() as u64
+    }
+
+    /// Side index of the configuration reached by a quiet move from `side`.
+    #[inline]
+    fn other(&self, side: usize) -> usize {
+        if self.sides.len() == 1 {
+            0
+        } else {
+            1 - side
+        }
+    }
+
+    fn push(bucket: &mut Vec<Vec<(u32, u64)>>, dist: u32, node: u32, mask: u64) {
+        let d = dist as usize;
+        if bucket.len() <= d {
+            bucket.resize_with(d + 1, Vec::new);
+        }
+        bucket[d].push((node, mask));
+    }
+
+    fn solve(&mut self) -> Result<(), SolveError> {
+        for side in 0..self.sides.len() {
+            self.init_side(side)?;
+        }
+        let mut d = 0usize;
+        while d < self.wins.len().max(self.losses.len()) {
+            if let Some(batch) = self.losses.get_mut(d).map(std::mem::take) {
+                for (node, mask) in batch {
+                    self.propagate_loss(node, mask, d as u32)?;
+                }
+            }
+            if let Some(batch) = self.wins.get_mut(d).map(std::mem::take) {
+                for (node, mask) in batch {
+                    self.propagate_win(node, mask, d as u32)?;
+                }
+            }
+            d += 1;
+        }
+        Ok(())
+    }
+
+    /// Expands every board of one side once: counts quiet moves, scores exits
+    /// for all kazan splits, and seeds the frontier.
+    fn init_side(&mut self, side: usize) -> Result<(), SolveError> {
+        let n = self.n;
+        let k = self.k;
+        let info = self.sides[side];
+        let base = self.base[side];
+        let mut walker = BoardWalker::new(n, info.config, 0, u64::MAX);
+        let mut exit_best = vec![Value::Loss(0); k];
+        while let Some((rank, board)) = walker.current() {
+            let node = base + rank as u32;
+            let at = node as usize * k;
+            let board = *board;
+            walker.advance();
+            if rank % 4096 == 4095 {
+                // Expansion is about half the work of a unit.
+                let step = 4096 * k as u64 / 2;
+                self.progress.fetch_add(step, Ordering::Relaxed);
+                self.reported += step;
+            }
+            if board[..ROW].iter().all(|&h| h == 0) {
+                // No stones to move: the opponent collects the board. Only
+                // 81:81 (j = n) is a draw.
+                for j in 0..k {
+                    self.state[at + j] = if j == k - 1 {
+                        word(DRAW_FLOOR, 0)
+                    } else {
+                        word(LOSS, 0)
+                    };
+                }
+                if k > 1 {
+                    Self::push(&mut self.losses, 0, node, (1u64 << (k - 1)) - 1);
+                }
+                continue;
+            }
+            let mut quiet = 0u8;
+            let mut has_exit = false;
+            exit_best.fill(Value::Loss(0));
+            for h in 0..ROW {
+                if board[h] == 0 {
+                    continue;
+                }
+                let mut b = board;
+                let sown = sow(&mut b, h, info.tz);
+                let mut gain = sown.fed[0] as u32;
+                let lost = sown.fed[1] as u32;
+                let mut child_cfg = info.config;
+                match landing(&b, sown.last, Side::South, info.tz) {
+                    Landing::Quiet => {
+                        if gain == 0 && lost == 0 {
+                            quiet += 1;
+                            continue;
+                        }
+                    }
+                    Landing::Capture(c) => {
+                        gain += c as u32;
+                        b[sown.last] = 0;
+                    }
+                    Landing::Tuzdyk => {
+                        gain += 3;
+                        b[sown.last] = 0;
+                        child_cfg.mover = Some((sown.last - ROW) as u8);
+                    }
+                }
+                has_exit = true;
+                self.score_exit(&b, child_cfg.swapped(), gain, lost, &mut exit_best);
+            }
+            for j in 0..k {
+                self.cnt[at + j] = quiet;
+            }
+            // Seed: group kazan splits by (kind, distance).
+            let mut j = 0;
+            while j < k {
+                let v = if has_exit {
+                    exit_best[j]
+                } else {
+                    Value::Loss(0)
+                };
+                let mut mask = 1u64 << j;
+                let mut j2 = j + 1;
+                while j2 < k && has_exit && exit_best[j2] == v {
+                    mask |= 1 << j2;
+                    j2 += 1;
+                }
+                for jj in j..j2 {
+                    self.state[at + jj] = match v {
+                        Value::Win(d) => word(WIN_TENTATIVE, d),
+                        Value::Draw => word(DRAW_FLOOR, 0),
+                        Value::Loss(d) if quiet == 0 => word(LOSS, d),
+                        Value::Loss(d) => word(PENDING, d),
+                    };
+                }
+                match v {
+                    Value::Win(d) => Self::push(&mut self.wins, d, node, mask),
+                    Value::Loss(d) if quiet == 0 => Self::push(&mut self.losses, d, node, mask),
+                    _ => {}
+                }
+                j = j2;
+            }
+        }
+        Ok(())
+    }
+
+    /// Folds the value of one exit move into `best`, for every kazan split.
+    /// `b` is the board after the move (mover seated South), `child_cfg` the
+    /// tuzdyks seen by the opponent, `gain`/`lost` the stones that went to
+    /// the mover's/opponent's kazan.
+    #[inline]
+    fn score_exit(
+        &self,
+        b: &[u8; CYCLE],
+        child_cfg: TuzdykConfig,
+        gain: u32,
+        lost: u32,
+        best: &mut [Value],
+    ) {
+        let n = self.n;
+        let child_n = n - gain - lost;
+        let ci = &self.infos[child_cfg.id()];
+        let child_layout = &self.lower.layouts[child_n as usize];
+        let child_k = child_n as u64 + 1;
+        let first = if child_n == 0 {
+            0
+        } else {
+            let rank = rank_board(b, &ci.free_rotated, ci.m);
+            (child_layout.offsets[child_cfg.id()] + rank) * child_k
+        };
+        for (j, slot) in best.iter_mut().enumerate() {
+            let j = j as u32;
+            let v = if j + gain > n {
+                Value::Win(1)
+            } else if j < lost {
+                Value::Loss(1)
+            } else {
+                // The child's mover is our opponent: offset n - gain - j.
+                let cj = n - gain - j;
+                Value::unpack(self.lower.packed(child_n, first + cj as u64)).back()
+            };
+            if v > *slot {
+                *slot = v;
+            }
+        }
+    }
+
+    /// Node `node` is lost at distance `d` for the splits in `mask`: every
+    /// quiet predecessor wins in `d + 1`.
+    fn propagate_loss(&mut self, node: u32, mask: u64, d: u32) -> Result<(), SolveError> {
+        let nd = d + 1;
+        if nd > MAX_DIST {
+            return Err(SolveError::DistanceOverflow(nd));
+        }
+        let pmask = self.reverse(mask);
+        let k = self.k;
+        self.for_each_predecessor(node, |unit, pred| {
+            let at = pred as usize * k;
+            let mut won = 0u64;
+            let mut m = pmask;
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let s = unit.state[at + j];
+                if kind(s) < WIN_TENTATIVE || (kind(s) == WIN_TENTATIVE && (s & DIST_MASK) > nd) {
+                    unit.state[at + j] = word(WIN, nd);
+                    won |= 1 << j;
+                }
+            }
+            if won != 0 {
+                Self::push(&mut unit.wins, nd, pred, won);
+            }
+        });
+        Ok(())
+    }
+
+    /// Node `node` is won at distance `d` for the splits in `mask` (entries
+    /// may be stale tentative wins, which are dropped here).
+    fn propagate_win(&mut self, node: u32, mask: u64, d: u32) -> Result<(), SolveError> {
+        let k = self.k;
+        let at = node as usize * k;
+        let mut live = 0u64;
+        let mut m = mask;
+        while m != 0 {
+            let j = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let s = self.state[at + j];
+            if s == word(WIN_TENTATIVE, d) {
+                self.state[at + j] = word(WIN, d);
+                live |= 1 << j;
+            } else if s == word(WIN, d) {
+                live |= 1 << j;
+            }
+        }
+        if live == 0 {
+            return Ok(());
+        }
+        let nd = d + 1;
+        if nd > MAX_DIST {
+            return Err(SolveError::DistanceOverflow(nd));
+        }
+        let pmask = self.reverse(live);
+        self.for_each_predecessor(node, |unit, pred| {
+            let at = pred as usize * k;
+            let mut m = pmask;
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let s = unit.state[at + j];
+                let kd = kind(s);
+                if kd == WIN || kd == LOSS {
+                    continue;
+                }
+                unit.cnt[at + j] -= 1;
+                if unit.cnt[at + j] == 0 && kd == PENDING {
+                    let dist = nd.max(s & DIST_MASK);
+                    unit.state[at + j] = word(LOSS, dist);
+                    Self::push(&mut unit.losses, dist, pred, 1 << j);
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Kazan offsets seen by the other player: `j -> n - j`.
+    #[inline]
+    fn reverse(&self, mask: u64) -> u64 {
+        mask.reverse_bits() >> (64 - self.k)
+    }
+
+    /// Calls `f` with every node that reaches `node` by one quiet move
+    /// (once per move, so a board reached by two moves comes twice).
+    fn for_each_predecessor(&mut self, node: u32, mut f: impl FnMut(&mut Self, u32)) {
+        let side = if self.sides.len() == 2 && node >= self.base[1] {
+            1
+        } else {
+            0
+        };
+        let rank = (node - self.base[side]) as u64;
+        let info = self.sides[side];
+        let board = togyz_probe::index::unrank_board(rank, self.n, &info.free, info.m);
+        let pside = self.other(side);
+        let pinfo = self.sides[pside];
+        let pbase = self.base[pside];
+        // The board as the previous mover saw it after his move.
+        let after = rotate(&board);
+        let mut preds = [0u32; 64];
+        let count = unmoves(
+            &after,
+            self.n,
+            &pinfo,
+            |pre| rank_board(pre, &pinfo.free, pinfo.m),
+            &mut preds,
+        );
+        for &r in &preds[..count] {
+            f(self, pbase + r);
+        }
+    }
+
+    /// Writes the final values of one side into `out` (board-major).
+    fn write(&self, side: usize, out: &mut [u16]) {
+        let k = self.k;
+        let first = self.base[side] as usize * k;
+        let len = out.len();
+        for (o, &s) in out.iter_mut().zip(&self.state[first..first + len]) {
+            let v = match kind(s) {
+                WIN => Value::Win(s & DIST_MASK),
+                LOSS => Value::Loss(s & DIST_MASK),
+                _ => Value::Draw,
+            };
+            *o = v.pack().expect("distances are bounded by MAX_DIST");
+        }
+    }
+}
+
+/// Generates the quiet un-moves: every board from which the mover (seated
+/// South, configuration `info`) reaches `after` by one quiet move (no
+/// capture, no tuzdyk made, nothing sown into a tuzdyk). Writes `rank(pre)`
+/// for each into `out` and returns how many.
+fn unmoves(
+    after: &[u8; CYCLE],
+    n: u32,
+    info: &ConfigInfo,
+    rank: impl Fn(&[u8; CYCLE]) -> u64,
+    out: &mut [u32; 64],
+) -> usize {
+    let tz = info.tz;
+    let is_tz = |i: usize| i as u8 == tz[0] || i as u8 == tz[1];
+    // The last stone's hole: quiet unless it is an opponent's hole left even
+    // or left at 3 where a tuzdyk may be made.
+    let quiet_landing = |l: usize| {
+        l < ROW || {
+            let c = after[l];
+            c % 2 == 1 && !(c == 3 && tuzdyk_allowed(l, Side::South, tz))
+        }
+    };
+    let mut count = 0;
+    for h in 0..ROW {
+        if is_tz(h) {
+            continue;
+        }
+        let a = after[h];
+        if a == 0 {
+            // One stone moved to the next hole.
+            let l = h + 1;
+            if !is_tz(l) && after[l] >= 1 && quiet_landing(l) {
+                let mut pre = *after;
+                pre[h] = 1;
+                pre[l] -= 1;
+                out[count] = rank(&pre) as u32;
+                count += 1;
+            }
+        } else if a == 1 {
+            // 2..=18 stones: the origin keeps one, each following hole one.
+            let mut pre = *after;
+            for c in 2..=(CYCLE as u32).min(n) {
+                let l = (h + c as usize - 1) % CYCLE;
+                if is_tz(l) || after[l] == 0 {
+                    break;
+                }
+                pre[l] -= 1;
+                if quiet_landing(l) {
+                    let mut p = pre;
+                    p[h] = c as u8;
+                    out[count] = rank(&p) as u32;
+                    count += 1;
+                }
+            }
+        } else if tz == [togyz_probe::rules::NO_TUZDYK; 2] {
+            // Laps: c in 18(a-1)+1 ..= 18a stones, origin gets a stone per lap.
+            let lo = 18 * (a as u32 - 1) + 1;
+            let hi = (18 * a as u32).min(n);
+            for c in lo.max(2)..=hi {
+                let mut pre = *after;
+                let mut ok = true;
+                for o in 1..CYCLE as u32 {
+                    let inc = if c > o {
+                        (c - o).div_ceil(CYCLE as u32)
+                    } else {
+                        0
+                    };
+                    let x = (h + o as usize) % CYCLE;
+                    if (pre[x] as u32) < inc {
+                        ok = false;
+                        break;
+                    }
+                    pre[x] -= inc as u8;
+                }
+                let l = (h + c as usize - 1) % CYCLE;
+                if ok && quiet_landing(l) {
+                    pre[h] = c as u8;
+                    out[count] = rank(&pre) as u32;
+                    count += 1;
+                }
+            }
+        }
+    }
+    count
+}
+
+/// Solves every level from 1 to `max_stones` in memory (for tests and small
+/// runs; the `generate` driver writes each level as it goes).
+pub fn solve_all(max_stones: u32) -> Result<Levels, SolveError> {
+    let mut levels = Levels::new();
+    let progress = AtomicU64::new(0);
+    for n in 1..=max_stones {
+        let values = solve_level(n, &levels, &progress)?;
+        levels.push(values);
+    }
+    Ok(levels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use togyz_probe::rules::Move;
+
+    /// Forward quiet moves and un-moves describe the same edges.
+    #[test]
+    fn unmoves_invert_quiet_moves() {
+        for n in 1..=6u32 {
+            for id in [0usize, 1, 5, 9, 13, 17, 50, 72] {
+                let info = ConfigInfo::new(TuzdykConfig::from_id(id));
+                let child = ConfigInfo::new(info.config.swapped());
+                let mut forward: Vec<(u64, u64)> = Vec::new();
+                let mut w = BoardWalker::new(n, info.config, 0, u64::MAX);
+                while let Some((rank, board)) = w.current() {
+                    for h in 0..ROW {
+                        if board[h] == 0 {
+                            continue;
+                        }
+                        let mut b = *board;
+                        let s = sow(&mut b, h, info.tz);
+                        if s.fed == [0, 0]
+                            && landing(&b, s.last, Side::South, info.tz) == Landing::Quiet
+                        {
+                            let cr = rank_board(&b, &child.free_rotated, child.m);
+                            forward.push((rank, cr));
+                        }
+                    }
+                    w.advance();
+                }
+                let mut backward: Vec<(u64, u64)> = Vec::new();
+                let mut w = BoardWalker::new(n, child.config, 0, u64::MAX);
+                while let Some((rank, board)) = w.current() {
+                    let mut out = [0u32; 64];
+                    let c = unmoves(
+                        &rotate(board),
+                        n,
+                        &info,
+                        |p| rank_board(p, &info.free, info.m),
+                        &mut out,
+                    );
+                    for &p in &out[..c] {
+                        backward.push((p as u64, rank));
+                    }
+                    w.advance();
+                }
+                forward.sort_unstable();
+                backward.sort_unstable();
+                assert_eq!(forward, backward, "n={n} config={id}");
+            }
+        }
+    }
+
+    /// RULES.md example 3: the side to move loses in 4 plies.
+    #[test]
+    fn one_extra_move_is_lost_in_four() {
+        let levels = solve_all(4).unwrap();
+        let holes = {
+            let mut h = [0u8; CYCLE];
+            h[8] = 2; // South hole 9
+            h[ROW + 1] = 2; // North hole 2
+            h
+        };
+        let pos = Position::new(holes, [79, 79], [None, None], Side::South, 1).unwrap();
+        assert_eq!(levels.value(&pos), Some(Value::Loss(4)));
+        let after = pos.after(Move(8));
+        assert_eq!(levels.value(&after), Some(Value::Win(3)));
+    }
+}

@@ -246,7 +246,13 @@ pub fn unrank_board(mut rank: u64, n: u32, free: &[u8; CYCLE], m: usize) -> [u8;
     board
 }
 
-fn bars_to_board(bars: &[usize; CYCLE], n: u32, free: &[u8; CYCLE], m: usize, board: &mut [u8; CYCLE]) {
+fn bars_to_board(
+    bars: &[usize; CYCLE],
+    n: u32,
+    free: &[u8; CYCLE],
+    m: usize,
+    board: &mut [u8; CYCLE],
+) {
     let mut prev: isize = -1;
     for i in 0..m - 1 {
         board[free[i] as usize] = (bars[i] as isize - prev - 1) as u8;

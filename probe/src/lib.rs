@@ -7,14 +7,17 @@
 //! The data flows through the modules in this order:
 //! [`rules`] (sowing, captures, tuzdyks, the end of the game) →
 //! [`notation`] (PlayStrategy FEN, traditional and UCI moves) →
-//! [`index`] (rank and unrank) → [`value`] → `format` (the table file) →
-//! `tablebase` (lazy, thread-safe probing).
+//! [`index`] (rank and unrank) → [`value`] → [`format`] (the table file) →
+//! [`tablebase`] (lazy, thread-safe probing).
 
+pub mod format;
 pub mod index;
 pub mod notation;
 pub mod rules;
+pub mod tablebase;
 pub mod value;
 
 pub use index::{Layout, Slot, TuzdykClass, TuzdykConfig};
+pub use notation::{parse_fen, parse_move, NotationError};
 pub use rules::{Move, MoveReport, Outcome, Position, Side};
 pub use value::{Value, Wdl};

@@ -151,10 +151,7 @@ pub enum Landing {
 #[inline]
 pub fn landing(holes: &[u8; CYCLE], last: usize, mover: Side, tuzdyks: [u8; 2]) -> Landing {
     let opp = mover.opponent();
-    if Side::of_hole(last) != opp
-        || last as u8 == tuzdyks[0]
-        || last as u8 == tuzdyks[1]
-    {
+    if Side::of_hole(last) != opp || last as u8 == tuzdyks[0] || last as u8 == tuzdyks[1] {
         return Landing::Quiet;
     }
     let count = holes[last];
@@ -439,7 +436,9 @@ impl Position {
     /// Legal moves, in hole order.
     pub fn legal_moves(&self) -> impl Iterator<Item = Move> {
         let mask = self.legal_mask();
-        (0..ROW as u8).filter(move |&i| mask & (1 << i) != 0).map(Move)
+        (0..ROW as u8)
+            .filter(move |&i| mask & (1 << i) != 0)
+            .map(Move)
     }
 
     /// Whether `mv` is legal here.
@@ -508,7 +507,8 @@ impl Position {
         }
         self.side = mover.opponent();
         if mover == Side::North {
-            self.move_number += 1;
+            // Saturating: a FEN may carry any u32 move number.
+            self.move_number = self.move_number.saturating_add(1);
         }
         MoveReport {
             mv,

@@ -148,7 +148,13 @@ mod tests {
 
     #[test]
     fn pack_round_trip_and_order() {
-        for v in [Value::Draw, Value::Win(1), Value::Win(7), Value::Loss(0), Value::Loss(300)] {
+        for v in [
+            Value::Draw,
+            Value::Win(1),
+            Value::Win(7),
+            Value::Loss(0),
+            Value::Loss(300),
+        ] {
             assert_eq!(Value::unpack(v.pack().unwrap()), v);
         }
         assert!(Value::Win(1) > Value::Win(3));

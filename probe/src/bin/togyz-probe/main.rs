@@ -1,1 +1,51 @@
-fn main() {}
+//! `togyz-probe`: the command line of the probe crate.
+//!
+//! Each subcommand lives in its own file beside this one and exposes an
+//! `Args` struct (clap) and a `run` function; this file only dispatches.
+//! Any error is printed as one `error: ...` line on stderr with exit code 2
+//! (clap's own usage errors exit with 2 as well).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod perft;
+mod play;
+
+/// What a subcommand returns: any error ends the program with exit code 2.
+pub type CliResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
+
+/// Togyz Kumalak rules tools and endgame tablebase prober.
+#[derive(Parser, Debug)]
+#[command(name = "togyz-probe", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaves DEPTH plies below a position (finished games count
+    /// as leaves).
+    Perft(perft::Args),
+    /// Replay moves (traditional `76`/`36x` or UCI `g1d2`) and print each
+    /// move and the FEN after it.
+    Play(play::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => perft::run(args),
+        Command::Play(args) => play::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // One line, whatever the error says.
+            let msg = e.to_string().replace('\n', " ");
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

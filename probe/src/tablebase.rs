@@ -1,0 +1,399 @@
+//! Lazy, thread-safe probing of a set of table files.
+//!
+//! [`Tablebase::open`] looks for `togyz-NN.tkb` files in the given folders
+//! and validates every header at once (a cheap read of 168 bytes per file),
+//! so a damaged header or a file with the wrong name is reported before the
+//! first probe. Each file is memory-mapped, and its block index checked, the
+//! first time a probe needs it; a [`OnceLock`] per file makes sure two
+//! threads never map the same file twice. Decompressed blocks are shared by
+//! all threads through one byte-weighted, sharded cache.
+//!
+//! Values are from the side to move's point of view; distances are plies to
+//! the end of the game (see [`Value`]).
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use quick_cache::sync::Cache;
+use quick_cache::Weighter;
+
+use crate::format::{self, read_header, wdl_at, Header, Section, TableError, TableFile};
+use crate::index::{Layout, Slot, MAX_STONES};
+use crate::rules::{Move, Position, CYCLE};
+use crate::value::{Value, Wdl};
+
+/// Default size of the block cache: 256 MiB of decompressed blocks.
+pub const DEFAULT_CACHE_BYTES: u64 = 256 << 20;
+
+/// The longest drawing line [`Tablebase::principal_variation`] gives.
+pub const DRAW_LINE_PLIES: usize = 40;
+
+/// Why a probe could not be answered.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ProbeError {
+    /// No table holds positions with this many stones on the board.
+    #[error("no table for {stones} stones on the board")]
+    MissingTable {
+        /// Stones on the board of the position that needed the table.
+        stones: u32,
+    },
+    /// A table file is unreadable or damaged.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A tables folder could not be listed.
+    #[error("{}: {source}", .path.display())]
+    Directory {
+        /// The folder.
+        path: PathBuf,
+        /// The operating system's error.
+        source: Arc<io::Error>,
+    },
+    /// The stored values contradict each other (a position's value does not
+    /// follow from its successors'), so the tables are wrong.
+    #[error("the tables contradict themselves: {detail}")]
+    Inconsistent {
+        /// Which position and what is wrong.
+        detail: String,
+    },
+}
+
+/// A legal move with the value it leads to, from the point of view of the
+/// player making it, counted in plies from the position before it (the move
+/// itself is ply 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// Its value for the mover.
+    pub value: Value,
+}
+
+/// One table file: its header (read when the tablebase is opened) and the
+/// mapping, made on first use.
+struct Table {
+    path: PathBuf,
+    header: Header,
+    layout: Layout,
+    file: OnceLock<Result<TableFile, TableError>>,
+}
+
+impl Table {
+    /// The mapped file, opening it on first use (once, whichever thread
+    /// gets here first; the others wait for it).
+    fn file(&self) -> Result<&TableFile, TableError> {
+        self.file
+            .get_or_init(|| {
+                let f = TableFile::open(&self.path)?;
+                // The file was replaced since the header was read.
+                if *f.header() != self.header {
+                    return Err(TableError::InconsistentHeader {
+                        path: self.path.clone(),
+                        detail: "the file changed after the tablebase was opened".into(),
+                    });
+                }
+                Ok(f)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// Weighs a cached block by its size plus the bookkeeping around it.
+#[derive(Clone, Copy, Debug, Default)]
+struct BlockWeighter;
+
+impl Weighter<u64, Arc<[u8]>> for BlockWeighter {
+    fn weight(&self, _key: &u64, block: &Arc<[u8]>) -> u64 {
+        block.len() as u64 + 64
+    }
+}
+
+/// A set of tables, one per stone count, probed lazily from any number of
+/// threads.
+pub struct Tablebase {
+    /// `tables[n]`: the table for `n` stones, if present.
+    tables: Vec<Option<Table>>,
+    cache: Cache<u64, Arc<[u8]>, BlockWeighter>,
+}
+
+impl fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("stones", &self.stones().collect::<Vec<_>>())
+            .field("cache_bytes", &self.cache.capacity())
+            .finish()
+    }
+}
+
+/// The terminal value of a finished game for its side to move, or `None`
+/// while the game goes on.
+pub fn terminal_value(pos: &Position) -> Option<Value> {
+    pos.outcome().map(|o| match o.winner {
+        None => Value::Draw,
+        Some(w) if w == pos.side_to_move() => Value::Win(0),
+        Some(_) => Value::Loss(0),
+    })
+}
+
+impl Tablebase {
+    /// Opens the tables in `dirs` with a block cache of
+    /// [`DEFAULT_CACHE_BYTES`]. See [`Tablebase::open_with_cache`].
+    pub fn open<P: AsRef<Path>>(
+        dirs: impl IntoIterator<Item = P>,
+    ) -> Result<Tablebase, ProbeError> {
+        Tablebase::open_with_cache(dirs, DEFAULT_CACHE_BYTES)
+    }
+
+    /// Opens the tables in `dirs`, caching up to `cache_bytes` of
+    /// decompressed blocks (0 disables the cache).
+    ///
+    /// Every `togyz-NN.tkb` file is found and its header validated now; a
+    /// folder that cannot be listed or a damaged header is an error. When
+    /// two folders hold a table for the same stone count, the first folder
+    /// wins. Other files are ignored. Finding no table at all is not an
+    /// error: probes then answer [`ProbeError::MissingTable`].
+    pub fn open_with_cache<P: AsRef<Path>>(
+        dirs: impl IntoIterator<Item = P>,
+        cache_bytes: u64,
+    ) -> Result<Tablebase, ProbeError> {
+        let mut tables: Vec<Option<Table>> = (0..=MAX_STONES).map(|_| None).collect();
+        for dir in dirs {
+            let dir = dir.as_ref();
+            let dir_err = |e: io::Error| ProbeError::Directory {
+                path: dir.to_path_buf(),
+                source: Arc::new(e),
+            };
+            let mut found = Vec::new();
+            for entry in std::fs::read_dir(dir).map_err(dir_err)? {
+                let entry = entry.map_err(dir_err)?;
+                let name = entry.file_name();
+                if let Some(n) = name.to_str().and_then(format::parse_file_name) {
+                    found.push((n, entry.path()));
+                }
+            }
+            for (n, path) in found {
+                if n > MAX_STONES || tables[n as usize].is_some() {
+                    continue;
+                }
+                let header = read_header(&path)?;
+                if header.stones != n {
+                    return Err(TableError::InconsistentHeader {
+                        path,
+                        detail: format!("holds {} stones, its name says {n}", header.stones),
+                    }
+                    .into());
+                }
+                tables[n as usize] = Some(Table {
+                    path,
+                    layout: Layout::new(n),
+                    header,
+                    file: OnceLock::new(),
+                });
+            }
+        }
+        let estimated_blocks = (cache_bytes / 16384).clamp(16, 1 << 20) as usize;
+        Ok(Tablebase {
+            tables,
+            cache: Cache::with_weighter(estimated_blocks, cache_bytes, BlockWeighter),
+        })
+    }
+
+    /// The stone counts that have a table, ascending.
+    pub fn stones(&self) -> impl Iterator<Item = u32> + '_ {
+        self.tables
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.is_some())
+            .map(|(n, _)| n as u32)
+    }
+
+    /// The largest `N` such that tables for 1..=N stones are all present
+    /// (0 if the 1-stone table is missing): every position with at most `N`
+    /// stones can be probed.
+    pub fn complete_up_to(&self) -> u32 {
+        (1..=MAX_STONES)
+            .take_while(|&n| self.tables[n as usize].is_some())
+            .last()
+            .unwrap_or(0)
+    }
+
+    /// The header of the table for `n` stones, if present.
+    pub fn header(&self, n: u32) -> Option<&Header> {
+        self.table(n).map(|t| &t.header)
+    }
+
+    /// The path of the table for `n` stones, if present.
+    pub fn path(&self, n: u32) -> Option<&Path> {
+        self.table(n).map(|t| t.path.as_path())
+    }
+
+    fn table(&self, n: u32) -> Option<&Table> {
+        self.tables.get(n as usize).and_then(Option::as_ref)
+    }
+
+    /// A decompressed block, from the cache or read and inserted (one
+    /// thread reads a missing block; others asking for it wait).
+    #[inline]
+    fn block(
+        &self,
+        n: u32,
+        file: &TableFile,
+        section: Section,
+        block: u64,
+    ) -> Result<Arc<[u8]>, TableError> {
+        let key = block << 8 | (n as u64) << 1 | section.id() as u64;
+        self.cache.get_or_insert_with(&key, || {
+            file.read_block(section, block).map(Arc::<[u8]>::from)
+        })
+    }
+
+    /// Finds the table, global board and kazan offset of a live position.
+    #[inline]
+    fn locate(&self, pos: &Position) -> Result<(u32, &Table, u64, u32), ProbeError> {
+        let n = pos.stones_on_board();
+        let missing = ProbeError::MissingTable { stones: n };
+        let table = self.table(n).ok_or(missing.clone())?;
+        // `None` only for a kazan over 81, which the callers have answered.
+        let slot = Slot::of(pos).ok_or(missing)?;
+        let gb = table.layout.offsets[slot.config.id()] + slot.board;
+        Ok((n, table, gb, slot.kazan))
+    }
+
+    /// Win, draw or loss for the side to move. On a cache hit this
+    /// allocates nothing and reads no distance data.
+    pub fn wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        if let Some(v) = terminal_value(pos) {
+            return Ok(v.wdl());
+        }
+        let (n, table, gb, j) = self.locate(pos)?;
+        let file = table.file()?;
+        Ok(self.wdl_in(n, file, gb, j)?)
+    }
+
+    #[inline]
+    fn wdl_in(&self, n: u32, file: &TableFile, gb: u64, j: u32) -> Result<Wdl, TableError> {
+        let (block, at) = file.wdl_location(gb);
+        let data = self.block(n, file, Section::Wdl, block)?;
+        Ok(wdl_at(file.thresholds_in(&data, block, at)?, j))
+    }
+
+    /// The exact value for the side to move: result and plies to the end.
+    pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
+        if let Some(v) = terminal_value(pos) {
+            return Ok(v);
+        }
+        let (n, table, gb, j) = self.locate(pos)?;
+        let file = table.file()?;
+        let wdl = self.wdl_in(n, file, gb, j)?;
+        let index = gb * table.layout.kazans() + j as u64;
+        let (block, at) = file.dtm_location(index);
+        let data = self.block(n, file, Section::Dtm, block)?;
+        let d = file.distance_in(&data, block, at)?;
+        Ok(file.combine(wdl, d, block)?)
+    }
+
+    /// Every legal move with its value for the mover, best first (faster
+    /// wins, then draws, then slower losses; equal values in hole order).
+    /// Empty when the game is over.
+    pub fn moves(&self, pos: &Position) -> Result<Vec<MoveValue>, ProbeError> {
+        let mut out: Vec<MoveValue> = Vec::with_capacity(9);
+        for mv in pos.legal_moves() {
+            let value = self.value(&pos.after(mv))?.back();
+            out.push(MoveValue { mv, value });
+        }
+        // Stable: equal values keep hole order.
+        out.sort_by(|a, b| b.value.cmp(&a.value));
+        Ok(out)
+    }
+
+    /// The best move and its value for the mover, `None` when the game is
+    /// over.
+    pub fn best_move(&self, pos: &Position) -> Result<Option<MoveValue>, ProbeError> {
+        Ok(self.moves(pos)?.into_iter().next())
+    }
+
+    /// A line of best play from `pos`.
+    ///
+    /// For a won or lost position: the winner's fastest and the loser's
+    /// slowest moves to the end of the game, exactly as many plies as the
+    /// distance (equal choices in hole order). Each step is checked against
+    /// the stored values; a contradiction is [`ProbeError::Inconsistent`].
+    ///
+    /// For a drawn position: a line in which both sides keep the draw
+    /// (first drawing move in hole order). It stops when the game ends
+    /// 81:81, when a position repeats (the line then shows the cycle of
+    /// endless play), or after [`DRAW_LINE_PLIES`] plies.
+    ///
+    /// Empty when the game is over.
+    pub fn principal_variation(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
+        let mut cur = *pos;
+        let mut value = self.value(&cur)?;
+        let mut line = Vec::new();
+        if value == Value::Draw {
+            return self.drawing_line(pos);
+        }
+        while terminal_value(&cur).is_none() {
+            let best = self.best_move(&cur)?.ok_or_else(|| no_move(&cur))?;
+            if best.value != value {
+                return Err(inconsistent(&cur, value, best));
+            }
+            line.push(best.mv);
+            cur.play(best.mv);
+            value = self.value(&cur)?;
+        }
+        Ok(line)
+    }
+
+    fn drawing_line(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
+        let mut cur = *pos;
+        let mut seen = vec![key(&cur)];
+        let mut line = Vec::new();
+        while terminal_value(&cur).is_none() && line.len() < DRAW_LINE_PLIES {
+            let moves = self.moves(&cur)?;
+            let best = moves.first().copied().ok_or_else(|| no_move(&cur))?;
+            if best.value != Value::Draw {
+                return Err(inconsistent(&cur, Value::Draw, best));
+            }
+            line.push(best.mv);
+            cur.play(best.mv);
+            let k = key(&cur);
+            if seen.contains(&k) {
+                break;
+            }
+            seen.push(k);
+        }
+        Ok(line)
+    }
+}
+
+/// What makes two positions the same for repetition (the move number is
+/// not part of it).
+fn key(pos: &Position) -> ([u8; CYCLE], [u8; 2], [u8; 2], bool) {
+    (
+        *pos.holes(),
+        pos.kazans(),
+        pos.tuzdyk_indices(),
+        pos.side_to_move() == crate::rules::Side::South,
+    )
+}
+
+/// A live position always has a move; this is unreachable unless the rules
+/// code and `outcome()` disagree.
+fn no_move(pos: &Position) -> ProbeError {
+    ProbeError::Inconsistent {
+        detail: format!("{} is not over but has no legal move", pos.fen()),
+    }
+}
+
+fn inconsistent(pos: &Position, stored: Value, best: MoveValue) -> ProbeError {
+    ProbeError::Inconsistent {
+        detail: format!(
+            "{} is stored as a {stored}, but its best move (hole {}) gives a {}",
+            pos.fen(),
+            best.mv.hole() + 1,
+            best.value
+        ),
+    }
+}

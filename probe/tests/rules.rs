@@ -1,0 +1,585 @@
+//! Every rule and every worked example of RULES.md (mirrored in
+//! docs/rules.md), played through the public API. Expected boards are worked
+//! out by hand in the comments, not computed by the code under test.
+
+use togyz_probe::notation::{
+    parse_fen, parse_move, result_text, traditional, uci, IllegalReason, NotationError,
+};
+use togyz_probe::rules::{perft, EndReason, Move, MoveReport, Position, Side, ROW};
+
+const START: &str = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1";
+
+fn fen(s: &str) -> Position {
+    parse_fen(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// Plays `text` (either notation) and checks the traditional form it prints.
+fn play(pos: &mut Position, text: &str) -> MoveReport {
+    let mv = parse_move(pos, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let report = pos.play(mv);
+    if text.as_bytes()[0].is_ascii_digit() {
+        assert_eq!(report.traditional(), text);
+    } else {
+        assert_eq!(report.uci(), text);
+    }
+    report
+}
+
+fn total(pos: &Position) -> u32 {
+    pos.stones_on_board() + pos.kazan(Side::South) as u32 + pos.kazan(Side::North) as u32
+}
+
+// ---------------------------------------------------------------- examples
+
+#[test]
+fn example_1_south_six_captures_ten() {
+    let mut p = Position::start();
+    let r = play(&mut p, "65");
+    assert_eq!(r.captured, 10);
+    assert_eq!(r.uci(), "f1e2");
+    assert_eq!(r.tuzdyk_made, None);
+    assert_eq!(
+        p.fen(),
+        "9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 1"
+    );
+    assert_eq!(p.outcome(), None);
+}
+
+#[test]
+fn example_2_nine_eight_both_sides() {
+    let mut p = Position::start();
+    let r = play(&mut p, "98");
+    assert_eq!(r.captured, 10);
+    assert_eq!(p.kazans(), [10, 0]);
+    let r = play(&mut p, "98");
+    assert_eq!(r.mover, Side::North);
+    assert_eq!(r.captured, 10);
+    assert_eq!(p.kazans(), [10, 10]);
+    assert_eq!(p.stones_on_board(), 142);
+    assert_eq!(total(&p), 162);
+    // S9 and N9 keep 1; S8 and N8 were emptied; the rest got one stone.
+    assert_eq!(
+        p.fen(),
+        "1S,1,10S,10S,10S,10S,10S,10S,10S/10S,10S,10S,10S,10S,10S,10S,1,1S 10 10 S 2"
+    );
+}
+
+#[test]
+fn example_3_one_extra_move() {
+    let mut p = fen("7,2S,1/8,2S 79 79 S 1");
+    let expected = [
+        ("91", "7,2S,1S/8,1S 79 79 N 1"),
+        ("12", "7,3S,1/8,1S 79 79 S 2"),
+        ("91", "7,3S,1S/9 79 79 N 2"),
+        ("12", "7,4S,1/9 79 79 S 3"),
+    ];
+    for (ply, (mv, after)) in expected.iter().enumerate() {
+        assert_eq!(p.outcome(), None, "over before ply {}", ply + 1);
+        let r = play(&mut p, mv);
+        assert_eq!(r.captured, 0);
+        assert_eq!(p.fen(), *after);
+    }
+    let o = p.outcome().expect("over after 4 plies");
+    assert_eq!(o.winner, Some(Side::North));
+    assert_eq!(o.score, [79, 83]);
+    assert_eq!(o.reason, EndReason::NoStones);
+    assert_eq!(
+        result_text(&p).unwrap(),
+        "North wins 83:79 (South has no stones; North collects 4)"
+    );
+    assert_eq!(p.legal_moves().count(), 0);
+}
+
+#[test]
+fn example_4_mover_without_stones_ends_the_game() {
+    let p = fen("9/4S,8 79 79 N 1");
+    let o = p.outcome().expect("game over");
+    assert_eq!(o.winner, Some(Side::South));
+    assert_eq!(o.score, [83, 79]);
+    assert_eq!(o.reason, EndReason::NoStones);
+    assert_eq!(p.legal_mask(), 0);
+    assert_eq!(
+        result_text(&p).unwrap(),
+        "South wins 83:79 (North has no stones; South collects 4)"
+    );
+    // The same board with South to move is not over.
+    assert_eq!(fen("9/4S,8 79 79 S 1").outcome(), None);
+}
+
+#[test]
+fn example_5_tuzdyk_deposit_on_opponents_move_ends_the_game() {
+    // South owns N3 (`t` in North's row) and has 81. North plays hole 1 (3
+    // stones): N1, N2, then N3 is South's tuzdyk: South reaches 82.
+    let mut p = fen("5,10S,t,1,3S/10S,8 81 58 N 1");
+    let r = play(&mut p, "13");
+    assert_eq!(r.fed, [1, 0]);
+    assert_eq!(r.captured, 0);
+    assert_eq!(p.kazans(), [82, 58]);
+    let o = r.outcome.expect("over at once");
+    assert_eq!(o.winner, Some(Side::South));
+    assert_eq!(o.reason, EndReason::KazanOver81);
+    assert_eq!(o.score, [82, 58]);
+    // South still has stones, yet cannot move: the game is over.
+    assert!(p.row_stones(Side::South) > 0);
+    assert_eq!(p.legal_moves().count(), 0);
+    assert!(matches!(
+        parse_move(&p, "11"),
+        Err(NotationError::IllegalMove {
+            reason: IllegalReason::GameOver,
+            ..
+        })
+    ));
+    assert_eq!(
+        result_text(&p).unwrap(),
+        "South wins 82:58 (South's kazan holds more than 81)"
+    );
+}
+
+// ------------------------------------------------------------------ sowing
+
+#[test]
+fn single_stone_moves_to_next_hole_and_wraps_from_north_nine() {
+    // N9 holds 1: it goes to S1 (2 -> 3), which becomes North's tuzdyk.
+    // North reaches 81; South then has no stones and the board is empty:
+    // 81:81, a draw.
+    let mut p = fen("1S,8/2S,8 81 78 N 1");
+    let r = play(&mut p, "91x");
+    assert_eq!(r.last, 0);
+    assert_eq!(r.tuzdyk_made, Some(0));
+    assert_eq!(p.fen(), "9/t,8 81 81 S 2");
+    let o = p.outcome().unwrap();
+    assert_eq!(o.winner, None);
+    assert_eq!(o.score, [81, 81]);
+    assert_eq!(
+        result_text(&p).unwrap(),
+        "Draw 81:81 (South has no stones; North collects 0)"
+    );
+}
+
+#[test]
+fn single_stone_does_not_stay() {
+    // S4 holds 1: it moves to S5; S4 is left empty.
+    let mut p = fen("9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,1S,9S,9S,9S,9S,9S 8 0 S 1");
+    play(&mut p, "45");
+    assert_eq!(
+        p.fen(),
+        "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,1,10S,9S,9S,9S,9S 8 0 N 1"
+    );
+}
+
+#[test]
+fn eighteen_stones_fill_one_lap_exactly() {
+    // S1..N9 get one each, the origin included; the last lands in N9 (1, odd).
+    let mut p = fen("9/18S,8 72 72 S 1");
+    play(&mut p, "19");
+    assert_eq!(
+        p.fen(),
+        "1S,1S,1S,1S,1S,1S,1S,1S,1S/1S,1S,1S,1S,1S,1S,1S,1S,1S 72 72 N 1"
+    );
+}
+
+#[test]
+fn nineteen_stones_lap_and_end_in_the_origin() {
+    // Stone 1 stays in S1, 2..18 go round to N9, stone 19 lands in S1 again.
+    let mut p = fen("9/19S,8 71 72 S 1");
+    let r = play(&mut p, "11");
+    assert_eq!(r.last, 0);
+    assert_eq!(
+        p.fen(),
+        "1S,1S,1S,1S,1S,1S,1S,1S,1S/2S,1S,1S,1S,1S,1S,1S,1S,1S 71 72 N 1"
+    );
+}
+
+#[test]
+fn twenty_stones_origin_gets_a_stone_on_the_second_lap() {
+    let mut p = fen("9/20S,8 71 71 S 1");
+    play(&mut p, "12");
+    assert_eq!(
+        p.fen(),
+        "1S,1S,1S,1S,1S,1S,1S,1S,1S/2S,2S,1S,1S,1S,1S,1S,1S,1S 71 71 N 1"
+    );
+}
+
+#[test]
+fn thirty_seven_stones_lap_twice() {
+    // 37 = 2 * 18 + 1: every hole gets 2, the origin 3 (stones 1, 19, 37).
+    let mut p = fen("9/37S,8 63 62 S 1");
+    play(&mut p, "11");
+    assert_eq!(
+        p.fen(),
+        "2S,2S,2S,2S,2S,2S,2S,2S,2S/3S,2S,2S,2S,2S,2S,2S,2S,2S 63 62 N 1"
+    );
+}
+
+#[test]
+fn lapping_sowing_can_capture() {
+    // 26 stones from S5: S5..S9, N1..N9, S1..S4 (18), S5 again, S6..S9,
+    // N1..N3. N3 had 0 and gets 2: even, captured.
+    let mut p = fen("9/4,26S,4 68 68 S 1");
+    let r = play(&mut p, "53");
+    assert_eq!(r.captured, 2);
+    assert_eq!(
+        p.fen(),
+        "1S,1S,1S,1S,1S,1S,1,2S,2S/1S,1S,1S,1S,2S,2S,2S,2S,2S 70 68 N 1"
+    );
+}
+
+#[test]
+fn north_sows_into_south_row() {
+    // North's hole 9 with 9 stones: one stays, eight go to S1..S8.
+    let mut p = fen("9S,8/1S,8 76 76 N 1");
+    let r = play(&mut p, "98");
+    // S8 goes 0 -> 1: odd, no capture; S1 (2) is not where it ended.
+    assert_eq!(r.captured, 0);
+    assert_eq!(p.fen(), "1S,8/2S,1S,1S,1S,1S,1S,1S,1S,1 76 76 S 2");
+}
+
+// ---------------------------------------------------------------- captures
+
+#[test]
+fn even_count_on_own_side_never_captures() {
+    // S1 (2 stones): S1 keeps 1, S2 goes 1 -> 2: even but South's own hole.
+    let mut p = fen("9/2S,1S,7 80 79 S 1");
+    let r = play(&mut p, "12");
+    assert_eq!(r.captured, 0);
+    assert_eq!(p.kazans(), [80, 79]);
+    // North now has no stones: South collects 3 and wins 83:79.
+    let o = p.outcome().unwrap();
+    assert_eq!(o.winner, Some(Side::South));
+    assert_eq!(o.score, [83, 79]);
+}
+
+#[test]
+fn odd_count_other_than_three_does_not_capture() {
+    // N2 holds 4 and becomes 5.
+    let mut p = fen("4,10S,2,4S,1/8,3S 74 71 S 1");
+    let r = play(&mut p, "92");
+    assert_eq!((r.captured, r.tuzdyk_made), (0, None));
+    assert_eq!(p.fen(), "4,10S,2,5S,1S/8,1S 74 71 N 1");
+    // N1 empty: the last stone makes 1.
+    let mut p = fen("4,10S,4/8,2S 75 75 S 1");
+    let r = play(&mut p, "91");
+    assert_eq!((r.captured, r.tuzdyk_made), (0, None));
+    assert_eq!(p.fen(), "4,10S,3,1S/8,1S 75 75 N 1");
+}
+
+#[test]
+fn even_count_in_opponent_hole_is_captured() {
+    // N2 holds 3 and becomes 4: captured.
+    let mut p = fen("4,10S,2,3S,1/8,3S 74 72 S 1");
+    let r = play(&mut p, "92");
+    assert_eq!(r.captured, 4);
+    assert_eq!(p.fen(), "4,10S,3,1S/8,1S 78 72 N 1");
+}
+
+// ----------------------------------------------------------------- tuzdyks
+
+/// South plays 9 (3 stones): S9, N1, N2; N2 goes 2 -> 3.
+const TUZDYK_BASE: &str = "4,10S,2,2S,1/8,3S 74 73 S 1";
+
+#[test]
+fn tuzdyk_is_made_automatically() {
+    let mut p = fen(TUZDYK_BASE);
+    // Writing it without `x` is an error that shows the right form.
+    assert_eq!(
+        parse_move(&p, "92").unwrap_err(),
+        NotationError::IllegalMove {
+            text: "92".into(),
+            reason: IllegalReason::MissingTuzdykMark {
+                correct: "92x".into()
+            }
+        }
+    );
+    let r = play(&mut p, "92x");
+    assert_eq!(r.tuzdyk_made, Some(ROW + 1));
+    assert_eq!(r.captured, 0);
+    assert_eq!(p.tuzdyk(Side::South), Some(1));
+    assert_eq!(p.tuzdyk(Side::North), None);
+    assert_eq!(p.fen(), "4,10S,2,t,1S/8,1S 77 73 N 1");
+    assert_eq!(total(&p), 162);
+}
+
+#[test]
+fn tuzdyk_refused_when_mover_already_has_one() {
+    // South already owns N4: N2 stays at 3.
+    let mut p = fen("4,10S,t,1,2S,1/8,3S 74 73 S 1");
+    assert!(matches!(
+        parse_move(&p, "92x"),
+        Err(NotationError::IllegalMove {
+            reason: IllegalReason::NoTuzdykMade { .. },
+            ..
+        })
+    ));
+    let r = play(&mut p, "92");
+    assert_eq!((r.captured, r.tuzdyk_made), (0, None));
+    assert_eq!(p.fen(), "4,10S,t,1,3S,1S/8,1S 74 73 N 1");
+    assert_eq!(p.tuzdyk(Side::South), Some(3));
+}
+
+#[test]
+fn tuzdyk_refused_in_opponents_ninth_hole() {
+    // S9 with 10: S9 keeps 1, N1..N9 get one; N9 goes 2 -> 3.
+    let mut p = fen("2S,8/8,10S 75 75 S 1");
+    let r = play(&mut p, "99");
+    assert_eq!((r.captured, r.tuzdyk_made), (0, None));
+    assert_eq!(p.fen(), "3S,1S,1S,1S,1S,1S,1S,1S,1S/8,1S 75 75 N 1");
+    // Control: the same shape one hole shorter makes a tuzdyk in N8.
+    let mut p = fen("1,2S,7/8,9S 75 76 S 1");
+    let r = play(&mut p, "98x");
+    assert_eq!(r.tuzdyk_made, Some(ROW + 7));
+    assert_eq!(p.fen(), "1,t,1S,1S,1S,1S,1S,1S,1S/8,1S 78 76 N 1");
+}
+
+#[test]
+fn tuzdyk_refused_on_the_number_of_opponents_tuzdyk() {
+    // North owns S2: South may not take N2.
+    let mut p = fen("4,10S,2,2S,1/1,t,6,3S 74 73 S 1");
+    let r = play(&mut p, "92");
+    assert_eq!((r.captured, r.tuzdyk_made), (0, None));
+    assert_eq!(p.fen(), "4,10S,2,3S,1S/1,t,6,1S 74 73 N 1");
+    // Control: North owning S3 instead does not stop it.
+    let mut p = fen("4,10S,2,2S,1/2,t,5,3S 74 73 S 1");
+    let r = play(&mut p, "92x");
+    assert_eq!(r.tuzdyk_made, Some(ROW + 1));
+    assert_eq!(p.fen(), "4,10S,2,t,1S/2,t,5,1S 77 73 N 1");
+}
+
+#[test]
+fn tuzdyk_needs_exactly_three() {
+    // S9 (3 stones) ends in N2, which held k stones before: only k = 2
+    // (3 after) makes a tuzdyk; even results are captures; 1 and 5 nothing.
+    let cases = [
+        (0u8, 0u8, false),
+        (1, 2, false),
+        (2, 0, true),
+        (3, 4, false),
+        (4, 0, false),
+    ];
+    for (k, captured, made) in cases {
+        let north = if k == 0 {
+            "4,10S,4".to_string()
+        } else {
+            format!("4,10S,2,{k}S,1")
+        };
+        let mut p = fen(&format!("{north}/8,3S 74 {} S 1", 75 - k));
+        let mv = if made { "92x" } else { "92" };
+        let r = play(&mut p, mv);
+        assert_eq!(
+            (r.captured, r.tuzdyk_made.is_some()),
+            (captured, made),
+            "k = {k}"
+        );
+        assert_eq!(total(&p), 162);
+    }
+}
+
+#[test]
+fn three_stones_off_the_last_hole_make_no_tuzdyk() {
+    // S9 with 4: S9, N1, N2 (2 -> 3), N3 (0 -> 1). The 3 in N2 is not where
+    // the last stone landed.
+    let mut p = fen("4,10S,2,2S,1/8,4S 74 72 S 1");
+    let r = play(&mut p, "93");
+    assert_eq!((r.captured, r.tuzdyk_made), (0, None));
+    assert_eq!(p.fen(), "4,10S,1,1S,3S,1S/8,1S 74 72 N 1");
+}
+
+#[test]
+fn north_makes_a_tuzdyk_in_south_row() {
+    // North plays 9 (3 stones): N9, S1, S2; S2 goes 2 -> 3.
+    let mut p = fen("3S,8/1,2S,4,10S,2 74 73 N 1");
+    let r = play(&mut p, "92x");
+    assert_eq!(r.tuzdyk_made, Some(1));
+    assert_eq!(p.tuzdyk(Side::North), Some(1));
+    assert_eq!(p.fen(), "1S,8/1S,t,4,10S,2 74 76 S 2");
+}
+
+#[test]
+fn tuzdyk_hole_cannot_be_played() {
+    let p = fen("4,10S,2,t,1S/8,1S 77 73 N 1");
+    // North's hole 2 is South's tuzdyk.
+    assert_eq!(
+        parse_move(&p, "23").unwrap_err(),
+        NotationError::IllegalMove {
+            text: "23".into(),
+            reason: IllegalReason::TuzdykHole {
+                side: Side::North,
+                hole: 2,
+                owner: Side::South
+            }
+        }
+    );
+    assert!(!p.is_legal(Move(1)));
+}
+
+#[test]
+fn south_sows_through_own_tuzdyk() {
+    // South owns N2; S9 with 3: S9, N1, N2 -> South's kazan. The last stone
+    // lands in the tuzdyk: no capture.
+    let mut p = fen("4,10S,2,t,1/8,3S 74 75 S 1");
+    let r = play(&mut p, "92");
+    assert_eq!(r.fed, [1, 0]);
+    assert_eq!(r.captured, 0);
+    assert_eq!(p.fen(), "4,10S,2,t,1S/8,1S 75 75 N 1");
+}
+
+#[test]
+fn south_sows_through_norths_tuzdyk_on_both_laps() {
+    // North owns S3. S1 with 21: lap one S1..N9 feeds S3 once, lap two S1,
+    // S2, S3 feeds it again and ends there.
+    let mut p = fen("9/21S,1,t,6 70 71 S 1");
+    let r = play(&mut p, "13");
+    assert_eq!(r.fed, [0, 2]);
+    assert_eq!(r.captured, 0);
+    assert_eq!(r.last, 2);
+    assert_eq!(
+        p.fen(),
+        "1S,1S,1S,1S,1S,1S,1S,1S,1S/2S,2S,t,1S,1S,1S,1S,1S,1S 70 73 N 1"
+    );
+}
+
+#[test]
+fn north_sows_through_own_tuzdyk() {
+    // North owns S2; N9 with 3: N9, S1, S2 -> North's kazan.
+    let mut p = fen("3S,8/1,t,4,10S,2 74 75 N 1");
+    let r = play(&mut p, "92");
+    assert_eq!(r.fed, [0, 1]);
+    assert_eq!(p.fen(), "1S,8/1S,t,4,10S,2 74 76 S 2");
+}
+
+#[test]
+fn north_sows_through_souths_tuzdyk() {
+    // South owns N4; N1 with 5: N1..N5, N4 feeds South.
+    let mut p = fen("4,10S,t,2,5S/8,2S 74 71 N 1");
+    let r = play(&mut p, "15");
+    assert_eq!(r.fed, [1, 0]);
+    // N5 goes 10 -> 11 on North's own side: no capture.
+    assert_eq!(p.fen(), "4,11S,t,1S,1S,1S/8,2S 75 71 S 2");
+}
+
+#[test]
+fn kazan_over_81_takes_precedence_over_an_empty_row() {
+    // South to move with no stones, but North already has 82.
+    let p = fen("5S,8/9 75 82 S 1");
+    let o = p.outcome().unwrap();
+    assert_eq!(o.winner, Some(Side::North));
+    assert_eq!(o.reason, EndReason::KazanOver81);
+    assert_eq!(o.score, [75, 82]);
+}
+
+#[test]
+fn capture_past_81_ends_the_game() {
+    // South has 80 and captures 4 in N2.
+    let mut p = fen("4,2S,2,3S,1/8,3S 80 74 S 1");
+    let r = play(&mut p, "92");
+    assert_eq!(r.captured, 4);
+    let o = r.outcome.unwrap();
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Side::South), EndReason::KazanOver81)
+    );
+    assert_eq!(o.score, [84, 74]);
+}
+
+#[test]
+fn empty_row_after_own_move_is_not_the_end_yet() {
+    // South empties its row; North still has stones and moves; only when
+    // South is to move without stones does the game end (example 3 too).
+    let mut p = fen("7,2S,1/8,2S 79 79 S 1");
+    play(&mut p, "91");
+    assert_eq!(p.outcome(), None);
+}
+
+// ------------------------------------------------------------------- perft
+
+#[test]
+fn perft_table_through_depth_8() {
+    let expected = [9u64, 73, 613, 5_199, 43_184, 360_035, 3_003_052, 25_166_174];
+    let p = Position::start();
+    for (d, &n) in expected.iter().enumerate() {
+        assert_eq!(perft(&p, d as u32 + 1), n, "depth {}", d + 1);
+    }
+    assert_eq!(perft(&p, 0), 1);
+}
+
+#[test]
+fn perft_counts_finished_games_as_leaves() {
+    let p = fen("9/4S,8 79 79 N 1");
+    for d in 0..4 {
+        assert_eq!(perft(&p, d), 1);
+    }
+    // Example 3: South has one move (91); North then has 12 or 23; after
+    // either South again has only 91, and North two answers: 1, 2, 2, 4.
+    let p = fen("7,2S,1/8,2S 79 79 S 1");
+    let counts: Vec<u64> = (1..=4).map(|d| perft(&p, d)).collect();
+    assert_eq!(counts, [1, 2, 2, 4]);
+}
+
+// --------------------------------------------------------------- notation
+
+#[test]
+fn fen_round_trips() {
+    for s in [
+        START,
+        "9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 1",
+        "7,2S,1/8,2S 79 79 S 1",
+        "4,10S,2,t,1S/2,t,5,1S 77 73 N 1",
+        "t,8/9 81 81 S 1",
+        "9/t,8 81 81 S 2",
+        "1,t,1S,1S,1S,1S,1S,1S,1S/8,1S 78 76 N 1",
+        "162S,8/9 0 0 S 4294967295",
+    ] {
+        if s.starts_with("t,8") {
+            // A tuzdyk in North's hole 9 is refused.
+            assert_eq!(
+                parse_fen(s).unwrap_err(),
+                NotationError::TuzdykInNinth { row: Side::North }
+            );
+            continue;
+        }
+        assert_eq!(fen(s).fen(), s);
+        assert_eq!(s.parse::<Position>().unwrap().to_string(), s);
+    }
+}
+
+#[test]
+fn fen_of_random_games_round_trips() {
+    // A fixed xorshift stream: the games differ, the test is repeatable.
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut tuzdyks_seen = 0;
+    for _ in 0..300 {
+        let mut p = Position::start();
+        while p.outcome().is_none() {
+            let moves: Vec<Move> = p.legal_moves().collect();
+            let mv = moves[(next() % moves.len() as u64) as usize];
+            let trad = traditional(&p, mv).unwrap();
+            let u = uci(&p, mv).unwrap();
+            assert_eq!(parse_move(&p, &trad).unwrap(), mv);
+            assert_eq!(parse_move(&p, &u).unwrap(), mv);
+            p.play(mv);
+            assert_eq!(total(&p), 162);
+            let s = p.fen();
+            assert_eq!(parse_fen(&s).unwrap(), p, "{s}");
+            assert_eq!(parse_fen(&s).unwrap().fen(), s);
+            if p.tuzdyk(Side::South).is_some() && p.tuzdyk(Side::North).is_some() {
+                tuzdyks_seen += 1;
+            }
+        }
+    }
+    assert!(tuzdyks_seen > 0, "random play never made two tuzdyks");
+}
+
+#[test]
+fn move_number_counts_full_moves() {
+    let mut p = fen("9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 41");
+    play(&mut p, "65");
+    assert_eq!(p.move_number(), 41);
+    play(&mut p, "g2c1");
+    assert_eq!(p.move_number(), 42);
+    assert!(p.fen().ends_with(" S 42"));
+}
