@@ -258,6 +258,12 @@ struct Unit<'a> {
     state: Vec<u32>,
     /// Quiet moves not yet known to lose, `cnt[node * k + j]`.
     cnt: Vec<u8>,
+    /// Quiet predecessors of every node (from un-moves, generated once per
+    /// board: a board is resolved at several distances for different kazan
+    /// splits, and each would otherwise repeat the un-move generation):
+    /// those of `node` are `preds[pred_off[node]..pred_off[node + 1]]`.
+    preds: Vec<u32>,
+    pred_off: Vec<u64>,
     /// Frontier buckets by distance: (node, kazan-split mask).
     wins: Vec<Vec<(u32, u64)>>,
     losses: Vec<Vec<(u32, u64)>>,
@@ -295,6 +301,8 @@ impl<'a> Unit<'a> {
             base: [0, boards_a],
             state: vec![0; nodes as usize * k],
             cnt: vec![0; nodes as usize * k],
+            preds: Vec::new(),
+            pred_off: vec![0],
             wins: Vec::new(),
             losses: Vec::new(),
             progress,
@@ -354,11 +362,20 @@ impl<'a> Unit<'a> {
         let base = self.base[side];
         let mut walker = BoardWalker::new(n, info.config, 0, u64::MAX);
         let mut exit_best = vec![Value::Loss(0); k];
+        let pside = self.other(side);
+        let pinfo = self.sides[pside];
+        let pbase = self.base[pside];
+        let mut unmoved = [0u32; 64];
         while let Some((rank, board)) = walker.current() {
             let node = base + rank as u32;
             let at = node as usize * k;
             let board = *board;
             walker.advance();
+            // Predecessors: the board as the previous mover saw it after
+            // his move, un-played.
+            let count = unmoves(&rotate(&board), n, &pinfo, |pre| rank_board(pre, &pinfo.free, pinfo.m), &mut unmoved);
+            self.preds.extend(unmoved[..count].iter().map(|&r| pbase + r));
+            self.pred_off.push(self.preds.len() as u64);
             if rank % 4096 == 4095 {
                 // Expansion is about half the work of a unit.
                 let step = 4096 * k as u64 / 2;
@@ -574,30 +591,13 @@ impl<'a> Unit<'a> {
 
     /// Calls `f` with every node that reaches `node` by one quiet move
     /// (once per move, so a board reached by two moves comes twice).
+    #[inline]
     fn for_each_predecessor(&mut self, node: u32, mut f: impl FnMut(&mut Self, u32)) {
-        let side = if self.sides.len() == 2 && node >= self.base[1] {
-            1
-        } else {
-            0
-        };
-        let rank = (node - self.base[side]) as u64;
-        let info = self.sides[side];
-        let board = togyz_probe::index::unrank_board(rank, self.n, &info.free, info.m);
-        let pside = self.other(side);
-        let pinfo = self.sides[pside];
-        let pbase = self.base[pside];
-        // The board as the previous mover saw it after his move.
-        let after = rotate(&board);
-        let mut preds = [0u32; 64];
-        let count = unmoves(
-            &after,
-            self.n,
-            &pinfo,
-            |pre| rank_board(pre, &pinfo.free, pinfo.m),
-            &mut preds,
-        );
-        for &r in &preds[..count] {
-            f(self, pbase + r);
+        let lo = self.pred_off[node as usize] as usize;
+        let hi = self.pred_off[node as usize + 1] as usize;
+        for i in lo..hi {
+            let pred = self.preds[i];
+            f(self, pred);
         }
     }
 
