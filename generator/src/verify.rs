@@ -1,14 +1,485 @@
-//! verify (being written).
+//! `togyz-gen verify`: checks written tables on a path independent of the
+//! solver.
+//!
+//! Every table file `togyz-NN.tkb` in the folder (1..=N, none missing) has
+//! all its checksums checked, is decoded through the probe crate's reader,
+//! and then every stored entry is checked against its successors, generated
+//! *forward* with the rules (`Position::play`), never with the solver's
+//! un-moves:
+//!
+//! * a win in `d` needs a move into a loss in `d - 1` for the opponent (or a
+//!   move that ends the game in the mover's favour, at `d = 1`) and no
+//!   faster one;
+//! * a loss in `d`: every move leads to a win for the opponent (or ends the
+//!   game in the opponent's favour, which counts as one ply), the slowest in
+//!   `d - 1`;
+//! * a draw: no move wins and at least one draws;
+//! * a position whose side to move has no stones holds the game's result at
+//!   distance 0.
+//!
+//! In short, each entry must equal the best of its moves' values. Checked
+//! level by level from 1 stone up, local consistency is also global
+//! correctness: distances strictly fall along a win's or loss's
+//! justification, so by induction every win and loss is exact, and a real
+//! win or loss stored as a draw would contradict a correctly stored
+//! successor.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use togyz_probe::format::{self, TableError, TableFile};
+use togyz_probe::index::{BoardWalker, Layout, TuzdykConfig, CONFIG_COUNT};
+use togyz_probe::rules::{Move, Position, Side, HALF};
+use togyz_probe::{Slot, Value};
 
 /// Arguments of `togyz-gen verify`.
-#[derive(clap::Args, Debug)]
-pub struct VerifyArgs {}
+#[derive(clap::Args, Debug, Clone)]
+pub struct VerifyArgs {
+    /// Folder holding the tables (`togyz-NN.tkb`).
+    #[arg(long, default_value = "tables")]
+    pub tables: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bars (the per-level lines and the summary still print).
+    #[arg(long)]
+    pub quiet: bool,
+}
 
-/// Errors of `togyz-gen verify`.
+/// Why verification failed.
 #[derive(Debug, thiserror::Error)]
-pub enum VerifyError {}
+pub enum VerifyError {
+    /// The tables folder could not be listed.
+    #[error("cannot list the tables folder {}: {source}", .path.display())]
+    Directory {
+        /// The folder.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// No table file in the folder.
+    #[error("no table files (togyz-NN.tkb) in {}", .path.display())]
+    NoTables {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// A table below the largest present is missing: its positions are the
+    /// successors the larger tables are checked against.
+    #[error("{} is missing: the tables up to {max} stones need every smaller table", .path.display())]
+    MissingTable {
+        /// The missing file.
+        path: PathBuf,
+        /// The largest stone count present.
+        max: u32,
+    },
+    /// The thread pool could not be built.
+    #[error("cannot start {0} worker threads")]
+    Threads(usize),
+    /// A file is damaged or unreadable (a checksum, the header, a block).
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The header's census disagrees with the decoded entries.
+    #[error("{}: the header says {field} = {header}, the entries give {found}", .path.display())]
+    HeaderCensus {
+        /// The file.
+        path: PathBuf,
+        /// The header field.
+        field: &'static str,
+        /// The header's figure.
+        header: u64,
+        /// What the entries give.
+        found: u64,
+    },
+    /// The report could not be written to standard output.
+    #[error("cannot write to standard output: {0}")]
+    Stdout(#[source] std::io::Error),
+    /// A stored value does not follow from its successors.
+    #[error("inconsistent entry in the {stones}-stone table: {fen} is stored as a {stored}, but its successors give a {expected} ({moves})")]
+    Inconsistent {
+        /// Stones on the board.
+        stones: u32,
+        /// The position (South to move, as the index seats it).
+        fen: String,
+        /// What the table holds.
+        stored: Value,
+        /// The best of its moves' values.
+        expected: Value,
+        /// Every move with its value for the mover, or why there is none.
+        moves: String,
+    },
+}
 
-/// Runs `togyz-gen verify`.
-pub fn run(_args: &VerifyArgs) -> Result<(), VerifyError> {
+/// What one stone count's check covered.
+#[derive(Clone, Debug)]
+pub struct LevelReport {
+    /// Stones on the board.
+    pub stones: u32,
+    /// Positions checked.
+    pub positions: u64,
+    /// Bytes of the table file.
+    pub bytes: u64,
+    /// Seconds spent (checksums, decoding and the successor check).
+    pub seconds: f64,
+}
+
+/// Runs `togyz-gen verify`: prints a line per table and a summary, or
+/// returns the first problem found.
+pub fn run(args: &VerifyArgs) -> Result<(), VerifyError> {
+    let threads = args.threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|_| VerifyError::Threads(threads))?;
+    let start = Instant::now();
+    let reports = pool.install(|| verify_dir(&args.tables, !args.quiet, true))?;
+    let secs = start.elapsed().as_secs_f64();
+    let positions: u64 = reports.iter().map(|r| r.positions).sum();
+    let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "verified {} tables (1..={} stones, {} bytes): {} positions consistent with their successors, all checksums valid, in {:.1} s ({} positions/s, {} threads)",
+        reports.len(),
+        reports.len(),
+        thousands(bytes),
+        thousands(positions),
+        secs,
+        thousands((positions as f64 / secs.max(1e-9)) as u64),
+        pool.current_num_threads(),
+    )
+    .map_err(VerifyError::Stdout)?;
     Ok(())
+}
+
+/// The stone counts of the table files in `dir`, ascending, checked to be
+/// exactly `1..=N` (`N >= 1`).
+pub fn table_levels(dir: &Path) -> Result<u32, VerifyError> {
+    let dir_err = |source| VerifyError::Directory {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut present = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(dir_err)? {
+        let entry = entry.map_err(dir_err)?;
+        if let Some(n) = entry.file_name().to_str().and_then(format::parse_file_name) {
+            present.push(n);
+        }
+    }
+    let max = present
+        .iter()
+        .copied()
+        .max()
+        .ok_or_else(|| VerifyError::NoTables {
+            path: dir.to_path_buf(),
+        })?;
+    for n in 1..=max {
+        if !present.contains(&n) {
+            return Err(VerifyError::MissingTable {
+                path: dir.join(format::file_name(n)),
+                max,
+            });
+        }
+    }
+    Ok(max)
+}
+
+/// Verifies every table in `dir` (in the current rayon pool). With
+/// `progress`, draws a progress bar per stone count; with `print`, prints a
+/// line per table.
+pub fn verify_dir(
+    dir: &Path,
+    progress: bool,
+    print: bool,
+) -> Result<Vec<LevelReport>, VerifyError> {
+    let max = table_levels(dir)?;
+    // All checksums first: a damaged file stops the run before the long part.
+    let mut files = Vec::new();
+    for n in 1..=max {
+        let file = TableFile::open(dir.join(format::file_name(n)))?;
+        file.verify_checksums()?;
+        files.push(file);
+    }
+    let mut tables: Vec<Vec<u16>> = vec![Vec::new()];
+    let mut reports = Vec::new();
+    for (file, n) in files.iter().zip(1..) {
+        let t = Instant::now();
+        let values = file.decode_all()?;
+        check_header_census(file, &values)?;
+        tables.push(values);
+        let positions = file.layout().positions();
+        let bar = if progress {
+            let bar = ProgressBar::new(positions);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{prefix:>10} [{bar:40}] {percent:>3}% {human_pos}/{human_len} positions, {per_sec}, eta {eta}",
+                )
+                .expect("the template is valid")
+                .progress_chars("=> "),
+            );
+            bar.set_prefix(format!("verify {n:2}"));
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        let result = check_level(n, &tables, &bar);
+        bar.finish_and_clear();
+        result?;
+        let report = LevelReport {
+            stones: n,
+            positions,
+            bytes: file.header().file_length,
+            seconds: t.elapsed().as_secs_f64(),
+        };
+        if print {
+            writeln!(
+                std::io::stdout().lock(),
+                "{:>9}: {:>13} positions ok in {:7.2} s ({} positions/s), {}",
+                format!("{n} stone{}", if n == 1 { "" } else { "s" }),
+                thousands(report.positions),
+                report.seconds,
+                thousands((report.positions as f64 / report.seconds.max(1e-9)) as u64),
+                file.path().display(),
+            )
+            .map_err(VerifyError::Stdout)?;
+        }
+        reports.push(report);
+    }
+    Ok(reports)
+}
+
+/// The header's wins, draws, losses and longest distances against the
+/// decoded entries.
+fn check_header_census(file: &TableFile, values: &[u16]) -> Result<(), VerifyError> {
+    let (mut wins, mut draws, mut losses, mut longest_win, mut longest_loss) =
+        (0u64, 0u64, 0u64, 0u32, 0u32);
+    for &v in values {
+        match Value::unpack(v) {
+            Value::Win(d) => {
+                wins += 1;
+                longest_win = longest_win.max(d);
+            }
+            Value::Draw => draws += 1,
+            Value::Loss(d) => {
+                losses += 1;
+                longest_loss = longest_loss.max(d);
+            }
+        }
+    }
+    let h = file.header();
+    for (field, header, found) in [
+        ("wins", h.wins, wins),
+        ("draws", h.draws, draws),
+        ("losses", h.losses, losses),
+        ("longest_win", h.longest_win as u64, longest_win as u64),
+        ("longest_loss", h.longest_loss as u64, longest_loss as u64),
+    ] {
+        if header != found {
+            return Err(VerifyError::HeaderCensus {
+                path: file.path().to_path_buf(),
+                field,
+                header,
+                found,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Boards per work item of the parallel check.
+const CHUNK_BOARDS: u64 = 2048;
+
+/// A stored entry that does not follow from its successors.
+struct Mismatch {
+    pos: Position,
+    stored: Value,
+    expected: Value,
+}
+
+/// Checks every entry of level `n` (`tables[1..=n]` decoded). Finds the
+/// inconsistency with the smallest index, if any.
+fn check_level(n: u32, tables: &[Vec<u16>], bar: &ProgressBar) -> Result<(), VerifyError> {
+    let layouts: Vec<Layout> = (0..=n).map(Layout::new).collect();
+    let layout = &layouts[n as usize];
+    let mut work = Vec::new();
+    for id in 0..CONFIG_COUNT {
+        let boards = layout.config_boards(id);
+        let mut start = 0;
+        while start < boards {
+            work.push((id, start, (start + CHUNK_BOARDS).min(boards)));
+            start += CHUNK_BOARDS;
+        }
+    }
+    let first = work.par_iter().find_map_first(|&(id, start, end)| {
+        let found = check_boards(n, id, start, end, tables, &layouts);
+        bar.inc((end - start) * layout.kazans());
+        found
+    });
+    match first {
+        None => Ok(()),
+        Some(m) => Err(VerifyError::Inconsistent {
+            stones: n,
+            fen: m.pos.fen(),
+            stored: m.stored,
+            expected: m.expected,
+            moves: describe_moves(&m.pos, tables, &layouts),
+        }),
+    }
+}
+
+/// The live position of a board (mover seated South) at kazan offset `j`.
+fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Position {
+    let mover = HALF as u32 - n + j;
+    let opponent = HALF as u32 - j;
+    Position::new(
+        *board,
+        [mover as u8, opponent as u8],
+        [config.mover, config.opponent],
+        Side::South,
+        1,
+    )
+    .expect("every board of the index is a valid position")
+}
+
+/// The value for the mover of playing `mv` in `pos`: the rules' outcome if
+/// the move ends the game, else the successor's stored value one ply back.
+/// `cache` remembers the successor's table and board, which do not depend on
+/// the kazans.
+fn move_value(
+    pos: &Position,
+    mv: Move,
+    tables: &[Vec<u16>],
+    layouts: &[Layout],
+    cache: &mut Option<(u32, u64)>,
+) -> Value {
+    let mut child = *pos;
+    let report = child.play(mv);
+    if let Some(o) = report.outcome {
+        return match o.winner {
+            None => Value::Draw,
+            Some(w) if w == report.mover => Value::Win(1),
+            Some(_) => Value::Loss(1),
+        };
+    }
+    let n = child.stones_on_board();
+    let gb = match *cache {
+        Some((cn, gb)) => {
+            debug_assert_eq!(cn, n);
+            gb
+        }
+        None => {
+            let slot = Slot::of(&child).expect("a live successor has an index slot");
+            let gb = layouts[n as usize].offsets[slot.config.id()] + slot.board;
+            *cache = Some((n, gb));
+            gb
+        }
+    };
+    // The child's mover (our opponent) has kazan 81 - n + j'.
+    let j = child.kazan(child.side_to_move()) as u64 + n as u64 - HALF as u64;
+    debug_assert_eq!(Slot::of(&child).map(|s| s.kazan as u64), Some(j));
+    let index = gb * (n as u64 + 1) + j;
+    Value::unpack(tables[n as usize][index as usize]).back()
+}
+
+/// The best of a position's move values, or its result if the game is over.
+fn expected_value(
+    pos: &Position,
+    tables: &[Vec<u16>],
+    layouts: &[Layout],
+    caches: &mut [Option<(u32, u64)>; 9],
+) -> Value {
+    if let Some(o) = pos.outcome() {
+        return match o.winner {
+            None => Value::Draw,
+            Some(w) if w == pos.side_to_move() => Value::Win(0),
+            Some(_) => Value::Loss(0),
+        };
+    }
+    let mut best: Option<Value> = None;
+    for mv in pos.legal_moves() {
+        let v = move_value(pos, mv, tables, layouts, &mut caches[mv.hole()]);
+        best = best.max(Some(v));
+    }
+    best.expect("a position whose game is not over has a move")
+}
+
+/// Checks boards `start..end` of configuration `id` at level `n`.
+fn check_boards(
+    n: u32,
+    id: usize,
+    start: u64,
+    end: u64,
+    tables: &[Vec<u16>],
+    layouts: &[Layout],
+) -> Option<Mismatch> {
+    let config = TuzdykConfig::from_id(id);
+    let layout = &layouts[n as usize];
+    let table = &tables[n as usize];
+    let k = n as u64 + 1;
+    let mut walker = BoardWalker::new(n, config, start, end);
+    while let Some((rank, board)) = walker.current() {
+        let gb = layout.offsets[id] + rank;
+        let mut caches = [None; 9];
+        for j in 0..=n {
+            let pos = position_at(n, config, board, j);
+            let stored = Value::unpack(table[(gb * k + j as u64) as usize]);
+            let expected = expected_value(&pos, tables, layouts, &mut caches);
+            if stored != expected {
+                return Some(Mismatch {
+                    pos,
+                    stored,
+                    expected,
+                });
+            }
+        }
+        walker.advance();
+    }
+    None
+}
+
+/// Every move of `pos` with its value for the mover, for the error message.
+fn describe_moves(pos: &Position, tables: &[Vec<u16>], layouts: &[Layout]) -> String {
+    if let Some(o) = pos.outcome() {
+        return format!("no moves: the game is over, {}:{}", o.score[0], o.score[1]);
+    }
+    let parts: Vec<String> = pos
+        .legal_moves()
+        .map(|mv| {
+            let report = {
+                let mut p = *pos;
+                p.play(mv)
+            };
+            let v = move_value(pos, mv, tables, layouts, &mut None);
+            format!("{} gives a {v}", report.traditional())
+        })
+        .collect();
+    format!("moves: {}", parts.join(", "))
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(x: u64) -> String {
+    let s = x.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(512_753_762), "512,753,762");
+    }
 }

@@ -110,3 +110,159 @@ fn one_extra_move_is_lost_in_four() {
     assert_eq!(levels().value(&pos), Some(Value::Loss(4)));
     assert!(brute().ids.contains_key(&Key::of(&pos)));
 }
+
+/// The brute force's census of one class (or a whole stone count).
+#[derive(Default, Debug, PartialEq, Eq)]
+struct BruteCensus {
+    positions: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    longest_win: u32,
+    win_distances: Vec<u64>,
+    mutual_zugzwangs: u64,
+}
+
+impl BruteCensus {
+    fn add(&mut self, v: Value) {
+        self.positions += 1;
+        match v {
+            Value::Win(d) => {
+                self.wins += 1;
+                self.longest_win = self.longest_win.max(d);
+                if self.win_distances.len() <= d as usize {
+                    self.win_distances.resize(d as usize + 1, 0);
+                }
+                self.win_distances[d as usize] += 1;
+            }
+            Value::Draw => self.draws += 1,
+            Value::Loss(_) => self.losses += 1,
+        }
+    }
+}
+
+/// Census by stone count: `[none, mover only, opponent only, both, all]`,
+/// the classes read off South's (the mover's) and North's tuzdyks.
+fn brute_census(b: &Brute) -> Vec<[BruteCensus; 5]> {
+    let mut out: Vec<[BruteCensus; 5]> = (0..=MAX).map(|_| Default::default()).collect();
+    let class = |p: &togyz_probe::Position| match (p.tuzdyk(Side::South), p.tuzdyk(Side::North)) {
+        (None, None) => 0,
+        (Some(_), None) => 1,
+        (None, Some(_)) => 2,
+        (Some(_), Some(_)) => 3,
+    };
+    for (id, (p, &v)) in b.positions.iter().zip(&b.values).enumerate() {
+        let n = p.stones_on_board() as usize;
+        let c = class(p);
+        out[n][c].add(v);
+        out[n][4].add(v);
+        // A mutual zugzwang: lost with South to move and with North to move
+        // in the same physical position; each pair {view, twin view} once.
+        let twin = p.with_side_to_move(Side::North);
+        let twin_id = b.ids[&Key::canonical(&twin)];
+        if matches!(v, Value::Loss(_))
+            && matches!(b.values[twin_id as usize], Value::Loss(_))
+            && id as u32 <= twin_id
+        {
+            let tc = class(&b.positions[twin_id as usize]);
+            out[n][c].mutual_zugzwangs += 1;
+            if tc != c {
+                out[n][tc].mutual_zugzwangs += 1;
+            }
+            out[n][4].mutual_zugzwangs += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn stats_census_agrees_with_brute_force() {
+    use togyz_gen::stats;
+    use togyz_probe::index::Layout;
+
+    let dir = tempfile::tempdir().unwrap();
+    for n in 1..=MAX as u32 {
+        togyz_gen::write::write_table(dir.path(), n, levels().table(n)).unwrap();
+    }
+    let examples = 4;
+    let got = stats::collect(dir.path(), examples, false).unwrap();
+    let b = brute();
+    let want = brute_census(b);
+    assert_eq!(got.len(), MAX as usize);
+    let mut zugzwangs = 0;
+    for s in &got {
+        let n = s.stones as usize;
+        let layout = Layout::new(s.stones);
+        for (c, census) in s.by_class.iter().chain([&s.all]).enumerate() {
+            let w = &want[n][c];
+            let mine = BruteCensus {
+                positions: census.positions,
+                wins: census.wins,
+                draws: census.draws,
+                losses: census.losses,
+                longest_win: census.longest_win,
+                win_distances: census.win_distances.clone(),
+                mutual_zugzwangs: census.mutual_zugzwangs,
+            };
+            assert_eq!(&mine, w, "n = {n}, class {c}");
+            // The example of the longest win is one, by the brute force.
+            if let Some(i) = census.longest_win_index {
+                let pos = layout.slot(i).position();
+                assert_eq!(b.value(&pos), Some(Value::Win(census.longest_win)), "{pos}");
+            }
+            for limit in [0, 5, 20] {
+                let over: u64 = w.win_distances.iter().skip(limit as usize + 1).sum();
+                assert_eq!(census.over_limit(limit), over);
+            }
+        }
+        assert_eq!(s.all.positions, formula(n as u64));
+        // Examples are real mutual zugzwangs with the stated distances.
+        assert!(s.zugzwang_examples.len() <= examples);
+        assert_eq!(
+            s.zugzwang_examples.len() as u64,
+            s.all.mutual_zugzwangs.min(examples as u64)
+        );
+        for z in &s.zugzwang_examples {
+            let pos = layout.slot(z.index).position();
+            assert_eq!(b.value(&pos), Some(Value::Loss(z.distance)), "{pos}");
+            let twin = pos.with_side_to_move(Side::North);
+            assert_eq!(b.value(&twin), Some(Value::Loss(z.twin_distance)), "{twin}");
+        }
+        zugzwangs += s.all.mutual_zugzwangs;
+    }
+    assert!(zugzwangs > 0, "mutual zugzwangs exist with up to 4 stones");
+
+    // The report reads lines of best play through the probe crate: each as
+    // long as its distance.
+    let report = stats::report(dir.path(), &[10, 5, 10], examples, false).unwrap();
+    assert_eq!(report.limits, [5, 10]);
+    for l in &report.per_stones {
+        let w = l.all.longest_win.as_ref().expect("every count has wins");
+        assert_eq!(w.pv.len() as u32, w.dtm);
+        assert_eq!(
+            b.value(&parse_fen(&w.fen).unwrap()),
+            Some(Value::Win(w.dtm))
+        );
+        for z in &l.mutual_zugzwang_examples {
+            assert_eq!(z.south_to_move.pv.len() as u32, z.south_to_move.dtm);
+            assert_eq!(z.north_to_move.pv.len() as u32, z.north_to_move.dtm);
+        }
+    }
+    let json = serde_json::to_value(&report).unwrap();
+    let first = &json["per_stones"][0];
+    for key in [
+        "stones",
+        "positions",
+        "wins",
+        "draws",
+        "losses",
+        "longest_win",
+        "mutual_zugzwangs",
+        "over_limit",
+        "by_tuzdyk_class",
+    ] {
+        assert!(first.get(key).is_some(), "JSON lacks {key}");
+    }
+    assert!(first["longest_win"].get("dtm").is_some() && first["longest_win"].get("pv").is_some());
+    assert!(first["by_tuzdyk_class"].get("opponent_only").is_some());
+}

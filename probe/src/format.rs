@@ -47,10 +47,10 @@ pub const HEADER_LEN: usize = 168;
 pub const INDEX_ENTRY_LEN: usize = 20;
 /// Boards per WDL block written by the generator (the reader takes the
 /// figure from the header).
-pub const WDL_BLOCK_BOARDS: u32 = 8192;
+pub const WDL_BLOCK_BOARDS: u32 = 16384;
 /// Positions per DTM block written by the generator (the reader takes the
 /// figure from the header).
-pub const DTM_BLOCK_POSITIONS: u32 = 32768;
+pub const DTM_BLOCK_POSITIONS: u32 = 65536;
 /// The largest decompressed block the reader accepts, in bytes: a bound on
 /// the memory a damaged or hostile header can make it allocate.
 pub const MAX_BLOCK_BYTES: u64 = 16 << 20;
@@ -1062,7 +1062,15 @@ impl TableFile {
                 "table too large for this machine's address space",
             )),
         })?;
-        let mut out = vec![0u16; positions];
+        // A fallible reservation: a damaged header that passed its checks
+        // must not abort the process by asking for too much memory.
+        let mut out = Vec::new();
+        out.try_reserve_exact(positions)
+            .map_err(|e| TableError::Io {
+                path: self.path.clone(),
+                source: Arc::new(io::Error::new(io::ErrorKind::OutOfMemory, e.to_string())),
+            })?;
+        out.resize(positions, 0u16);
         let kazans = self.layout.kazans();
         let per = h.dtm_block_positions as usize;
         struct Scratch {

@@ -475,8 +475,8 @@ impl FromStr for Position {
 }
 
 /// The UCI name of cycle index `idx` (`a1`..`i1` South 1..9, `i2`..`a2`
-/// North 1..9). `idx` must be below 18.
-pub fn square_name(idx: usize) -> String {
+/// North 1..9). Callers pass cycle indices, which are below 18.
+fn square_name(idx: usize) -> String {
     let (file, rank) = if idx < ROW {
         (b'a' + idx as u8, '1')
     } else {

@@ -485,16 +485,35 @@ impl Position {
     pub fn play(&mut self, mv: Move) -> MoveReport {
         debug_assert!(self.is_legal(mv));
         let mover = self.side;
+        let (sown, land) = self.apply(mv);
+        MoveReport {
+            mv,
+            mover,
+            last: sown.last,
+            fed: sown.fed,
+            captured: match land {
+                Landing::Capture(c) => c,
+                _ => 0,
+            },
+            tuzdyk_made: (land == Landing::Tuzdyk).then_some(sown.last),
+            outcome: self.outcome(),
+        }
+    }
+
+    /// The board change of [`Position::play`] without the report: sowing,
+    /// kazans, capture or tuzdyk, side to move. [`perft`] uses it directly,
+    /// so the end-of-game test is not done twice per node.
+    #[inline]
+    fn apply(&mut self, mv: Move) -> (Sown, Landing) {
+        let mover = self.side;
         let from = mover.row_start() + mv.hole();
         let sown = sow(&mut self.holes, from, self.tuzdyks);
         self.kazans[0] += sown.fed[0];
         self.kazans[1] += sown.fed[1];
-        let mut captured = 0;
-        let mut tuzdyk_made = None;
-        match landing(&self.holes, sown.last, mover, self.tuzdyks) {
+        let land = landing(&self.holes, sown.last, mover, self.tuzdyks);
+        match land {
             Landing::Quiet => {}
             Landing::Capture(c) => {
-                captured = c;
                 self.holes[sown.last] = 0;
                 self.kazans[mover.index()] += c;
             }
@@ -502,7 +521,6 @@ impl Position {
                 self.holes[sown.last] = 0;
                 self.kazans[mover.index()] += 3;
                 self.tuzdyks[mover.index()] = sown.last as u8;
-                tuzdyk_made = Some(sown.last);
             }
         }
         self.side = mover.opponent();
@@ -510,15 +528,7 @@ impl Position {
             // Saturating: a FEN may carry any u32 move number.
             self.move_number = self.move_number.saturating_add(1);
         }
-        MoveReport {
-            mv,
-            mover,
-            last: sown.last,
-            fed: sown.fed,
-            captured,
-            tuzdyk_made,
-            outcome: self.outcome(),
-        }
+        (sown, land)
     }
 
     /// The position after `mv`, leaving `self` unchanged.
@@ -559,10 +569,21 @@ impl Position {
 
 /// Counts leaves `depth` plies below `pos`; a finished game is a leaf.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 || pos.outcome().is_some() {
+    if depth == 0 {
         return 1;
     }
+    perft_from(pos, depth)
+}
+
+/// [`perft`] for `depth >= 1`. The game is over exactly when a kazan holds
+/// more than 81 or the mover's row is empty, which is what [`Position::outcome`]
+/// decides; here that costs one comparison pair and the move mask we need
+/// anyway.
+fn perft_from(pos: &Position, depth: u32) -> u64 {
     let mask = pos.row_mask();
+    if mask == 0 || pos.kazans[0] > HALF || pos.kazans[1] > HALF {
+        return 1;
+    }
     if depth == 1 {
         return mask.count_ones() as u64;
     }
@@ -571,7 +592,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     while m != 0 {
         let i = m.trailing_zeros() as u8;
         m &= m - 1;
-        total += perft(&pos.after(Move(i)), depth - 1);
+        let mut child = *pos;
+        child.apply(Move(i));
+        total += perft_from(&child, depth - 1);
     }
     total
 }

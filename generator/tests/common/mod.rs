@@ -92,9 +92,10 @@ pub fn enumerate(n: u8) -> Vec<Position> {
             }
             let free: Vec<usize> = (0..CYCLE)
                 .filter(|&i| {
-                    let in_north = i >= ROW;
-                    let num = (i % ROW) as u8;
-                    !(in_north && south_tz == Some(num)) && !(!in_north && north_tz == Some(num))
+                    let num = Some((i % ROW) as u8);
+                    // The tuzdyk in this hole's row, if any.
+                    let tuzdyk_here = if i >= ROW { south_tz } else { north_tz };
+                    tuzdyk_here != num
                 })
                 .collect();
             let mut boards = Vec::new();

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod perft;
 mod play;
+mod query;
 
 /// What a subcommand returns: any error ends the program with exit code 2.
 pub type CliResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
@@ -31,6 +32,10 @@ enum Command {
     /// Replay moves (traditional `76`/`36x` or UCI `g1d2`) and print each
     /// move and the FEN after it.
     Play(play::Args),
+    /// Who wins here: the result and distance to the end from the tables,
+    /// every legal move with its result, and the line of best play (exit
+    /// codes: 0 answered, 2 bad input, 3 missing table, 4 damaged table).
+    Query(query::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +43,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
+        // Exit codes 3 and 4 are its own: it reports and exits by itself.
+        Command::Query(args) => return query::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,152 @@
+//! `togyz-gen verify` on small tables: passes on freshly written ones,
+//! catches a consistently rewritten wrong entry (printing its FEN) and a
+//! corrupted byte, and refuses a folder with a gap.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::OnceLock;
+use togyz_gen::retro::{solve_all, Levels};
+use togyz_gen::verify::{self, VerifyArgs, VerifyError};
+use togyz_gen::write::write_table;
+use togyz_probe::format::{file_name, TableError, HEADER_LEN};
+use togyz_probe::index::Layout;
+use togyz_probe::{parse_fen, Slot, Value};
+
+const MAX: u32 = 4;
+
+fn levels() -> &'static Levels {
+    static L: OnceLock<Levels> = OnceLock::new();
+    L.get_or_init(|| solve_all(MAX).expect("levels solve"))
+}
+
+/// Writes the solver's tables 1..=max into `dir`.
+fn write_all(dir: &Path, max: u32) {
+    for n in 1..=max {
+        write_table(dir, n, levels().table(n)).expect("table written");
+    }
+}
+
+fn args(dir: &Path) -> VerifyArgs {
+    VerifyArgs {
+        tables: dir.to_path_buf(),
+        threads: None,
+        quiet: true,
+    }
+}
+
+#[test]
+fn fresh_tables_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    write_all(dir.path(), MAX);
+    let reports =
+        verify::verify_dir(dir.path(), false, false).expect("fresh tables are consistent");
+    assert_eq!(reports.len(), MAX as usize);
+    for (r, n) in reports.iter().zip(1..) {
+        assert_eq!(r.stones, n);
+        assert_eq!(r.positions, Layout::new(n).positions());
+    }
+    verify::run(&args(dir.path())).expect("run passes too");
+}
+
+#[test]
+fn a_consistently_rewritten_wrong_entry_is_caught() {
+    let n = MAX;
+    let mut values = levels().table(n).to_vec();
+    // The first win in 3 or more becomes a win 2 plies slower: the result
+    // (and so the file's monotone WDL section) is unchanged, the checksums
+    // are fine, only the successors can tell.
+    let (index, d) = values
+        .iter()
+        .enumerate()
+        .find_map(|(i, &v)| match Value::unpack(v) {
+            Value::Win(d) if d >= 3 => Some((i, d)),
+            _ => None,
+        })
+        .expect("the 4-stone table has a win in 3 or more");
+    values[index] = Value::Win(d + 2).pack().unwrap();
+    let altered = Layout::new(n).slot(index as u64).position();
+
+    let dir = tempfile::tempdir().unwrap();
+    write_all(dir.path(), n - 1);
+    write_table(dir.path(), n, &values).unwrap();
+
+    let err = verify::verify_dir(dir.path(), false, false).unwrap_err();
+    let VerifyError::Inconsistent {
+        stones,
+        fen,
+        stored,
+        expected,
+        ..
+    } = &err
+    else {
+        panic!("expected an inconsistency, got {err}");
+    };
+    assert_eq!(*stones, n);
+    assert!(err.to_string().contains(fen.as_str()));
+    // The first inconsistent entry is the altered one, or a position with a
+    // move into it (whose value the alteration also broke).
+    let pos = parse_fen(fen).unwrap();
+    let target = Slot::of(&altered);
+    if Slot::of(&pos) == target {
+        assert_eq!((*stored, *expected), (Value::Win(d + 2), Value::Win(d)));
+    } else {
+        assert!(
+            pos.legal_moves()
+                .any(|mv| Slot::of(&pos.after(mv)) == target),
+            "{fen} is neither the altered position {} nor a predecessor",
+            altered.fen()
+        );
+    }
+
+    // The command exits non-zero and prints the FEN.
+    let out = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+        .args(["verify", "--quiet", "--tables"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(fen.as_str()), "stderr: {stderr}");
+    assert!(
+        stderr.starts_with("error: inconsistent entry"),
+        "stderr: {stderr}"
+    );
+}
+
+#[test]
+fn a_corrupted_byte_is_caught_by_the_checksums() {
+    let dir = tempfile::tempdir().unwrap();
+    write_all(dir.path(), 3);
+    let path = dir.path().join(file_name(3));
+    let mut bytes = std::fs::read(&path).unwrap();
+    // A byte of the first block's data, just after the header.
+    bytes[HEADER_LEN + 5] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = verify::verify_dir(dir.path(), false, false).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            VerifyError::Table(TableError::FileChecksum { .. } | TableError::BlockChecksum { .. })
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("togyz-03.tkb"), "{err}");
+}
+
+#[test]
+fn gaps_and_empty_folders_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = verify::verify_dir(dir.path(), false, false).unwrap_err();
+    assert!(matches!(err, VerifyError::NoTables { .. }), "{err}");
+
+    write_all(dir.path(), 3);
+    std::fs::remove_file(dir.path().join(file_name(2))).unwrap();
+    let err = verify::verify_dir(dir.path(), false, false).unwrap_err();
+    assert!(
+        matches!(&err, VerifyError::MissingTable { path, max: 3 } if path.ends_with("togyz-02.tkb")),
+        "{err}"
+    );
+
+    let err = verify::verify_dir(&dir.path().join("nowhere"), false, false).unwrap_err();
+    assert!(matches!(err, VerifyError::Directory { .. }), "{err}");
+}

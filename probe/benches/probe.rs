@@ -1,0 +1,128 @@
+//! Probe speed on random positions of the largest table available.
+//!
+//! Uses the tables in `$TOGYZ_TABLES`, else the workspace's `tables/`
+//! (`cargo run --release -p togyz-gen -- generate --max-stones 8` makes the
+//! 8-stone tables of docs/performance.md). Without any table there, it
+//! solves tables up to 5 stones into a temporary folder and says so.
+//!
+//! * `wdl_warm` / `value_warm`: one probe of 1000 fixed random positions in
+//!   turn, every block already in the cache.
+//! * `wdl_uncached` / `value_uncached`: the same with the cache disabled, so
+//!   every probe checks and decompresses its block(s).
+//! * `first_wdl_probe_cold_file`: a fresh tablebase's first probe: mapping
+//!   the file, checking its block index, reading one block (the file's pages
+//!   are in the operating system's cache).
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use togyz_probe::index::Layout;
+use togyz_probe::tablebase::{terminal_value, Tablebase};
+use togyz_probe::Position;
+
+/// splitmix64.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The tables folder, the stone count benchmarked, and a temporary folder
+/// to keep alive if the tables had to be made.
+fn tables() -> (PathBuf, u32, Option<tempfile::TempDir>) {
+    let dir = std::env::var_os("TOGYZ_TABLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tables"));
+    if let Ok(tb) = Tablebase::open([&dir]) {
+        let n = tb.complete_up_to();
+        if n > 0 {
+            eprintln!("probing the {n}-stone table in {}", dir.display());
+            return (dir, n, None);
+        }
+    }
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let levels = togyz_gen::retro::solve_all(5).expect("levels solve");
+    for n in 1..=5 {
+        togyz_gen::write::write_table(tmp.path(), n, levels.table(n)).expect("table written");
+    }
+    eprintln!(
+        "no tables in {}: probing a 5-stone table solved into {}",
+        dir.display(),
+        tmp.path().display()
+    );
+    (tmp.path().to_path_buf(), 5, Some(tmp))
+}
+
+/// `count` random live positions with `n` stones, half with North to move.
+fn positions(n: u32, count: usize) -> Vec<Position> {
+    let layout = Layout::new(n);
+    let mut out = Vec::with_capacity(count);
+    let mut i = 0u64;
+    while out.len() < count {
+        i += 1;
+        let r = mix(i);
+        let p = layout.slot(r % layout.positions()).position();
+        if terminal_value(&p).is_some() {
+            continue;
+        }
+        out.push(if r >> 63 == 1 { p.mirrored() } else { p });
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let (dir, n, _keep) = tables();
+    let ps = positions(n, 1000);
+    let mut g = c.benchmark_group(format!("{n}_stones"));
+    g.measurement_time(Duration::from_secs(5));
+
+    let tb = Tablebase::open([&dir]).unwrap();
+    for p in &ps {
+        tb.value(p).unwrap();
+    }
+    let mut i = 0;
+    g.bench_function("wdl_warm", |b| {
+        b.iter(|| {
+            i = (i + 1) % ps.len();
+            tb.wdl(black_box(&ps[i])).unwrap()
+        })
+    });
+    g.bench_function("value_warm", |b| {
+        b.iter(|| {
+            i = (i + 1) % ps.len();
+            tb.value(black_box(&ps[i])).unwrap()
+        })
+    });
+
+    let uncached = Tablebase::open_with_cache([&dir], 0).unwrap();
+    g.bench_function("wdl_uncached", |b| {
+        b.iter(|| {
+            i = (i + 1) % ps.len();
+            uncached.wdl(black_box(&ps[i])).unwrap()
+        })
+    });
+    g.bench_function("value_uncached", |b| {
+        b.iter(|| {
+            i = (i + 1) % ps.len();
+            uncached.value(black_box(&ps[i])).unwrap()
+        })
+    });
+
+    g.bench_function("first_wdl_probe_cold_file", |b| {
+        b.iter_batched(
+            || {
+                i = (i + 1) % ps.len();
+                (Tablebase::open([&dir]).unwrap(), ps[i])
+            },
+            |(tb, p)| tb.wdl(&p).unwrap(),
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
