@@ -120,9 +120,14 @@ impl Levels {
 pub const MAX_DIST: u32 = togyz_probe::value::MAX_PACKED_DTM;
 
 // State word of one (board, kazan split) during a unit's solve: 3 bits of
-// kind, 28 bits of distance.
-const KIND_SHIFT: u32 = 28;
-const DIST_MASK: u32 = (1 << KIND_SHIFT) - 1;
+// kind, 4 bits counting the quiet moves not yet known to lose (at most 9),
+// 25 bits of distance. One word, so a predecessor update touches one cache
+// line.
+const KIND_SHIFT: u32 = 29;
+const CNT_SHIFT: u32 = 25;
+const CNT_ONE: u32 = 1 << CNT_SHIFT;
+const DIST_MASK: u32 = CNT_ONE - 1;
+const _: () = assert!(MAX_DIST <= DIST_MASK);
 /// All quiet moves not yet refuted; the best exit is a loss in `dist`
 /// (0 when there is no exit).
 const PENDING: u32 = 0;
@@ -141,6 +146,11 @@ fn kind(s: u32) -> u32 {
 #[inline]
 fn word(kind: u32, dist: u32) -> u32 {
     (kind << KIND_SHIFT) | dist
+}
+
+#[inline]
+fn quiet_left(s: u32) -> u32 {
+    (s >> CNT_SHIFT) & 0xF
 }
 
 /// Per-configuration constants for ranking and sowing.
@@ -256,8 +266,6 @@ struct Unit<'a> {
     base: [u32; 2],
     /// `state[node * k + j]`.
     state: Vec<u32>,
-    /// Quiet moves not yet known to lose, `cnt[node * k + j]`.
-    cnt: Vec<u8>,
     /// Quiet predecessors of every node (from un-moves, generated once per
     /// board: a board is resolved at several distances for different kazan
     /// splits, and each would otherwise repeat the un-move generation):
@@ -300,7 +308,6 @@ impl<'a> Unit<'a> {
             sides,
             base: [0, boards_a],
             state: vec![0; nodes as usize * k],
-            cnt: vec![0; nodes as usize * k],
             preds: Vec::new(),
             pred_off: vec![0],
             wins: Vec::new(),
@@ -429,9 +436,6 @@ impl<'a> Unit<'a> {
                 has_exit = true;
                 self.score_exit(&b, child_cfg.swapped(), gain, lost, &mut exit_best);
             }
-            for j in 0..k {
-                self.cnt[at + j] = quiet;
-            }
             // Seed: group kazan splits by (kind, distance).
             let mut j = 0;
             while j < k {
@@ -452,7 +456,7 @@ impl<'a> Unit<'a> {
                         Value::Draw => word(DRAW_FLOOR, 0),
                         Value::Loss(d) if quiet == 0 => word(LOSS, d),
                         Value::Loss(d) => word(PENDING, d),
-                    };
+                    } | (quiet as u32) << CNT_SHIFT;
                 }
                 match v {
                     Value::Win(d) => Self::push(&mut self.wins, d, node, mask),
@@ -546,7 +550,7 @@ impl<'a> Unit<'a> {
             let j = m.trailing_zeros() as usize;
             m &= m - 1;
             let s = self.state[at + j];
-            if s == word(WIN_TENTATIVE, d) {
+            if kind(s) == WIN_TENTATIVE && s & DIST_MASK == d {
                 self.state[at + j] = word(WIN, d);
                 live |= 1 << j;
             } else if s == word(WIN, d) {
@@ -572,8 +576,9 @@ impl<'a> Unit<'a> {
                 if kd == WIN || kd == LOSS {
                     continue;
                 }
-                unit.cnt[at + j] -= 1;
-                if unit.cnt[at + j] == 0 && kd == PENDING {
+                let s = s - CNT_ONE;
+                unit.state[at + j] = s;
+                if quiet_left(s) == 0 && kd == PENDING {
                     let dist = nd.max(s & DIST_MASK);
                     unit.state[at + j] = word(LOSS, dist);
                     Self::push(&mut unit.losses, dist, pred, 1 << j);
