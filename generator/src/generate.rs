@@ -111,6 +111,7 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
         path: args.out.clone(),
         source,
     })?;
+    remove_stale_temporaries(&args.out);
     // Look at every level first, so a bad file stops the run before any work.
     let mut status = Vec::new();
     for n in 1..=max {
@@ -191,6 +192,29 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
         }
     }
     Ok(summaries)
+}
+
+/// Removes temporary table files (`.togyz-NN.tkb.PID.tmp`) left by a run
+/// that was killed: they are ours, never complete, and only take space. A
+/// file whose process still runs is left alone.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(rest) = name.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else {
+            continue;
+        };
+        let Some((table, pid)) = rest.rsplit_once('.') else { continue };
+        let ours = table.strip_suffix(".tkb").is_some_and(|t| t.starts_with("togyz-"));
+        let Ok(pid) = pid.parse::<u32>() else { continue };
+        let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+        if ours && !alive && std::fs::remove_file(entry.path()).is_ok() {
+            println!("removed {}, left by an interrupted run", entry.path().display());
+        }
+    }
 }
 
 fn solve_with_progress(
