@@ -222,7 +222,9 @@ pub fn solve_level(n: u32, lower: &Levels, progress: &AtomicU64) -> Result<Vec<u
         slices.push(Some(head));
         rest = tail;
     }
-    let mut units: Vec<(usize, usize, &mut [u16], Option<&mut [u16]>)> = Vec::new();
+    // (configuration, its twin, their output slices)
+    type UnitJob<'o> = (usize, usize, &'o mut [u16], Option<&'o mut [u16]>);
+    let mut units: Vec<UnitJob> = Vec::new();
     for id in 0..CONFIG_COUNT {
         let twin = TuzdykConfig::from_id(id).swapped().id();
         if twin < id {

@@ -113,6 +113,10 @@ pub struct Census {
     pub win_distances: Vec<u64>,
     /// Mutual zugzwangs (physical positions, see the module docs).
     pub mutual_zugzwangs: u64,
+    /// `boards_by_draws[k]`: boards (a tuzdyk configuration and a
+    /// distribution of the stones) drawn at exactly `k` of their `n + 1`
+    /// kazan splits.
+    pub boards_by_draws: Vec<u64>,
 }
 
 impl Census {
@@ -148,6 +152,7 @@ impl Census {
         self.draws += o.draws;
         self.losses += o.losses;
         self.mutual_zugzwangs += o.mutual_zugzwangs;
+        add_histogram(&mut self.boards_by_draws, &o.boards_by_draws);
         if self.win_distances.len() < o.win_distances.len() {
             self.win_distances.resize(o.win_distances.len(), 0);
         }
@@ -168,12 +173,30 @@ impl Census {
     }
 }
 
+fn add_histogram(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+fn count_board(c: &mut Census, draws: usize) {
+    if c.boards_by_draws.len() <= draws {
+        c.boards_by_draws.resize(draws + 1, 0);
+    }
+    c.boards_by_draws[draws] += 1;
+}
+
 /// A mutual zugzwang: the position at `index` (its mover seated South) and
 /// its side-swapped twin at `twin` are both lost for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Zugzwang {
     /// Index of the representative (the smaller of the two).
     pub index: u64,
+    /// Its global board (the index without the kazan split).
+    pub board: u64,
     /// Index of the twin (equal for a colour-symmetric position).
     pub twin: u64,
     /// Plies to the end with the representative's mover to move.
@@ -201,7 +224,8 @@ pub struct LevelStats {
     pub all: Census,
     /// By tuzdyk class, in [`TuzdykClass::ALL`] order.
     pub by_class: [Census; 4],
-    /// The mutual zugzwangs with the longest fights (see [`Zugzwang`]).
+    /// The mutual zugzwangs with the longest fights, one per board (see
+    /// [`Zugzwang`]).
     pub zugzwang_examples: Vec<Zugzwang>,
 }
 
@@ -226,9 +250,19 @@ impl LevelStats {
     }
 }
 
+/// Keeps the `examples` best zugzwangs on distinct boards (the same board
+/// with other kazans is usually the same fight).
 fn keep_best(v: &mut Vec<Zugzwang>, examples: usize) {
     v.sort_by_key(Zugzwang::rank);
-    v.truncate(examples);
+    let mut boards = Vec::with_capacity(examples);
+    v.retain(|z| {
+        if boards.len() < examples && !boards.contains(&z.board) {
+            boards.push(z.board);
+            true
+        } else {
+            false
+        }
+    });
 }
 
 fn class_index(c: TuzdykClass) -> usize {
@@ -299,9 +333,11 @@ fn chunk_stats(
         let gb = layout.offsets[id] + rank;
         // The twin's (config, board) does not depend on the kazans.
         let mut twin_slot: Option<(u64, TuzdykClass)> = None;
+        let mut draws = 0;
         for j in 0..=n {
             let index = gb * k + j as u64;
             let v = Value::unpack(values[index as usize]);
+            draws += (v == Value::Draw) as usize;
             out.all.add(index, v);
             out.by_class[class].add(index, v);
             let Value::Loss(d) = v else { continue };
@@ -336,6 +372,7 @@ fn chunk_stats(
             }
             out.zugzwang_examples.push(Zugzwang {
                 index,
+                board: gb,
                 twin,
                 distance: d,
                 twin_distance: td,
@@ -344,6 +381,8 @@ fn chunk_stats(
                 keep_best(&mut out.zugzwang_examples, examples);
             }
         }
+        count_board(&mut out.all, draws);
+        count_board(&mut out.by_class[class], draws);
         walker.advance();
     }
     keep_best(&mut out.zugzwang_examples, examples);
@@ -419,6 +458,9 @@ pub struct CensusReport {
     pub over_limit: BTreeMap<u32, u64>,
     /// Wins by distance in plies (distances with no win left out).
     pub win_distances: BTreeMap<u32, u64>,
+    /// Boards by the number of kazan splits at which they are drawn
+    /// (numbers with no board left out).
+    pub boards_by_drawn_splits: BTreeMap<u32, u64>,
 }
 
 /// The census by tuzdyk class.
@@ -494,6 +536,13 @@ fn census_report(
         over_limit: limits.iter().map(|&l| (l, c.over_limit(l))).collect(),
         win_distances: c
             .win_distances
+            .iter()
+            .enumerate()
+            .filter(|(_, &k)| k > 0)
+            .map(|(d, &k)| (d as u32, k))
+            .collect(),
+        boards_by_drawn_splits: c
+            .boards_by_draws
             .iter()
             .enumerate()
             .filter(|(_, &k)| k > 0)
@@ -705,6 +754,18 @@ pub fn markdown(r: &Report, chart: Option<&Path>) -> String {
             );
         }
         let _ = writeln!(o);
+        let widths: Vec<String> = l
+            .all
+            .boards_by_drawn_splits
+            .iter()
+            .map(|(k, b)| format!("{} at {k}", thousands(*b)))
+            .collect();
+        let _ = writeln!(
+            o,
+            "Boards (tuzdyks and stones) by the number of their {} kazan splits that are drawn: {}.\n",
+            l.stones + 1,
+            widths.join(", ")
+        );
         let _ = writeln!(
             o,
             "Longest wins (first in index order), with the line of best play:\n"

@@ -398,8 +398,12 @@ fn expected_value(
         };
     }
     let mut best: Option<Value> = None;
-    for mv in pos.legal_moves() {
-        let v = move_value(pos, mv, tables, layouts, &mut caches[mv.hole()]);
+    // The game is not over, so the legal moves are the non-empty holes.
+    let mut mask = pos.row_mask();
+    while mask != 0 {
+        let hole = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let v = move_value(pos, Move(hole as u8), tables, layouts, &mut caches[hole]);
         best = best.max(Some(v));
     }
     best.expect("a position whose game is not over has a move")

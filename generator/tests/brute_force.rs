@@ -121,6 +121,7 @@ struct BruteCensus {
     longest_win: u32,
     win_distances: Vec<u64>,
     mutual_zugzwangs: u64,
+    boards_by_draws: Vec<u64>,
 }
 
 impl BruteCensus {
@@ -145,6 +146,8 @@ impl BruteCensus {
 /// the classes read off South's (the mover's) and North's tuzdyks.
 fn brute_census(b: &Brute) -> Vec<[BruteCensus; 5]> {
     let mut out: Vec<[BruteCensus; 5]> = (0..=MAX).map(|_| Default::default()).collect();
+    // Drawn kazan splits of each board (stones and tuzdyks, South to move).
+    let mut boards: std::collections::HashMap<_, (usize, usize, usize)> = Default::default();
     let class = |p: &togyz_probe::Position| match (p.tuzdyk(Side::South), p.tuzdyk(Side::North)) {
         (None, None) => 0,
         (Some(_), None) => 1,
@@ -156,6 +159,10 @@ fn brute_census(b: &Brute) -> Vec<[BruteCensus; 5]> {
         let c = class(p);
         out[n][c].add(v);
         out[n][4].add(v);
+        let board = boards
+            .entry((*p.holes(), p.tuzdyk_indices()))
+            .or_insert((n, c, 0));
+        board.2 += (v == Value::Draw) as usize;
         // A mutual zugzwang: lost with South to move and with North to move
         // in the same physical position; each pair {view, twin view} once.
         let twin = p.with_side_to_move(Side::North);
@@ -170,6 +177,15 @@ fn brute_census(b: &Brute) -> Vec<[BruteCensus; 5]> {
                 out[n][tc].mutual_zugzwangs += 1;
             }
             out[n][4].mutual_zugzwangs += 1;
+        }
+    }
+    for (n, c, draws) in boards.into_values() {
+        for census in [c, 4] {
+            let h = &mut out[n][census].boards_by_draws;
+            if h.len() <= draws {
+                h.resize(draws + 1, 0);
+            }
+            h[draws] += 1;
         }
     }
     out
@@ -203,6 +219,7 @@ fn stats_census_agrees_with_brute_force() {
                 longest_win: census.longest_win,
                 win_distances: census.win_distances.clone(),
                 mutual_zugzwangs: census.mutual_zugzwangs,
+                boards_by_draws: census.boards_by_draws.clone(),
             };
             assert_eq!(&mine, w, "n = {n}, class {c}");
             // The example of the longest win is one, by the brute force.
@@ -218,10 +235,17 @@ fn stats_census_agrees_with_brute_force() {
         assert_eq!(s.all.positions, formula(n as u64));
         // Examples are real mutual zugzwangs with the stated distances.
         assert!(s.zugzwang_examples.len() <= examples);
-        assert_eq!(
-            s.zugzwang_examples.len() as u64,
-            s.all.mutual_zugzwangs.min(examples as u64)
-        );
+        assert_eq!(s.zugzwang_examples.is_empty(), s.all.mutual_zugzwangs == 0);
+        // On distinct boards, the longest fights first.
+        let boards: std::collections::HashSet<u64> =
+            s.zugzwang_examples.iter().map(|z| z.board).collect();
+        assert_eq!(boards.len(), s.zugzwang_examples.len());
+        let fights: Vec<u32> = s
+            .zugzwang_examples
+            .iter()
+            .map(|z| z.distance + z.twin_distance)
+            .collect();
+        assert!(fights.windows(2).all(|w| w[0] >= w[1]), "{fights:?}");
         for z in &s.zugzwang_examples {
             let pos = layout.slot(z.index).position();
             assert_eq!(b.value(&pos), Some(Value::Loss(z.distance)), "{pos}");
@@ -265,4 +289,37 @@ fn stats_census_agrees_with_brute_force() {
     }
     assert!(first["longest_win"].get("dtm").is_some() && first["longest_win"].get("pv").is_some());
     assert!(first["by_tuzdyk_class"].get("opponent_only").is_some());
+
+    // The command: JSON on stdout equal to the library's report, and a chart.
+    let svg = dir.path().join("distances.svg");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+        .args([
+            "stats",
+            "--quiet",
+            "--json",
+            "--limits",
+            "5,10",
+            "--examples",
+            "4",
+            "--tables",
+        ])
+        .arg(dir.path())
+        .arg("--chart")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed, json);
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        chart.starts_with("<svg") && chart.contains("4 stones"),
+        "{chart:.200}"
+    );
+    let md = stats::markdown(&report, Some(&svg));
+    assert!(md.contains("](distances.svg)") && md.contains("## 4 stones"));
 }

@@ -73,7 +73,12 @@ fn probes_agree_with_the_solver_and_with_the_successors() {
                 assert!(tb.moves(&p).unwrap().is_empty());
                 continue;
             }
-            assert_eq!(value, Value::unpack(levels.table(n)[i as usize]), "{}", p.fen());
+            assert_eq!(
+                value,
+                Value::unpack(levels.table(n)[i as usize]),
+                "{}",
+                p.fen()
+            );
             // The stored value is the best of the moves, which come sorted.
             let moves = tb.moves(&p).unwrap();
             assert_eq!(moves[0].value, value, "{}", p.fen());
@@ -116,5 +121,8 @@ fn principal_variations_end_the_game_in_exactly_the_distance() {
             }
         }
     }
-    assert!(decisive > 0 && drawn > 0, "{decisive} decisive, {drawn} drawn");
+    assert!(
+        decisive > 0 && drawn > 0,
+        "{decisive} decisive, {drawn} drawn"
+    );
 }

@@ -292,8 +292,8 @@ impl BoardWalker {
         if start < end {
             w.board = unrank_board(start, n, &free, m);
             let mut s = 0;
-            for i in 0..m - 1 {
-                s += w.board[free[i] as usize] as usize;
+            for (i, &f) in free[..m - 1].iter().enumerate() {
+                s += w.board[f as usize] as usize;
                 w.bars[i] = s + i;
             }
         }

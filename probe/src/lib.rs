@@ -20,4 +20,5 @@ pub mod value;
 pub use index::{Layout, Slot, TuzdykClass, TuzdykConfig};
 pub use notation::{parse_fen, parse_move, NotationError};
 pub use rules::{Move, MoveReport, Outcome, Position, Side};
+pub use tablebase::{MoveValue, ProbeError, Tablebase};
 pub use value::{Value, Wdl};

@@ -304,7 +304,7 @@ impl Tablebase {
             out.push(MoveValue { mv, value });
         }
         // Stable: equal values keep hole order.
-        out.sort_by(|a, b| b.value.cmp(&a.value));
+        out.sort_by_key(|m| std::cmp::Reverse(m.value));
         Ok(out)
     }
 

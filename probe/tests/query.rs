@@ -33,7 +33,9 @@ fn query(args: &[&str], env: Option<&Path>, stdin: Option<&str>) -> Output {
     if let Some(dir) = env {
         cmd.env("TOGYZ_TABLES", dir);
     }
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("the binary runs");
     let mut input = child.stdin.take().unwrap();
     input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
@@ -94,9 +96,16 @@ fn example_three_as_json() {
         })
     );
     // North, after 91: wins in 3, and its move 12 wins in 3 counted from here.
-    let out = query(&["--json", "--tables", dir, "7,2S,1S/8,1S 79 79 N 1"], None, None);
+    let out = query(
+        &["--json", "--tables", dir, "7,2S,1S/8,1S 79 79 N 1"],
+        None,
+        None,
+    );
     let j = json_of(&out);
-    assert_eq!((j["side"].clone(), j["result"].clone(), j["dtm"].clone()), (json!("N"), json!("win"), json!(3)));
+    assert_eq!(
+        (j["side"].clone(), j["result"].clone(), j["dtm"].clone()),
+        (json!("N"), json!("win"), json!(3))
+    );
     assert_eq!(j["moves"][0]["move"], "12");
     assert_eq!(j["moves"][0]["dtm"], 3);
     assert_eq!(j["pv"], json!(["12", "91", "12"]));
@@ -120,13 +129,20 @@ fn moves_come_best_first_with_the_movers_results() {
             _ => -1000 + d,
         }
     };
-    assert!(moves.windows(2).all(|w| rank(&w[0]) >= rank(&w[1])), "{moves:?}");
+    assert!(
+        moves.windows(2).all(|w| rank(&w[0]) >= rank(&w[1])),
+        "{moves:?}"
+    );
     // The position's value is its best move's.
     assert_eq!(j["result"], moves[0]["result"]);
     assert_eq!(j["dtm"], moves[0]["dtm"]);
     // Each move's result matches the reply position's, seen from the mover.
     for m in moves {
-        let reply = json_of(&query(&["--json", "--tables", dir, m["fen"].as_str().unwrap()], None, None));
+        let reply = json_of(&query(
+            &["--json", "--tables", dir, m["fen"].as_str().unwrap()],
+            None,
+            None,
+        ));
         let flipped = match reply["result"].as_str().unwrap() {
             "win" => "loss",
             "loss" => "win",
@@ -143,14 +159,21 @@ fn finished_games_and_draws() {
     let out = query(&["--json", "--tables", dir, "9/4S,8 79 79 N 1"], None, None);
     assert_eq!(out.status.code(), Some(0));
     let j = json_of(&out);
-    assert_eq!((j["result"].clone(), j["dtm"].clone()), (json!("loss"), json!(0)));
+    assert_eq!(
+        (j["result"].clone(), j["dtm"].clone()),
+        (json!("loss"), json!(0))
+    );
     assert_eq!(j["moves"], json!([]));
     let out = query(&["--tables", dir, "9/4S,8 79 79 N 1"], None, None);
-    assert!(text(&out.stdout).contains("Game over: South wins 83:79 (North has no stones; South collects 4)."));
+    assert!(text(&out.stdout)
+        .contains("Game over: South wins 83:79 (North has no stones; South collects 4)."));
     // One stone, 80:81: South's only move leaves North without stones, 81:81.
     let out = query(&["--json", "--tables", dir, "9/1S,8 80 81 S 1"], None, None);
     let j = json_of(&out);
-    assert_eq!((j["result"].clone(), j["dtm"].clone()), (json!("draw"), Json::Null));
+    assert_eq!(
+        (j["result"].clone(), j["dtm"].clone()),
+        (json!("draw"), Json::Null)
+    );
     assert_eq!(j["moves"][0]["dtm"], Json::Null);
     assert_eq!(j["pv"], json!(["12"]));
 }
@@ -162,7 +185,10 @@ fn standard_input_answers_every_line_in_order() {
     let out = query(&["--tables", dir, "-"], None, Some(&input));
     // A bad line: exit 2, and every line still answered.
     assert_eq!(out.status.code(), Some(2));
-    let lines: Vec<Json> = text(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Json> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 5);
     assert_eq!(lines[0]["pv"], json!(["91", "12", "91", "12"]));
     assert_eq!(lines[1]["fen"], "not a fen");
@@ -171,10 +197,18 @@ fn standard_input_answers_every_line_in_order() {
     assert_eq!(lines[3]["result"], "draw");
     assert_eq!(lines[4], lines[0]);
     // All good: exit 0. A missing table outranks bad input.
-    let out = query(&["--tables", dir, "-"], None, Some(&format!("{EXAMPLE_3}\n")));
+    let out = query(
+        &["--tables", dir, "-"],
+        None,
+        Some(&format!("{EXAMPLE_3}\n")),
+    );
     assert_eq!(out.status.code(), Some(0));
     let five = "9/1S,1S,1S,1S,1S,4 78 79 S 1";
-    let out = query(&["--tables", dir, "-"], None, Some(&format!("x\n{five}\n{EXAMPLE_3}\n")));
+    let out = query(
+        &["--tables", dir, "-"],
+        None,
+        Some(&format!("x\n{five}\n{EXAMPLE_3}\n")),
+    );
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(text(&out.stdout).lines().count(), 3);
 }
@@ -188,7 +222,10 @@ fn missing_tables_exit_3_with_the_command_to_make_them() {
     assert!(out.stdout.is_empty());
     let err = text(&out.stderr);
     assert!(err.starts_with("error: no table for 5 stones"), "{err}");
-    assert!(err.contains(&format!("togyz-gen generate --max-stones 5 --out {dir}")), "{err}");
+    assert!(
+        err.contains(&format!("togyz-gen generate --max-stones 5 --out {dir}")),
+        "{err}"
+    );
     // The starting position is far beyond any table.
     let start = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1";
     let out = query(&["--tables", dir, start], None, None);
@@ -201,13 +238,21 @@ fn missing_tables_exit_3_with_the_command_to_make_them() {
     // In JSON mode the error is a JSON object too.
     let out = query(&["--json", "--tables", dir, five], None, None);
     assert_eq!(out.status.code(), Some(3));
-    assert!(json_of(&out)["error"].as_str().unwrap().contains("5 stones"));
+    assert!(json_of(&out)["error"]
+        .as_str()
+        .unwrap()
+        .contains("5 stones"));
 }
 
 #[test]
 fn bad_input_exits_2() {
     let dir = tables().to_str().unwrap();
-    for fen in ["", "9/9 81 81 S", "7,2S,1/8,2S 79 79 X 1", "7,2S,1/8,2S 80 79 S 1"] {
+    for fen in [
+        "",
+        "9/9 81 81 S",
+        "7,2S,1/8,2S 79 79 X 1",
+        "7,2S,1/8,2S 80 79 S 1",
+    ] {
         let out = query(&["--tables", dir, fen], None, None);
         assert_eq!(out.status.code(), Some(2), "{fen:?}");
         assert!(out.stdout.is_empty());
@@ -222,7 +267,11 @@ fn tables_folder_from_the_environment() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(json_of(&out)["dtm"], 4);
     // --tables wins over the environment.
-    let out = query(&["--tables", "/nonexistent/togyz", EXAMPLE_3], Some(dir), None);
+    let out = query(
+        &["--tables", "/nonexistent/togyz", EXAMPLE_3],
+        Some(dir),
+        None,
+    );
     assert_eq!(out.status.code(), Some(3));
 }
 
@@ -238,14 +287,34 @@ fn a_damaged_table_exits_4_naming_the_file() {
     let at = bytes.len() - 3;
     bytes[at] ^= 0x10;
     std::fs::write(&path, bytes).unwrap();
-    let out = query(&["--tables", dir.path().to_str().unwrap(), EXAMPLE_3], None, None);
+    let out = query(
+        &["--tables", dir.path().to_str().unwrap(), EXAMPLE_3],
+        None,
+        None,
+    );
     assert_eq!(out.status.code(), Some(4));
-    assert!(text(&out.stderr).contains("togyz-04.tkb"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("togyz-04.tkb"),
+        "{}",
+        text(&out.stderr)
+    );
     // A damaged header stops every query.
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[20] ^= 0x10;
     std::fs::write(&path, bytes).unwrap();
-    let out = query(&["--json", "--tables", dir.path().to_str().unwrap(), "9/1S,8 80 81 S 1"], None, None);
+    let out = query(
+        &[
+            "--json",
+            "--tables",
+            dir.path().to_str().unwrap(),
+            "9/1S,8 80 81 S 1",
+        ],
+        None,
+        None,
+    );
     assert_eq!(out.status.code(), Some(4));
-    assert!(json_of(&out)["error"].as_str().unwrap().contains("togyz-04.tkb"));
+    assert!(json_of(&out)["error"]
+        .as_str()
+        .unwrap()
+        .contains("togyz-04.tkb"));
 }

@@ -121,7 +121,7 @@ impl Tables {
             ProbeError::MissingTable { stones: missing } if missing > MAX_STONES => Failure {
                 code: 3,
                 message: format!(
-                    "no table for {missing} stones on the board: tables exist for at most {MAX_STONES}"
+                    "no table for {missing} stones on the board: tables can be made for at most {MAX_STONES}"
                 ),
             },
             ProbeError::MissingTable { stones: missing } => {
@@ -291,7 +291,13 @@ fn error_json(fen: &str, error: &str) -> String {
 
 /// "wins in 7 plies", "draws", "loses in 1 ply".
 fn in_words(v: Value) -> String {
-    let plies = |d: u32| if d == 1 { "1 ply".to_string() } else { format!("{d} plies") };
+    let plies = |d: u32| {
+        if d == 1 {
+            "1 ply".to_string()
+        } else {
+            format!("{d} plies")
+        }
+    };
     match v {
         Value::Win(d) => format!("wins in {}", plies(d)),
         Value::Draw => "draws".to_string(),
@@ -314,7 +320,9 @@ fn diagram(pos: &Position) -> String {
         }
     };
     let row = |side: Side, numbers: &mut dyn Iterator<Item = usize>| {
-        numbers.map(|i| format!("{:>4}", cell(side, i))).collect::<String>()
+        numbers
+            .map(|i| format!("{:>4}", cell(side, i)))
+            .collect::<String>()
     };
     let labels = |numbers: &mut dyn Iterator<Item = usize>| {
         numbers.map(|i| format!("{:>4}", i + 1)).collect::<String>()
