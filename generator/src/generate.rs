@@ -207,12 +207,21 @@ fn remove_stale_temporaries(dir: &Path) {
         let Some(rest) = name.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else {
             continue;
         };
-        let Some((table, pid)) = rest.rsplit_once('.') else { continue };
-        let ours = table.strip_suffix(".tkb").is_some_and(|t| t.starts_with("togyz-"));
-        let Ok(pid) = pid.parse::<u32>() else { continue };
+        let Some((table, pid)) = rest.rsplit_once('.') else {
+            continue;
+        };
+        let ours = table
+            .strip_suffix(".tkb")
+            .is_some_and(|t| t.starts_with("togyz-"));
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
         let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
         if ours && !alive && std::fs::remove_file(entry.path()).is_ok() {
-            println!("removed {}, left by an interrupted run", entry.path().display());
+            println!(
+                "removed {}, left by an interrupted run",
+                entry.path().display()
+            );
         }
     }
 }

@@ -382,8 +382,15 @@ impl<'a> Unit<'a> {
             walker.advance();
             // Predecessors: the board as the previous mover saw it after
             // his move, un-played.
-            let count = unmoves(&rotate(&board), n, &pinfo, |pre| rank_board(pre, &pinfo.free, pinfo.m), &mut unmoved);
-            self.preds.extend(unmoved[..count].iter().map(|&r| pbase + r));
+            let count = unmoves(
+                &rotate(&board),
+                n,
+                &pinfo,
+                |pre| rank_board(pre, &pinfo.free, pinfo.m),
+                &mut unmoved,
+            );
+            self.preds
+                .extend(unmoved[..count].iter().map(|&r| pbase + r));
             self.pred_off.push(self.preds.len() as u64);
             if rank % 4096 == 4095 {
                 // Expansion is about half the work of a unit.

@@ -7,14 +7,24 @@ use togyz_probe::format::file_name;
 
 fn generate(out: &Path, max: u32, threads: usize) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
-        .args(["generate", "--quiet", "--max-stones", &max.to_string(), "--threads", &threads.to_string(), "--out"])
+        .args([
+            "generate",
+            "--quiet",
+            "--max-stones",
+            &max.to_string(),
+            "--threads",
+            &threads.to_string(),
+            "--out",
+        ])
         .arg(out)
         .output()
         .expect("runs togyz-gen")
 }
 
 fn read_all(dir: &Path, max: u32) -> Vec<Vec<u8>> {
-    (1..=max).map(|n| std::fs::read(dir.join(file_name(n))).expect("table written")).collect()
+    (1..=max)
+        .map(|n| std::fs::read(dir.join(file_name(n))).expect("table written"))
+        .collect()
 }
 
 #[test]
@@ -22,13 +32,27 @@ fn same_command_gives_identical_bytes_whatever_the_threads() {
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
     let ra = generate(a.path(), 4, 1);
-    assert!(ra.status.success(), "{}", String::from_utf8_lossy(&ra.stderr));
+    assert!(
+        ra.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ra.stderr)
+    );
     let rb = generate(b.path(), 4, 2);
-    assert!(rb.status.success(), "{}", String::from_utf8_lossy(&rb.stderr));
+    assert!(
+        rb.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rb.stderr)
+    );
     assert_eq!(read_all(a.path(), 4), read_all(b.path(), 4));
     let summary = String::from_utf8_lossy(&ra.stdout);
-    assert!(summary.contains("positions/s"), "summary printed: {summary}");
-    assert!(summary.contains("1785242"), "total positions up to 4 stones: {summary}");
+    assert!(
+        summary.contains("positions/s"),
+        "summary printed: {summary}"
+    );
+    assert!(
+        summary.contains("1785242"),
+        "total positions up to 4 stones: {summary}"
+    );
 }
 
 #[test]
@@ -36,16 +60,32 @@ fn a_second_run_keeps_complete_tables_and_fills_gaps() {
     let dir = tempfile::tempdir().unwrap();
     assert!(generate(dir.path(), 3, 2).status.success());
     let before = read_all(dir.path(), 3);
-    let mtime = |n| std::fs::metadata(dir.path().join(file_name(n))).unwrap().modified().unwrap();
+    let mtime = |n| {
+        std::fs::metadata(dir.path().join(file_name(n)))
+            .unwrap()
+            .modified()
+            .unwrap()
+    };
     let t2 = mtime(2);
     // Lose the 3-stone table as an interrupted run would, then resume to 4.
     std::fs::remove_file(dir.path().join(file_name(3))).unwrap();
     let out = generate(dir.path(), 4, 2);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains(" 2 stones: complete table found"), "{stdout}");
+    assert!(
+        stdout.contains(" 2 stones: complete table found"),
+        "{stdout}"
+    );
     assert_eq!(mtime(2), t2, "a complete table is not rewritten");
-    assert_eq!(read_all(dir.path(), 3), before, "the regenerated table is identical");
+    assert_eq!(
+        read_all(dir.path(), 3),
+        before,
+        "the regenerated table is identical"
+    );
     assert!(dir.path().join(file_name(4)).exists());
 }
 
@@ -57,9 +97,15 @@ fn an_invalid_file_in_the_way_is_never_overwritten() {
     let out = generate(dir.path(), 3, 2);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.starts_with("error: ") && stderr.contains("togyz-02.tkb"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains("togyz-02.tkb"),
+        "{stderr}"
+    );
     assert_eq!(std::fs::read(&path).unwrap(), b"my notes, not a table");
-    assert!(!dir.path().join(file_name(1)).exists(), "nothing is generated before the check");
+    assert!(
+        !dir.path().join(file_name(1)).exists(),
+        "nothing is generated before the check"
+    );
 }
 
 #[test]
@@ -71,7 +117,11 @@ fn a_truncated_table_is_refused_not_reused() {
     std::fs::write(&path, &bytes[..bytes.len() - 7]).unwrap();
     let out = generate(dir.path(), 3, 2);
     assert!(!out.status.success());
-    assert_eq!(std::fs::read(&path).unwrap().len(), bytes.len() - 7, "left as it was");
+    assert_eq!(
+        std::fs::read(&path).unwrap().len(),
+        bytes.len() - 7,
+        "left as it was"
+    );
 }
 
 #[test]
@@ -87,7 +137,15 @@ fn a_killed_run_leaves_nothing_that_passes_as_complete() {
     use togyz_gen::write::{table_status, TableStatus};
     let dir = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
-        .args(["generate", "--quiet", "--max-stones", "6", "--threads", "2", "--out"])
+        .args([
+            "generate",
+            "--quiet",
+            "--max-stones",
+            "6",
+            "--threads",
+            "2",
+            "--out",
+        ])
         .arg(dir.path())
         .stdout(std::process::Stdio::null())
         .spawn()
@@ -97,12 +155,19 @@ fn a_killed_run_leaves_nothing_that_passes_as_complete() {
     child.wait().unwrap();
     for n in 1..=6 {
         let status = table_status(dir.path(), n);
-        assert!(matches!(status, TableStatus::Missing | TableStatus::Complete), "n={n}: {status:?}");
+        assert!(
+            matches!(status, TableStatus::Missing | TableStatus::Complete),
+            "n={n}: {status:?}"
+        );
     }
     // Resuming finishes the job, removes the dead run's temporary file, and
     // gives the same bytes as an uninterrupted run.
     let out = generate(dir.path(), 6, 2);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .flatten()

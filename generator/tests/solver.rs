@@ -13,7 +13,10 @@ fn results_are_monotone_along_the_kazan_axis() {
         let k = n as usize + 1;
         for (board, values) in levels.table(n).chunks(k).enumerate() {
             let wdl: Vec<Wdl> = values.iter().map(|&v| Value::unpack(v).wdl()).collect();
-            assert!(wdl.windows(2).all(|w| w[0] <= w[1]), "n={n} board {board}: {wdl:?}");
+            assert!(
+                wdl.windows(2).all(|w| w[0] <= w[1]),
+                "n={n} board {board}: {wdl:?}"
+            );
         }
     }
 }

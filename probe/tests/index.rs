@@ -1,7 +1,9 @@
 //! Property tests of the position index: rank/unrank and slot round trips.
 
 use proptest::prelude::*;
-use togyz_probe::index::{board_count, rank_board, unrank_board, Layout, Slot, TuzdykConfig, CONFIG_COUNT, MAX_STONES};
+use togyz_probe::index::{
+    board_count, rank_board, unrank_board, Layout, Slot, TuzdykConfig, CONFIG_COUNT, MAX_STONES,
+};
 use togyz_probe::rules::{Position, Side, CYCLE, HALF};
 
 /// A random live position: `n` stones spread over the free holes of
@@ -22,7 +24,14 @@ fn position(config_id: usize, n: u32, weights: &[u32; CYCLE], j: u32, side: Side
     board[free[(weights[17] as usize) % m] as usize] += left as u8;
     let mover = (HALF as u32 - n + j) as u8;
     let opp = (162 - n - mover as u32) as u8;
-    let pos = Position::new(board, [mover, opp], [config.mover, config.opponent], Side::South, 1).unwrap();
+    let pos = Position::new(
+        board,
+        [mover, opp],
+        [config.mover, config.opponent],
+        Side::South,
+        1,
+    )
+    .unwrap();
     match side {
         Side::South => pos,
         Side::North => pos.mirrored(),
