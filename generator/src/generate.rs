@@ -3,9 +3,9 @@
 //! valid table already on disk is kept (and loaded if a larger count still
 //! needs it), an invalid one is never overwritten.
 
+use crate::progress::positions_bar;
 use crate::retro::{self, Levels, SolveError};
 use crate::write::{self, TableStatus, WriteError};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -234,17 +234,7 @@ fn solve_with_progress(
 ) -> Result<Vec<u16>, GenerateError> {
     let progress = AtomicU64::new(0);
     let done = AtomicBool::new(false);
-    let bar = if quiet {
-        ProgressBar::hidden()
-    } else {
-        let bar = ProgressBar::new(positions);
-        bar.set_style(
-            ProgressStyle::with_template("{prefix:>9} [{elapsed_precise}] {wide_bar} {percent:>3}% {human_pos}/{human_len} ({per_sec}, eta {eta})")
-                .expect("valid template"),
-        );
-        bar.set_prefix(format!("{n} stones"));
-        bar
-    };
+    let bar = positions_bar(positions, format!("{n} stones"), !quiet);
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {

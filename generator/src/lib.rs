@@ -7,6 +7,7 @@
 //! ([`verify`]) and endgame statistics ([`stats`]).
 
 pub mod generate;
+pub mod progress;
 pub mod retro;
 pub mod stats;
 pub mod verify;

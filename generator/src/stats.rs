@@ -21,14 +21,14 @@
 //! The tables are read through the probe crate: each is decoded whole
 //! ([`TableFile::decode_all`]); lines come from [`Tablebase`].
 
+use crate::progress::positions_bar;
 use crate::verify::{self, thousands, VerifyError};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use togyz_probe::format::{self, TableError, TableFile};
 use togyz_probe::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig, CONFIG_COUNT};
 use togyz_probe::rules::{Position, Side, HALF};
@@ -397,21 +397,7 @@ pub fn collect(dir: &Path, examples: usize, progress: bool) -> Result<Vec<LevelS
     for n in 1..=max {
         let file = TableFile::open(dir.join(format::file_name(n)))?;
         let values = file.decode_all()?;
-        let bar = if progress {
-            let bar = ProgressBar::new(values.len() as u64);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{prefix:>10} [{bar:40}] {percent:>3}% {human_pos}/{human_len} positions, {per_sec}, eta {eta}",
-                )
-                .expect("the template is valid")
-                .progress_chars("=> "),
-            );
-            bar.set_prefix(format!("stats {n:2}"));
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
+        let bar = positions_bar(values.len() as u64, format!("stats {n:2}"), progress);
         out.push(level_stats(n, &values, examples, &bar));
         bar.finish_and_clear();
     }

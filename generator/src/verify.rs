@@ -24,14 +24,16 @@
 //! win or loss stored as a draw would contradict a correctly stored
 //! successor.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::progress::positions_bar;
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use togyz_probe::format::{self, TableError, TableFile};
 use togyz_probe::index::{BoardWalker, Layout, TuzdykConfig, CONFIG_COUNT};
 use togyz_probe::rules::{Move, Position, Side, HALF};
+use togyz_probe::tablebase::terminal_value;
 use togyz_probe::{Slot, Value};
 
 /// Arguments of `togyz-gen verify`.
@@ -209,21 +211,7 @@ pub fn verify_dir(
         check_header_census(file, &values)?;
         tables.push(values);
         let positions = file.layout().positions();
-        let bar = if progress {
-            let bar = ProgressBar::new(positions);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{prefix:>10} [{bar:40}] {percent:>3}% {human_pos}/{human_len} positions, {per_sec}, eta {eta}",
-                )
-                .expect("the template is valid")
-                .progress_chars("=> "),
-            );
-            bar.set_prefix(format!("verify {n:2}"));
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
+        let bar = positions_bar(positions, format!("verify {n:2}"), progress);
         let result = check_level(n, &tables, &bar);
         bar.finish_and_clear();
         result?;
@@ -390,12 +378,8 @@ fn expected_value(
     layouts: &[Layout],
     caches: &mut [Option<(u32, u64)>; 9],
 ) -> Value {
-    if let Some(o) = pos.outcome() {
-        return match o.winner {
-            None => Value::Draw,
-            Some(w) if w == pos.side_to_move() => Value::Win(0),
-            Some(_) => Value::Loss(0),
-        };
+    if let Some(v) = terminal_value(pos) {
+        return v;
     }
     let mut best: Option<Value> = None;
     // The game is not over, so the legal moves are the non-empty holes.

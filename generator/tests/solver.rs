@@ -38,12 +38,8 @@ fn every_value_is_the_best_of_its_moves() {
 }
 
 fn search_one_ply(pos: &Position, levels: &togyz_gen::retro::Levels) -> Value {
-    if let Some(o) = pos.outcome() {
-        return match o.winner {
-            None => Value::Draw,
-            Some(w) if w == pos.side_to_move() => Value::Win(0),
-            Some(_) => Value::Loss(0),
-        };
+    if let Some(v) = togyz_probe::tablebase::terminal_value(pos) {
+        return v;
     }
     let mut best: Option<Value> = None;
     for mv in pos.legal_moves() {
