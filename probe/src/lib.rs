@@ -9,6 +9,19 @@
 //! [`notation`] (PlayStrategy FEN, traditional and UCI moves) →
 //! [`index`] (rank and unrank) → [`value`] → [`format`] (the table file) →
 //! [`tablebase`] (lazy, thread-safe probing).
+//!
+//! ```no_run
+//! use togyz_probe::{notation, Tablebase, Value};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let tb = Tablebase::open(["tables"])?;
+//! let pos = notation::parse_fen("7,2S,1/8,2S 79 79 S 1")?;
+//! assert_eq!(tb.value(&pos)?, Value::Loss(4));
+//! let line = tb.principal_variation(&pos)?; // 91 12 91 12
+//! assert_eq!(line.len(), 4);
+//! # Ok(())
+//! # }
+//! ```
 
 pub mod format;
 pub mod index;
