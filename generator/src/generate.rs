@@ -4,7 +4,7 @@
 //! needs it), an invalid one is never overwritten.
 
 use crate::progress::positions_bar;
-use crate::retro::{self, Levels, SolveError};
+use crate::retro::{self, LevelValues, Levels, SolveError};
 use crate::write::{self, TableStatus, WriteError};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -149,7 +149,7 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
             };
             if needed_later {
                 let t = Instant::now();
-                levels.push(table.decode_all()?);
+                levels.push(LevelValues::from_packed(table.decode_all()?));
                 s.seconds = t.elapsed().as_secs_f64();
             }
             println!(
@@ -163,7 +163,10 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
         let t = Instant::now();
         let values = solve_with_progress(n, &levels, positions, args.quiet)?;
         let solved = t.elapsed().as_secs_f64();
-        let written = write::write_table(&args.out, n, &values)?;
+        let written = match &values {
+            LevelValues::Narrow(v) => write::write_table(&args.out, n, v)?,
+            LevelValues::Wide(v) => write::write_table(&args.out, n, v)?,
+        };
         let seconds = t.elapsed().as_secs_f64();
         let s = LevelSummary {
             stones: n,
@@ -231,7 +234,7 @@ fn solve_with_progress(
     levels: &Levels,
     positions: u64,
     quiet: bool,
-) -> Result<Vec<u16>, GenerateError> {
+) -> Result<LevelValues, GenerateError> {
     let progress = AtomicU64::new(0);
     let done = AtomicBool::new(false);
     let bar = positions_bar(positions, format!("{n} stones"), !quiet);

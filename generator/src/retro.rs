@@ -47,22 +47,111 @@ pub enum SolveError {
     /// More stones than the index supports, or than a frontier mask holds.
     #[error("{0} stones is beyond what the solver supports (at most 63)")]
     TooManyStones(u32),
+    /// A value does not fit the one-byte cell the level was being solved
+    /// into; [`solve_level`] then solves it again with two-byte cells.
+    #[error("a distance does not fit a one-byte cell")]
+    CellTooNarrow,
+}
+
+/// One packed [`Value`] (see [`Value::pack`]) held in memory, in one or two
+/// bytes. Distances up to 126 plies fit a byte (every value up to 10 stones
+/// does), which halves the memory that the solved levels take.
+pub trait Cell: Copy + Default + Send + Sync + Into<u16> + 'static {
+    /// The cell holding `packed`, if it fits.
+    fn from_packed(packed: u16) -> Option<Self>;
+}
+
+impl Cell for u8 {
+    #[inline]
+    fn from_packed(packed: u16) -> Option<u8> {
+        u8::try_from(packed).ok()
+    }
+}
+
+impl Cell for u16 {
+    #[inline]
+    fn from_packed(packed: u16) -> Option<u16> {
+        Some(packed)
+    }
+}
+
+/// The packed values of one solved level, in index order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LevelValues {
+    /// One byte a position.
+    Narrow(Vec<u8>),
+    /// Two bytes a position, when some distance is over 126 plies.
+    Wide(Vec<u16>),
+}
+
+impl LevelValues {
+    /// The level in the narrowest cells that hold all of `packed`.
+    pub fn from_packed(packed: Vec<u16>) -> LevelValues {
+        if packed.iter().all(|&v| u8::from_packed(v).is_some()) {
+            LevelValues::Narrow(packed.into_iter().map(|v| v as u8).collect())
+        } else {
+            LevelValues::Wide(packed)
+        }
+    }
+
+    /// Positions in the level.
+    pub fn len(&self) -> usize {
+        match self {
+            LevelValues::Narrow(v) => v.len(),
+            LevelValues::Wide(v) => v.len(),
+        }
+    }
+
+    /// Whether the level holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The packed value at `index`.
+    #[inline]
+    pub fn get(&self, index: usize) -> u16 {
+        match self {
+            LevelValues::Narrow(v) => v[index] as u16,
+            LevelValues::Wide(v) => v[index],
+        }
+    }
+
+    /// All packed values as `u16` (borrowed when the cells are wide).
+    pub fn widened(&self) -> std::borrow::Cow<'_, [u16]> {
+        match self {
+            LevelValues::Narrow(v) => v.iter().map(|&x| x as u16).collect(),
+            LevelValues::Wide(v) => std::borrow::Cow::Borrowed(v),
+        }
+    }
+
+    /// Bytes of memory the values take.
+    pub fn bytes(&self) -> usize {
+        match self {
+            LevelValues::Narrow(v) => v.len(),
+            LevelValues::Wide(v) => 2 * v.len(),
+        }
+    }
 }
 
 /// Solved tables held in memory: packed [`Value`]s in index order, one
-/// vector per stone count (stone count 0 needs none: every live position
-/// with an empty board is an 81:81 draw).
-#[derive(Default)]
+/// [`LevelValues`] per stone count (stone count 0 needs none: every live
+/// position with an empty board is an 81:81 draw).
 pub struct Levels {
-    tables: Vec<Vec<u16>>,
+    tables: Vec<LevelValues>,
     layouts: Vec<Layout>,
+}
+
+impl Default for Levels {
+    fn default() -> Levels {
+        Levels::new()
+    }
 }
 
 impl Levels {
     /// No levels solved yet (only the implicit empty board).
     pub fn new() -> Levels {
         Levels {
-            tables: vec![Vec::new()],
+            tables: vec![LevelValues::Narrow(Vec::new())],
             layouts: vec![Layout::new(0)],
         }
     }
@@ -73,7 +162,7 @@ impl Levels {
     }
 
     /// Adds the next level's packed values (`max_stones() + 1` stones).
-    pub fn push(&mut self, values: Vec<u16>) {
+    pub fn push(&mut self, values: LevelValues) {
         let n = self.tables.len() as u32;
         let layout = Layout::new(n);
         assert_eq!(
@@ -85,13 +174,14 @@ impl Levels {
         self.layouts.push(layout);
     }
 
-    /// Drops the values of level `n` (keeping its place) to free memory.
-    pub fn release(&mut self, n: u32) {
-        self.tables[n as usize] = Vec::new();
+    /// The packed values of level `n` as `u16` (copied when the level is
+    /// held in one-byte cells).
+    pub fn table(&self, n: u32) -> std::borrow::Cow<'_, [u16]> {
+        self.tables[n as usize].widened()
     }
 
-    /// The packed values of level `n`.
-    pub fn table(&self, n: u32) -> &[u16] {
+    /// The values of level `n` as held.
+    pub fn level(&self, n: u32) -> &LevelValues {
         &self.tables[n as usize]
     }
 
@@ -101,7 +191,7 @@ impl Levels {
         if n == 0 {
             0
         } else {
-            self.tables[n as usize][index as usize]
+            self.tables[n as usize].get(index as usize)
         }
     }
 
@@ -198,7 +288,24 @@ fn rotate(b: &[u8; CYCLE]) -> [u8; CYCLE] {
 /// Solves level `n` (all smaller levels must be in `lower`) and returns its
 /// packed values in index order. `progress` is advanced by positions as
 /// units finish.
-pub fn solve_level(n: u32, lower: &Levels, progress: &AtomicU64) -> Result<Vec<u16>, SolveError> {
+pub fn solve_level(
+    n: u32,
+    lower: &Levels,
+    progress: &AtomicU64,
+) -> Result<LevelValues, SolveError> {
+    let before = progress.load(Ordering::Relaxed);
+    match solve_into::<u8>(n, lower, progress) {
+        Err(SolveError::CellTooNarrow) => {
+            progress.store(before, Ordering::Relaxed);
+            solve_into::<u16>(n, lower, progress).map(LevelValues::Wide)
+        }
+        r => r.map(LevelValues::Narrow),
+    }
+}
+
+/// [`solve_level`] into cells of type `T`; fails with
+/// [`SolveError::CellTooNarrow`] if a value does not fit.
+fn solve_into<T: Cell>(n: u32, lower: &Levels, progress: &AtomicU64) -> Result<Vec<T>, SolveError> {
     if n > 63 || n > togyz_probe::index::MAX_STONES {
         return Err(SolveError::TooManyStones(n));
     }
@@ -211,11 +318,11 @@ pub fn solve_level(n: u32, lower: &Levels, progress: &AtomicU64) -> Result<Vec<u
     let layout = Layout::new(n);
     let k = layout.kazans() as usize;
     let infos = config_infos();
-    let mut out = vec![0u16; layout.positions() as usize];
+    let mut out = vec![T::default(); layout.positions() as usize];
 
     // Disjoint output slices per configuration.
-    let mut slices: Vec<Option<&mut [u16]>> = Vec::with_capacity(CONFIG_COUNT);
-    let mut rest: &mut [u16] = &mut out;
+    let mut slices: Vec<Option<&mut [T]>> = Vec::with_capacity(CONFIG_COUNT);
+    let mut rest: &mut [T] = &mut out;
     for id in 0..CONFIG_COUNT {
         let len = layout.config_boards(id) as usize * k;
         let (head, tail) = rest.split_at_mut(len);
@@ -223,8 +330,8 @@ pub fn solve_level(n: u32, lower: &Levels, progress: &AtomicU64) -> Result<Vec<u
         rest = tail;
     }
     // (configuration, its twin, their output slices)
-    type UnitJob<'o> = (usize, usize, &'o mut [u16], Option<&'o mut [u16]>);
-    let mut units: Vec<UnitJob> = Vec::new();
+    type UnitJob<'o, T> = (usize, usize, &'o mut [T], Option<&'o mut [T]>);
+    let mut units: Vec<UnitJob<T>> = Vec::new();
     for id in 0..CONFIG_COUNT {
         let twin = TuzdykConfig::from_id(id).swapped().id();
         if twin < id {
@@ -245,9 +352,9 @@ pub fn solve_level(n: u32, lower: &Levels, progress: &AtomicU64) -> Result<Vec<u
         .map(|(a, b, out_a, out_b)| {
             let mut unit = Unit::new(n, lower, &infos, a, b, progress);
             unit.solve()?;
-            unit.write(0, out_a);
+            unit.write(0, out_a)?;
             if let Some(out_b) = out_b {
-                unit.write(1, out_b);
+                unit.write(1, out_b)?;
             }
             progress.fetch_add(unit.positions() - unit.reported, Ordering::Relaxed);
             Ok(())
@@ -502,6 +609,24 @@ impl<'a> Unit<'a> {
             let rank = rank_board(b, &ci.free_rotated, ci.m);
             (child_layout.offsets[child_cfg.id()] + rank) * child_k
         };
+        match self.lower.level(child_n) {
+            LevelValues::Narrow(t) => Self::fold_exit(t, n, child_n, first, gain, lost, best),
+            LevelValues::Wide(t) => Self::fold_exit(t, n, child_n, first, gain, lost, best),
+        }
+    }
+
+    /// The loop of [`Unit::score_exit`] over the kazan splits, for one cell
+    /// type (`table` is unused when the child's board is empty).
+    #[inline]
+    fn fold_exit<T: Cell>(
+        table: &[T],
+        n: u32,
+        child_n: u32,
+        first: u64,
+        gain: u32,
+        lost: u32,
+        best: &mut [Value],
+    ) {
         for (j, slot) in best.iter_mut().enumerate() {
             let j = j as u32;
             let v = if j + gain > n {
@@ -511,7 +636,12 @@ impl<'a> Unit<'a> {
             } else {
                 // The child's mover is our opponent: offset n - gain - j.
                 let cj = n - gain - j;
-                Value::unpack(self.lower.packed(child_n, first + cj as u64)).back()
+                let packed = if child_n == 0 {
+                    0 // an empty board: 81:81
+                } else {
+                    table[(first + cj as u64) as usize].into()
+                };
+                Value::unpack(packed).back()
             };
             if v > *slot {
                 *slot = v;
@@ -616,7 +746,7 @@ impl<'a> Unit<'a> {
     }
 
     /// Writes the final values of one side into `out` (board-major).
-    fn write(&self, side: usize, out: &mut [u16]) {
+    fn write<T: Cell>(&self, side: usize, out: &mut [T]) -> Result<(), SolveError> {
         let k = self.k;
         let first = self.base[side] as usize * k;
         let len = out.len();
@@ -626,8 +756,10 @@ impl<'a> Unit<'a> {
                 LOSS => Value::Loss(s & DIST_MASK),
                 _ => Value::Draw,
             };
-            *o = v.pack().expect("distances are bounded by MAX_DIST");
+            let packed = v.pack().expect("distances are bounded by MAX_DIST");
+            *o = T::from_packed(packed).ok_or(SolveError::CellTooNarrow)?;
         }
+        Ok(())
     }
 }
 
@@ -779,6 +911,35 @@ mod tests {
                 assert_eq!(forward, backward, "n={n} config={id}");
             }
         }
+    }
+
+    /// One- and two-byte cells give the same values, whichever the lower
+    /// levels are held in, and a value over a byte asks for wide cells.
+    #[test]
+    fn narrow_and_wide_cells_agree() {
+        let progress = AtomicU64::new(0);
+        let narrow = solve_all(4).unwrap();
+        let mut wide = Levels::new();
+        for n in 1..=4 {
+            let w = solve_into::<u16>(n, &wide, &progress).unwrap();
+            assert_eq!(w, narrow.table(n).into_owned(), "n={n}");
+            wide.push(LevelValues::Wide(w));
+        }
+        let from_narrow = solve_level(5, &narrow, &progress).unwrap();
+        let from_wide = solve_level(5, &wide, &progress).unwrap();
+        assert!(matches!(from_narrow, LevelValues::Narrow(_)));
+        assert_eq!(from_narrow, from_wide);
+        assert_eq!(
+            LevelValues::from_packed(vec![0, 255, 256]),
+            LevelValues::Wide(vec![0, 255, 256])
+        );
+        assert_eq!(
+            LevelValues::from_packed(vec![0, 255]),
+            LevelValues::Narrow(vec![0, 255])
+        );
+        assert_eq!(u8::from_packed(Value::Win(127).pack().unwrap()), Some(255));
+        assert_eq!(u8::from_packed(Value::Loss(127).pack().unwrap()), None);
+        assert_eq!(u8::from_packed(Value::Loss(126).pack().unwrap()), Some(254));
     }
 
     /// RULES.md example 3: the side to move loses in 4 plies.

@@ -175,7 +175,11 @@ pub fn table_status(dir: &Path, n: u32) -> TableStatus {
 /// `values` are packed [`Value`]s in index order ([`Layout`]). Fails if the
 /// values are not monotone along the kazan axis or if the file already
 /// exists.
-pub fn write_table(dir: &Path, n: u32, values: &[u16]) -> Result<WriteSummary, WriteError> {
+pub fn write_table<T: Copy + Into<u16> + Sync>(
+    dir: &Path,
+    n: u32,
+    values: &[T],
+) -> Result<WriteSummary, WriteError> {
     write_table_with(dir, n, values, &WriteOptions::default())
 }
 
@@ -240,10 +244,10 @@ fn io_err(path: &Path, source: io::Error) -> WriteError {
 }
 
 /// [`write_table`] with explicit block sizes.
-pub fn write_table_with(
+pub fn write_table_with<T: Copy + Into<u16> + Sync>(
     dir: &Path,
     n: u32,
-    values: &[u16],
+    values: &[T],
     options: &WriteOptions,
 ) -> Result<WriteSummary, WriteError> {
     if n > MAX_STONES {
@@ -347,7 +351,7 @@ pub fn write_table_with(
             let first = (block * dp as u64) as usize;
             let last = (first + dp as usize).min(values.len());
             for &v in &values[first..last] {
-                let d = Value::unpack(v).dtm().unwrap_or(0);
+                let d = Value::unpack(v.into()).dtm().unwrap_or(0);
                 match dtm_width {
                     1 => raw.push(d as u8),
                     _ => raw.extend_from_slice(&(d as u16).to_le_bytes()),
@@ -485,17 +489,17 @@ where
 /// The thresholds `(draw_from, win_from)` of one board's `n + 1` values,
 /// counting them into `census`; an error unless they run losses, draws,
 /// wins.
-fn thresholds(
+fn thresholds<T: Copy + Into<u16>>(
     n: u32,
     gb: u64,
-    board: &[u16],
+    board: &[T],
     census: &mut Census,
 ) -> Result<(u32, u32), WriteError> {
     let mut draw_from = None;
     let mut win_from = None;
     let mut previous = Wdl::Loss;
     for (j, &v) in board.iter().enumerate() {
-        let value = Value::unpack(v);
+        let value = Value::unpack(v.into());
         let wdl = value.wdl();
         if wdl < previous {
             return Err(WriteError::NotMonotone {

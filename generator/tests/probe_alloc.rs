@@ -42,7 +42,7 @@ fn cached_probes_do_not_allocate() {
     let levels = togyz_gen::retro::solve_all(4).unwrap();
     let dir = tempfile::tempdir().unwrap();
     for n in 1..=4 {
-        write_table(dir.path(), n, levels.table(n)).unwrap();
+        write_table(dir.path(), n, &levels.table(n)).unwrap();
     }
     let tb = Tablebase::open([dir.path()]).unwrap();
     let layout = Layout::new(4);

@@ -19,7 +19,7 @@ fn setup() -> &'static (Levels, tempfile::TempDir) {
         let levels = solve_all(MAX).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();
         for n in 1..=MAX {
-            write_table(dir.path(), n, levels.table(n)).unwrap();
+            write_table(dir.path(), n, &levels.table(n)).unwrap();
         }
         (levels, dir)
     })
@@ -62,6 +62,7 @@ fn probes_agree_with_the_solver_and_with_the_successors() {
     let tb = tablebase();
     for n in 1..=MAX {
         let layout = Layout::new(n);
+        let table = levels.table(n);
         // Every position up to 3 stones, a sample of the 4-stone table.
         let step = if n < 4 { 1 } else { 7 };
         for i in (0..layout.positions()).step_by(step) {
@@ -73,12 +74,7 @@ fn probes_agree_with_the_solver_and_with_the_successors() {
                 assert!(tb.moves(&p).unwrap().is_empty());
                 continue;
             }
-            assert_eq!(
-                value,
-                Value::unpack(levels.table(n)[i as usize]),
-                "{}",
-                p.fen()
-            );
+            assert_eq!(value, Value::unpack(table[i as usize]), "{}", p.fen());
             // The stored value is the best of the moves, which come sorted.
             let moves = tb.moves(&p).unwrap();
             assert_eq!(moves[0].value, value, "{}", p.fen());

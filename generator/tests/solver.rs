@@ -28,9 +28,10 @@ fn every_value_is_the_best_of_its_moves() {
     let levels = solve_all(5).unwrap();
     for n in 1..=5 {
         let layout = Layout::new(n);
+        let table = levels.table(n);
         for index in 0..layout.positions() {
             let pos = layout.slot(index).position();
-            let stored = Value::unpack(levels.table(n)[index as usize]);
+            let stored = Value::unpack(table[index as usize]);
             let expect = search_one_ply(&pos, &levels);
             assert_eq!(stored, expect, "n={n} index {index}");
         }

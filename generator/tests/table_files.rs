@@ -237,7 +237,7 @@ fn wrong_sizes_are_rejected() {
         Err(WriteError::WrongLength { n: 3, .. })
     ));
     assert!(matches!(
-        write_table(dir.path(), 41, &[]),
+        write_table::<u16>(dir.path(), 41, &[]),
         Err(WriteError::TooManyStones(41))
     ));
     let zero = WriteOptions {

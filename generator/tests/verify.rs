@@ -22,7 +22,7 @@ fn levels() -> &'static Levels {
 /// Writes the solver's tables 1..=max into `dir`.
 fn write_all(dir: &Path, max: u32) {
     for n in 1..=max {
-        write_table(dir, n, levels().table(n)).expect("table written");
+        write_table(dir, n, &levels().table(n)).expect("table written");
     }
 }
 

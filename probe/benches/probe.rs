@@ -49,7 +49,7 @@ fn tables() -> (PathBuf, u32, Option<tempfile::TempDir>) {
     let tmp = tempfile::tempdir().expect("a temporary folder");
     let levels = togyz_gen::retro::solve_all(5).expect("levels solve");
     for n in 1..=5 {
-        togyz_gen::write::write_table(tmp.path(), n, levels.table(n)).expect("table written");
+        togyz_gen::write::write_table(tmp.path(), n, &levels.table(n)).expect("table written");
     }
     eprintln!(
         "no tables in {}: probing a 5-stone table solved into {}",

@@ -20,7 +20,7 @@ fn tables() -> &'static Path {
         let dir = tempfile::tempdir().unwrap();
         let levels = solve_all(4).expect("levels solve");
         for n in 1..=4 {
-            write_table(dir.path(), n, levels.table(n)).unwrap();
+            write_table(dir.path(), n, &levels.table(n)).unwrap();
         }
         dir
     })
