@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use togyz_probe::format::{self, TableError, TableFile};
-use togyz_probe::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig, CONFIG_COUNT};
+use togyz_probe::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig};
 use togyz_probe::rules::{Position, Side, HALF};
 use togyz_probe::tablebase::{ProbeError, Tablebase};
 use togyz_probe::{Slot, Value};
@@ -285,15 +285,7 @@ pub fn level_stats(n: u32, values: &[u16], examples: usize, bar: &ProgressBar) -
         layout.positions(),
         "the {n}-stone table has the wrong size"
     );
-    let mut work = Vec::new();
-    for id in 0..CONFIG_COUNT {
-        let boards = layout.config_boards(id);
-        let mut start = 0;
-        while start < boards {
-            work.push((id, start, (start + CHUNK_BOARDS).min(boards)));
-            start += CHUNK_BOARDS;
-        }
-    }
+    let work = layout.board_chunks(CHUNK_BOARDS);
     work.par_iter()
         .map(|&(id, start, end)| {
             let s = chunk_stats(n, &layout, values, id, start, end, examples);

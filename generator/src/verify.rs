@@ -31,7 +31,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use togyz_probe::format::{self, TableError, TableFile};
-use togyz_probe::index::{BoardWalker, Layout, TuzdykConfig, CONFIG_COUNT};
+use togyz_probe::index::{BoardWalker, Layout, TuzdykConfig};
 use togyz_probe::rules::{Move, Position, Side, HALF};
 use togyz_probe::tablebase::terminal_value;
 use togyz_probe::{Slot, Value};
@@ -291,15 +291,7 @@ struct Mismatch {
 fn check_level(n: u32, tables: &[Vec<u16>], bar: &ProgressBar) -> Result<(), VerifyError> {
     let layouts: Vec<Layout> = (0..=n).map(Layout::new).collect();
     let layout = &layouts[n as usize];
-    let mut work = Vec::new();
-    for id in 0..CONFIG_COUNT {
-        let boards = layout.config_boards(id);
-        let mut start = 0;
-        while start < boards {
-            work.push((id, start, (start + CHUNK_BOARDS).min(boards)));
-            start += CHUNK_BOARDS;
-        }
-    }
+    let work = layout.board_chunks(CHUNK_BOARDS);
     let first = work.par_iter().find_map_first(|&(id, start, end)| {
         let found = check_boards(n, id, start, end, tables, &layouts);
         bar.inc((end - start) * layout.kazans());

@@ -374,6 +374,21 @@ impl Layout {
         self.offsets[id + 1] - self.offsets[id]
     }
 
+    /// Splits every configuration's boards into runs of at most `size`:
+    /// `(config id, first rank, end rank)`, for parallel passes over a table.
+    pub fn board_chunks(&self, size: u64) -> Vec<(usize, u64, u64)> {
+        let mut work = Vec::new();
+        for id in 0..CONFIG_COUNT {
+            let boards = self.config_boards(id);
+            let mut start = 0;
+            while start < boards {
+                work.push((id, start, (start + size).min(boards)));
+                start += size;
+            }
+        }
+        work
+    }
+
     /// The configuration holding global board `gb`.
     pub fn config_of(&self, gb: u64) -> usize {
         self.offsets[1..].partition_point(|&o| o <= gb)
