@@ -149,7 +149,7 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
             };
             if needed_later {
                 let t = Instant::now();
-                levels.push(LevelValues::from_packed(table.decode_all()?));
+                levels.push(LevelValues::load(&table)?);
                 s.seconds = t.elapsed().as_secs_f64();
             }
             println!(

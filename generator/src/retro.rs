@@ -94,6 +94,17 @@ impl LevelValues {
         }
     }
 
+    /// Reads a whole table back, in one-byte cells when it fits.
+    pub fn load(
+        table: &togyz_probe::format::TableFile,
+    ) -> Result<LevelValues, togyz_probe::format::TableError> {
+        if table.fits_in_bytes() {
+            table.decode_all_narrow().map(LevelValues::Narrow)
+        } else {
+            table.decode_all().map(LevelValues::Wide)
+        }
+    }
+
     /// Positions in the level.
     pub fn len(&self) -> usize {
         match self {

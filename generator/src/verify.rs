@@ -25,6 +25,7 @@
 //! successor.
 
 use crate::progress::positions_bar;
+use crate::retro::LevelValues;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::io::Write as _;
@@ -203,12 +204,17 @@ pub fn verify_dir(
         file.verify_checksums()?;
         files.push(file);
     }
-    let mut tables: Vec<Vec<u16>> = vec![Vec::new()];
+    // One byte a position where the values fit, so the largest sets fit
+    // in memory.
+    let mut tables: Vec<LevelValues> = vec![LevelValues::Narrow(Vec::new())];
     let mut reports = Vec::new();
     for (file, n) in files.iter().zip(1..) {
         let t = Instant::now();
-        let values = file.decode_all()?;
-        check_header_census(file, &values)?;
+        let values = LevelValues::load(file)?;
+        match &values {
+            LevelValues::Narrow(v) => check_header_census(file, v)?,
+            LevelValues::Wide(v) => check_header_census(file, v)?,
+        }
         tables.push(values);
         let positions = file.layout().positions();
         let bar = positions_bar(positions, format!("verify {n:2}"), progress);
@@ -240,11 +246,14 @@ pub fn verify_dir(
 
 /// The header's wins, draws, losses and longest distances against the
 /// decoded entries.
-fn check_header_census(file: &TableFile, values: &[u16]) -> Result<(), VerifyError> {
+fn check_header_census<T: Copy + Into<u16>>(
+    file: &TableFile,
+    values: &[T],
+) -> Result<(), VerifyError> {
     let (mut wins, mut draws, mut losses, mut longest_win, mut longest_loss) =
         (0u64, 0u64, 0u64, 0u32, 0u32);
     for &v in values {
-        match Value::unpack(v) {
+        match Value::unpack(v.into()) {
             Value::Win(d) => {
                 wins += 1;
                 longest_win = longest_win.max(d);
@@ -288,7 +297,7 @@ struct Mismatch {
 
 /// Checks every entry of level `n` (`tables[1..=n]` decoded). Finds the
 /// inconsistency with the smallest index, if any.
-fn check_level(n: u32, tables: &[Vec<u16>], bar: &ProgressBar) -> Result<(), VerifyError> {
+fn check_level(n: u32, tables: &[LevelValues], bar: &ProgressBar) -> Result<(), VerifyError> {
     let layouts: Vec<Layout> = (0..=n).map(Layout::new).collect();
     let layout = &layouts[n as usize];
     let work = layout.board_chunks(CHUNK_BOARDS);
@@ -330,7 +339,7 @@ fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Positi
 fn move_value(
     pos: &Position,
     mv: Move,
-    tables: &[Vec<u16>],
+    tables: &[LevelValues],
     layouts: &[Layout],
     cache: &mut Option<(u32, u64)>,
 ) -> Value {
@@ -360,13 +369,13 @@ fn move_value(
     let j = child.kazan(child.side_to_move()) as u64 + n as u64 - HALF as u64;
     debug_assert_eq!(Slot::of(&child).map(|s| s.kazan as u64), Some(j));
     let index = gb * (n as u64 + 1) + j;
-    Value::unpack(tables[n as usize][index as usize]).back()
+    Value::unpack(tables[n as usize].get(index as usize)).back()
 }
 
 /// The best of a position's move values, or its result if the game is over.
 fn expected_value(
     pos: &Position,
-    tables: &[Vec<u16>],
+    tables: &[LevelValues],
     layouts: &[Layout],
     caches: &mut [Option<(u32, u64)>; 9],
 ) -> Value {
@@ -391,7 +400,7 @@ fn check_boards(
     id: usize,
     start: u64,
     end: u64,
-    tables: &[Vec<u16>],
+    tables: &[LevelValues],
     layouts: &[Layout],
 ) -> Option<Mismatch> {
     let config = TuzdykConfig::from_id(id);
@@ -404,7 +413,7 @@ fn check_boards(
         let mut caches = [None; 9];
         for j in 0..=n {
             let pos = position_at(n, config, board, j);
-            let stored = Value::unpack(table[(gb * k + j as u64) as usize]);
+            let stored = Value::unpack(table.get((gb * k + j as u64) as usize));
             let expected = expected_value(&pos, tables, layouts, &mut caches);
             if stored != expected {
                 return Some(Mismatch {
@@ -420,7 +429,7 @@ fn check_boards(
 }
 
 /// Every move of `pos` with its value for the mover, for the error message.
-fn describe_moves(pos: &Position, tables: &[Vec<u16>], layouts: &[Layout]) -> String {
+fn describe_moves(pos: &Position, tables: &[LevelValues], layouts: &[Layout]) -> String {
     if let Some(o) = pos.outcome() {
         return format!("no moves: the game is over, {}:{}", o.score[0], o.score[1]);
     }

@@ -1054,6 +1054,28 @@ impl TableFile {
     /// The packed values ([`Value::pack`]) of the whole table in index
     /// order, decoded in parallel over DTM blocks.
     pub fn decode_all(&self) -> Result<Vec<u16>, TableError> {
+        self.decode_cells(Some)
+    }
+
+    /// Whether every packed value of the table fits one byte (its longest
+    /// distance is at most 126 plies), so [`TableFile::decode_all_narrow`]
+    /// can hold it in half the memory.
+    pub fn fits_in_bytes(&self) -> bool {
+        self.header.longest() <= 126
+    }
+
+    /// [`TableFile::decode_all`] into one byte a position; an error unless
+    /// [`TableFile::fits_in_bytes`].
+    pub fn decode_all_narrow(&self) -> Result<Vec<u8>, TableError> {
+        self.decode_cells(|v| u8::try_from(v).ok())
+    }
+
+    /// Decodes every position and stores `cell(packed)`; a `None` is an
+    /// error (a value the cells cannot hold).
+    fn decode_cells<T: Copy + Default + Send + Sync>(
+        &self,
+        cell: impl Fn(u16) -> Option<T> + Sync,
+    ) -> Result<Vec<T>, TableError> {
         let h = &self.header;
         let positions = usize::try_from(h.positions).map_err(|_| TableError::Io {
             path: self.path.clone(),
@@ -1070,7 +1092,7 @@ impl TableFile {
                 path: self.path.clone(),
                 source: Arc::new(io::Error::new(io::ErrorKind::OutOfMemory, e.to_string())),
             })?;
-        out.resize(positions, 0u16);
+        out.resize(positions, T::default());
         let kazans = self.layout.kazans();
         let per = h.dtm_block_positions as usize;
         struct Scratch {
@@ -1104,8 +1126,8 @@ impl TableFile {
                         let v = self.combine(wdl_at(t, j), d, block)?;
                         // combine() bounds d by the header's longest, which
                         // the header checks keep within u16 entries.
-                        chunk[k] = v.pack().ok_or_else(|| {
-                            self.bad_entry(Section::Dtm, block, "distance too large to pack")
+                        chunk[k] = v.pack().and_then(&cell).ok_or_else(|| {
+                            self.bad_entry(Section::Dtm, block, "distance too large for the cells")
                         })?;
                         k += 1;
                         j += 1;

@@ -1,0 +1,38 @@
+//! Reading tables back into one- or two-byte cells, as `generate` (when it
+//! resumes) and `verify` do.
+
+use togyz_gen::retro::{solve_all, LevelValues};
+use togyz_gen::write::write_table;
+use togyz_probe::format::{file_name, TableFile};
+use togyz_probe::index::Layout;
+use togyz_probe::Value;
+
+#[test]
+fn solved_tables_come_back_in_one_byte_cells_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = solve_all(3).unwrap();
+    for n in 1..=3 {
+        write_table(dir.path(), n, &levels.table(n)).unwrap();
+        let file = TableFile::open(dir.path().join(file_name(n))).unwrap();
+        assert!(file.fits_in_bytes());
+        let loaded = LevelValues::load(&file).unwrap();
+        assert!(matches!(loaded, LevelValues::Narrow(_)));
+        assert_eq!(&loaded, levels.level(n));
+        assert_eq!(loaded.widened().into_owned(), file.decode_all().unwrap());
+    }
+}
+
+#[test]
+fn long_distances_come_back_in_two_byte_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let positions = Layout::new(1).positions() as usize;
+    let values = vec![Value::Win(300).pack().unwrap(); positions];
+    write_table(dir.path(), 1, &values).unwrap();
+    let file = TableFile::open(dir.path().join(file_name(1))).unwrap();
+    assert!(!file.fits_in_bytes());
+    assert!(
+        file.decode_all_narrow().is_err(),
+        "a value over a byte is an error, not truncated"
+    );
+    assert_eq!(LevelValues::load(&file).unwrap(), LevelValues::Wide(values));
+}
