@@ -672,10 +672,7 @@ impl<'a> Unit<'a> {
         self.for_each_predecessor(node, |unit, pred| {
             let at = pred as usize * k;
             let mut won = 0u64;
-            let mut m = pmask;
-            while m != 0 {
-                let j = m.trailing_zeros() as usize;
-                m &= m - 1;
+            for j in bits(pmask) {
                 let s = unit.state[at + j];
                 if kind(s) < WIN_TENTATIVE || (kind(s) == WIN_TENTATIVE && (s & DIST_MASK) > nd) {
                     unit.state[at + j] = word(WIN, nd);
@@ -695,10 +692,7 @@ impl<'a> Unit<'a> {
         let k = self.k;
         let at = node as usize * k;
         let mut live = 0u64;
-        let mut m = mask;
-        while m != 0 {
-            let j = m.trailing_zeros() as usize;
-            m &= m - 1;
+        for j in bits(mask) {
             let s = self.state[at + j];
             if kind(s) == WIN_TENTATIVE && s & DIST_MASK == d {
                 self.state[at + j] = word(WIN, d);
@@ -717,10 +711,7 @@ impl<'a> Unit<'a> {
         let pmask = self.reverse(live);
         self.for_each_predecessor(node, |unit, pred| {
             let at = pred as usize * k;
-            let mut m = pmask;
-            while m != 0 {
-                let j = m.trailing_zeros() as usize;
-                m &= m - 1;
+            for j in bits(pmask) {
                 let s = unit.state[at + j];
                 let kd = kind(s);
                 if kd == WIN || kd == LOSS {
@@ -772,6 +763,18 @@ impl<'a> Unit<'a> {
         }
         Ok(())
     }
+}
+
+/// The set bits of `mask` (kazan offsets), lowest first.
+#[inline]
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let j = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            j
+        })
+    })
 }
 
 /// Generates the quiet un-moves: every board from which the mover (seated
