@@ -3,7 +3,7 @@
 //! valid table already on disk is kept (and loaded if a larger count still
 //! needs it), an invalid one is never overwritten.
 
-use crate::progress::positions_bar;
+use crate::progress::{positions_bar, with_threads};
 use crate::retro::{self, LevelValues, Levels, SolveError};
 use crate::write::{self, TableStatus, WriteError};
 use std::path::{Path, PathBuf};
@@ -90,12 +90,8 @@ pub struct LevelSummary {
 
 /// Runs `togyz-gen generate`.
 pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
-    let threads = args.threads.unwrap_or(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|_| GenerateError::Threads(threads))?;
-    let summaries = pool.install(|| generate(args))?;
+    let summaries =
+        with_threads(args.threads, || generate(args)).map_err(GenerateError::Threads)??;
     print_summary(&summaries, &args.out);
     Ok(())
 }
@@ -111,7 +107,9 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
         path: args.out.clone(),
         source,
     })?;
-    remove_stale_temporaries(&args.out);
+    for path in write::remove_stale_temporaries(&args.out) {
+        println!("removed {}, left by an interrupted run", path.display());
+    }
     // Look at every level first, so a bad file stops the run before any work.
     let mut status = Vec::new();
     for n in 1..=max {
@@ -195,38 +193,6 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
         }
     }
     Ok(summaries)
-}
-
-/// Removes temporary table files (`.togyz-NN.tkb.PID.tmp`) left by a run
-/// that was killed: they are ours, never complete, and only take space. A
-/// file whose process still runs is left alone.
-fn remove_stale_temporaries(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let Some(rest) = name.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else {
-            continue;
-        };
-        let Some((table, pid)) = rest.rsplit_once('.') else {
-            continue;
-        };
-        let ours = table
-            .strip_suffix(".tkb")
-            .is_some_and(|t| t.starts_with("togyz-"));
-        let Ok(pid) = pid.parse::<u32>() else {
-            continue;
-        };
-        let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
-        if ours && !alive && std::fs::remove_file(entry.path()).is_ok() {
-            println!(
-                "removed {}, left by an interrupted run",
-                entry.path().display()
-            );
-        }
-    }
 }
 
 fn solve_with_progress(

@@ -1,4 +1,5 @@
-//! The progress bar shared by the long-running commands.
+//! What the long-running commands share: the worker pool and the progress
+//! bar.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
@@ -21,4 +22,18 @@ pub fn positions_bar(len: u64, prefix: String, show: bool) -> ProgressBar {
     bar.set_prefix(prefix);
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// Runs `f` on a pool of `threads` worker threads (`None`: one per core).
+/// `Err(threads)` if the pool cannot be started.
+pub fn with_threads<R: Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> R + Send,
+) -> Result<R, usize> {
+    let threads = threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|_| threads)?;
+    Ok(pool.install(f))
 }

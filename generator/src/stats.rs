@@ -21,7 +21,7 @@
 //! The tables are read through the probe crate: each is decoded whole
 //! ([`TableFile::decode_all`]); lines come from [`Tablebase`].
 
-use crate::progress::positions_bar;
+use crate::progress::{positions_bar, with_threads};
 use crate::verify::{self, thousands, VerifyError};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -575,12 +575,10 @@ pub fn report(
 
 /// Runs `togyz-gen stats`.
 pub fn run(args: &StatsArgs) -> Result<(), StatsError> {
-    let threads = args.threads.unwrap_or(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|_| StatsError::Threads(threads))?;
-    let report = pool.install(|| report(&args.tables, &args.limits, args.examples, !args.quiet))?;
+    let report = with_threads(args.threads, || {
+        report(&args.tables, &args.limits, args.examples, !args.quiet)
+    })
+    .map_err(StatsError::Threads)??;
     if let Some(path) = &args.chart {
         chart(&report, path)?;
     }

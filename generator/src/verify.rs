@@ -24,7 +24,7 @@
 //! win or loss stored as a draw would contradict a correctly stored
 //! successor.
 
-use crate::progress::positions_bar;
+use crate::progress::{positions_bar, with_threads};
 use crate::retro::LevelValues;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -130,13 +130,15 @@ pub struct LevelReport {
 /// Runs `togyz-gen verify`: prints a line per table and a summary, or
 /// returns the first problem found.
 pub fn run(args: &VerifyArgs) -> Result<(), VerifyError> {
-    let threads = args.threads.unwrap_or(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|_| VerifyError::Threads(threads))?;
     let start = Instant::now();
-    let reports = pool.install(|| verify_dir(&args.tables, !args.quiet, true))?;
+    let (reports, threads) = with_threads(args.threads, || {
+        (
+            verify_dir(&args.tables, !args.quiet, true),
+            rayon::current_num_threads(),
+        )
+    })
+    .map_err(VerifyError::Threads)?;
+    let reports = reports?;
     let secs = start.elapsed().as_secs_f64();
     let positions: u64 = reports.iter().map(|r| r.positions).sum();
     let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
@@ -150,7 +152,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), VerifyError> {
         thousands(positions),
         secs,
         thousands((positions as f64 / secs.max(1e-9)) as u64),
-        pool.current_num_threads(),
+        threads,
     )
     .map_err(VerifyError::Stdout)?;
     Ok(())

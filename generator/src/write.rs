@@ -148,6 +148,38 @@ pub enum TableStatus {
     Invalid(String),
 }
 
+/// The name of the temporary file that process `pid` writes the `n`-stone
+/// table into: `.togyz-NN.tkb.PID.tmp`.
+fn temporary_name(n: u32, pid: u32) -> String {
+    format!(".{}.{pid}.tmp", format::file_name(n))
+}
+
+/// Removes the temporary files that killed runs left in `dir` (named by
+/// [`temporary_name`]; never complete, they only take space) and returns
+/// their paths. A file whose process still runs is left alone, and so is
+/// every file of another name.
+pub fn remove_stale_temporaries(dir: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return removed;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let stale = name.to_str().and_then(|name| {
+            let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+            let (table, pid) = rest.rsplit_once('.')?;
+            let n = format::parse_file_name(table)?;
+            let pid = pid.parse::<u32>().ok()?;
+            let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+            Some(name == temporary_name(n, pid) && !alive)
+        });
+        if stale == Some(true) && std::fs::remove_file(entry.path()).is_ok() {
+            removed.push(entry.path());
+        }
+    }
+    removed
+}
+
 /// Looks at `dir/togyz-NN.tkb`: missing, complete and valid, or invalid.
 /// Reads the whole file (its checksums), not its decompressed contents.
 pub fn table_status(dir: &Path, n: u32) -> TableStatus {
@@ -275,11 +307,7 @@ pub fn write_table_with<T: Copy + Into<u16> + Sync>(
     if final_path.exists() {
         return Err(WriteError::Exists { path: final_path });
     }
-    let tmp_path = dir.join(format!(
-        ".{}.{}.tmp",
-        format::file_name(n),
-        std::process::id()
-    ));
+    let tmp_path = dir.join(temporary_name(n, std::process::id()));
     let file = OpenOptions::new()
         .write(true)
         .create(true)

@@ -178,3 +178,38 @@ fn a_killed_run_leaves_nothing_that_passes_as_complete() {
     assert!(generate(fresh.path(), 6, 2).status.success());
     assert_eq!(read_all(dir.path(), 6), read_all(fresh.path(), 6));
 }
+
+#[test]
+fn only_our_dead_temporaries_are_removed() {
+    use togyz_gen::write::remove_stale_temporaries;
+    let dir = tempfile::tempdir().unwrap();
+    let dead = dir.path().join(".togyz-07.tkb.4000000000.tmp");
+    let live = dir
+        .path()
+        .join(format!(".togyz-07.tkb.{}.tmp", std::process::id()));
+    let foreign = [
+        ".notes.4000000000.tmp",
+        ".togyz-7.tkb.4000000000.tmp",
+        "togyz-07.tkb",
+    ];
+    for path in [&dead, &live] {
+        std::fs::write(path, b"partial").unwrap();
+    }
+    for name in foreign {
+        std::fs::write(dir.path().join(name), b"mine").unwrap();
+    }
+    assert_eq!(remove_stale_temporaries(dir.path()), vec![dead.clone()]);
+    assert!(!dead.exists());
+    assert!(live.exists(), "a running process's file stays");
+    for name in foreign {
+        assert!(
+            dir.path().join(name).exists(),
+            "{name} is not ours to remove"
+        );
+    }
+    // Through the command too: the run removes and reports it.
+    std::fs::write(&dead, b"partial").unwrap();
+    let out = generate(dir.path(), 1, 1);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("left by an interrupted run"));
+    assert!(!dead.exists());
+}
