@@ -134,14 +134,6 @@ impl LevelValues {
             LevelValues::Wide(v) => std::borrow::Cow::Borrowed(v),
         }
     }
-
-    /// Bytes of memory the values take.
-    pub fn bytes(&self) -> usize {
-        match self {
-            LevelValues::Narrow(v) => v.len(),
-            LevelValues::Wide(v) => 2 * v.len(),
-        }
-    }
 }
 
 /// Solved tables held in memory: packed [`Value`]s in index order, one
