@@ -605,12 +605,11 @@ impl<'a> Unit<'a> {
         let child_n = n - gain - lost;
         let ci = &self.infos[child_cfg.id()];
         let child_layout = &self.lower.layouts[child_n as usize];
-        let child_k = child_n as u64 + 1;
         let first = if child_n == 0 {
             0
         } else {
             let rank = rank_board(b, &ci.free_rotated, ci.m);
-            (child_layout.offsets[child_cfg.id()] + rank) * child_k
+            child_layout.index_at(child_layout.global_board(child_cfg.id(), rank), 0)
         };
         match self.lower.level(child_n) {
             LevelValues::Narrow(t) => Self::fold_exit(t, n, child_n, first, gain, lost, best),

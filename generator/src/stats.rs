@@ -318,16 +318,15 @@ fn chunk_stats(
 ) -> LevelStats {
     let config = TuzdykConfig::from_id(id);
     let class = class_index(config.class());
-    let k = layout.kazans();
     let mut out = LevelStats::empty(n);
     let mut walker = BoardWalker::new(n, config, start, end);
     while let Some((rank, board)) = walker.current() {
-        let gb = layout.offsets[id] + rank;
+        let gb = layout.global_board(id, rank);
         // The twin's (config, board) does not depend on the kazans.
         let mut twin_slot: Option<(u64, TuzdykClass)> = None;
         let mut draws = 0;
         for j in 0..=n {
-            let index = gb * k + j as u64;
+            let index = layout.index_at(gb, j);
             let v = Value::unpack(values[index as usize]);
             draws += (v == Value::Draw) as usize;
             out.all.add(index, v);
@@ -338,12 +337,12 @@ fn chunk_stats(
                 let twin = position_at(n, config, board, j).with_side_to_move(Side::North);
                 let slot = Slot::of(&twin).expect("a live position has a slot");
                 (
-                    layout.offsets[slot.config.id()] + slot.board,
+                    layout.global_board(slot.config.id(), slot.board),
                     slot.config.class(),
                 )
             });
             // The twin's mover (North) has kazan 81 - j: offset n - j.
-            let twin = twin_gb * k + (n - j) as u64;
+            let twin = layout.index_at(twin_gb, n - j);
             debug_assert_eq!(
                 Slot::of(&position_at(n, config, board, j).with_side_to_move(Side::North))
                     .map(|s| layout.index(&s)),

@@ -362,7 +362,7 @@ fn move_value(
         }
         None => {
             let slot = Slot::of(&child).expect("a live successor has an index slot");
-            let gb = layouts[n as usize].offsets[slot.config.id()] + slot.board;
+            let gb = layouts[n as usize].global_board(slot.config.id(), slot.board);
             *cache = Some((n, gb));
             gb
         }
@@ -408,14 +408,13 @@ fn check_boards(
     let config = TuzdykConfig::from_id(id);
     let layout = &layouts[n as usize];
     let table = &tables[n as usize];
-    let k = n as u64 + 1;
     let mut walker = BoardWalker::new(n, config, start, end);
     while let Some((rank, board)) = walker.current() {
-        let gb = layout.offsets[id] + rank;
+        let gb = layout.global_board(id, rank);
         let mut caches = [None; 9];
         for j in 0..=n {
             let pos = position_at(n, config, board, j);
-            let stored = Value::unpack(table.get((gb * k + j as u64) as usize));
+            let stored = Value::unpack(table.get(layout.index_at(gb, j) as usize));
             let expected = expected_value(&pos, tables, layouts, &mut caches);
             if stored != expected {
                 return Some(Mismatch {

@@ -335,7 +335,7 @@ pub struct Layout {
     pub n: u32,
     /// `offsets[id]` is the first global board of configuration `id`;
     /// `offsets[73]` is the number of boards.
-    pub offsets: [u64; CONFIG_COUNT + 1],
+    offsets: [u64; CONFIG_COUNT + 1],
 }
 
 impl Layout {
@@ -394,10 +394,25 @@ impl Layout {
         self.offsets[1..].partition_point(|&o| o <= gb)
     }
 
+    /// The global board number of rank `board` in configuration
+    /// `config_id`: boards are numbered configuration after configuration.
+    #[inline]
+    pub fn global_board(&self, config_id: usize, board: u64) -> u64 {
+        self.offsets[config_id] + board
+    }
+
+    /// The index of kazan offset `j` on global board `gb`. This is the one
+    /// place the index formula `(offsets[config] + board) * (n + 1) + j`
+    /// is written (docs/index.md).
+    #[inline]
+    pub fn index_at(&self, gb: u64, j: u32) -> u64 {
+        gb * self.kazans() + j as u64
+    }
+
     /// The index of a slot in this table.
     #[inline]
     pub fn index(&self, slot: &Slot) -> u64 {
-        (self.offsets[slot.config.id()] + slot.board) * self.kazans() + slot.kazan as u64
+        self.index_at(self.global_board(slot.config.id(), slot.board), slot.kazan)
     }
 
     /// The slot at `index` (which must be below [`Layout::positions`]).

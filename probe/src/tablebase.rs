@@ -257,7 +257,7 @@ impl Tablebase {
         let table = self.table(n).ok_or(missing.clone())?;
         // `None` only for a kazan over 81, which the callers have answered.
         let slot = Slot::of(pos).ok_or(missing)?;
-        let gb = table.layout.offsets[slot.config.id()] + slot.board;
+        let gb = table.layout.global_board(slot.config.id(), slot.board);
         Ok((n, table, gb, slot.kazan))
     }
 
