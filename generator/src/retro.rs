@@ -44,11 +44,14 @@ pub enum SolveError {
         /// Levels available (highest).
         have: u32,
     },
-    /// More stones than the index supports, or than a frontier mask holds.
-    #[error("{0} stones is beyond what the solver supports (at most 63)")]
+    /// More stones than the solver supports ([`max_solver_stones`]).
+    #[error("{0} stones is beyond what the solver supports (at most {max} stones: a unit's boards are numbered with 32-bit ids)", max = max_solver_stones())]
     TooManyStones(u32),
-    /// A value does not fit the one-byte cell the level was being solved
-    /// into; [`solve_level`] then solves it again with two-byte cells.
+    /// A unit that is not a tuzdyk configuration and its swap.
+    #[error("configurations {0} and {1} do not form a unit")]
+    BadUnit(usize, usize),
+    /// A value does not fit a one-byte cell; [`solve_unit`] then keeps the
+    /// configuration's values in two-byte cells.
     #[error("a distance does not fit a one-byte cell")]
     CellTooNarrow,
 }
@@ -288,28 +291,82 @@ fn rotate(b: &[u8; CYCLE]) -> [u8; CYCLE] {
     r
 }
 
-/// Solves level `n` (all smaller levels must be in `lower`) and returns its
-/// packed values in index order. `progress` is advanced by positions as
-/// units finish.
-pub fn solve_level(
-    n: u32,
-    lower: &Levels,
-    progress: &AtomicU64,
-) -> Result<LevelValues, SolveError> {
-    let before = progress.load(Ordering::Relaxed);
-    match solve_into::<u8>(n, lower, progress) {
-        Err(SolveError::CellTooNarrow) => {
-            progress.store(before, Ordering::Relaxed);
-            solve_into::<u16>(n, lower, progress).map(LevelValues::Wide)
+/// The most stones the solver handles: the largest `n` for which every
+/// unit's boards fit 32-bit node ids (and a kazan-split mask fits 64 bits,
+/// and the index covers `n`). 17 with the 73 configurations of the rules.
+pub fn max_solver_stones() -> u32 {
+    (1..=togyz_probe::index::MAX_STONES.min(63))
+        .take_while(|&n| level_units(n).iter().all(|u| u.boards(n) < u32::MAX as u64))
+        .last()
+        .unwrap_or(0)
+}
+
+/// One unit of work within a level: a tuzdyk configuration and its swap
+/// (the same configuration when it is its own swap). Units of one level are
+/// independent given the levels below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UnitId {
+    /// The smaller configuration id.
+    pub first: usize,
+    /// `first`'s swap (equal to `first` when it is its own swap).
+    pub second: usize,
+}
+
+impl UnitId {
+    /// The unit holding configuration `id`.
+    pub fn of(id: usize) -> UnitId {
+        let twin = TuzdykConfig::from_id(id).swapped().id();
+        UnitId {
+            first: id.min(twin),
+            second: id.max(twin),
         }
-        r => r.map(LevelValues::Narrow),
+    }
+
+    /// The unit's configurations (one or two).
+    pub fn configs(&self) -> Vec<usize> {
+        if self.first == self.second {
+            vec![self.first]
+        } else {
+            vec![self.first, self.second]
+        }
+    }
+
+    /// Boards of the unit at `n` stones (its node count).
+    pub fn boards(&self, n: u32) -> u64 {
+        self.configs()
+            .iter()
+            .map(|&id| board_count(n, TuzdykConfig::from_id(id).free_holes()))
+            .sum()
+    }
+
+    /// Positions of the unit at `n` stones.
+    pub fn positions(&self, n: u32) -> u64 {
+        self.boards(n) * (n as u64 + 1)
     }
 }
 
-/// [`solve_level`] into cells of type `T`; fails with
-/// [`SolveError::CellTooNarrow`] if a value does not fit.
-fn solve_into<T: Cell>(n: u32, lower: &Levels, progress: &AtomicU64) -> Result<Vec<T>, SolveError> {
-    if n > 63 || n > togyz_probe::index::MAX_STONES {
+/// The units of level `n`, by their first configuration (37 with the 73
+/// configurations: the empty one, 8 one-tuzdyk pairs, 28 two-tuzdyk pairs).
+pub fn level_units(_n: u32) -> Vec<UnitId> {
+    (0..CONFIG_COUNT)
+        .filter(|&id| UnitId::of(id).first == id)
+        .map(UnitId::of)
+        .collect()
+}
+
+/// The solved values of one unit: each configuration with its packed values
+/// (board-major, the layout's order within the configuration).
+pub type UnitValues = Vec<(usize, LevelValues)>;
+
+/// Solves one unit of level `n` (all smaller levels must be in `lower`).
+/// `progress` is advanced by positions as the work goes.
+pub fn solve_unit(
+    n: u32,
+    lower: &Levels,
+    unit: UnitId,
+    progress: &AtomicU64,
+) -> Result<UnitValues, SolveError> {
+    if n == 0 || n > max_solver_stones() {
         return Err(SolveError::TooManyStones(n));
     }
     if lower.max_stones() + 1 < n {
@@ -318,52 +375,89 @@ fn solve_into<T: Cell>(n: u32, lower: &Levels, progress: &AtomicU64) -> Result<V
             have: lower.max_stones(),
         });
     }
-    let layout = Layout::new(n);
-    let k = layout.kazans() as usize;
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second));
+    }
     let infos = config_infos();
-    let mut out = vec![T::default(); layout.positions() as usize];
-
-    // Disjoint output slices per configuration.
-    let mut slices: Vec<Option<&mut [T]>> = Vec::with_capacity(CONFIG_COUNT);
-    let mut rest: &mut [T] = &mut out;
-    for id in 0..CONFIG_COUNT {
-        let len = layout.config_boards(id) as usize * k;
-        let (head, tail) = rest.split_at_mut(len);
-        slices.push(Some(head));
-        rest = tail;
-    }
-    // (configuration, its twin, their output slices)
-    type UnitJob<'o, T> = (usize, usize, &'o mut [T], Option<&'o mut [T]>);
-    let mut units: Vec<UnitJob<T>> = Vec::new();
-    for id in 0..CONFIG_COUNT {
-        let twin = TuzdykConfig::from_id(id).swapped().id();
-        if twin < id {
-            continue;
-        }
-        let a = slices[id].take().expect("each configuration is taken once");
-        let b = if twin == id {
-            None
-        } else {
-            slices[twin].take()
+    let mut u = Unit::new(n, lower, &infos, unit.first, unit.second, progress);
+    u.solve()?;
+    let mut out = Vec::new();
+    for (side, id) in unit.configs().into_iter().enumerate() {
+        let values = match u.side_values::<u8>(side) {
+            Ok(v) => LevelValues::Narrow(v),
+            Err(SolveError::CellTooNarrow) => LevelValues::Wide(u.side_values::<u16>(side)?),
+            Err(e) => return Err(e),
         };
-        units.push((id, twin, a, b));
+        out.push((id, values));
     }
-    // Big units first, for better load balance.
-    units.sort_by_key(|u| std::cmp::Reverse(layout.config_boards(u.0) + layout.config_boards(u.1)));
-    units
-        .into_par_iter()
-        .map(|(a, b, out_a, out_b)| {
-            let mut unit = Unit::new(n, lower, &infos, a, b, progress);
-            unit.solve()?;
-            unit.write(0, out_a)?;
-            if let Some(out_b) = out_b {
-                unit.write(1, out_b)?;
-            }
-            progress.fetch_add(unit.positions() - unit.reported, Ordering::Relaxed);
-            Ok(())
-        })
-        .collect::<Result<(), SolveError>>()?;
+    progress.fetch_add(u.positions() - u.reported, Ordering::Relaxed);
     Ok(out)
+}
+
+/// Solves level `n` whole in memory (all smaller levels must be in
+/// `lower`) and returns its packed values in index order; for tests and
+/// small runs (the `generate` driver writes unit by unit instead).
+/// `progress` is advanced by positions as units finish.
+pub fn solve_level(
+    n: u32,
+    lower: &Levels,
+    progress: &AtomicU64,
+) -> Result<LevelValues, SolveError> {
+    let mut units = level_units(n);
+    // Big units first, for better load balance.
+    units.sort_by_key(|u| std::cmp::Reverse(u.positions(n)));
+    let solved: Vec<UnitValues> = units
+        .into_par_iter()
+        .map(|u| solve_unit(n, lower, u, progress))
+        .collect::<Result<_, _>>()?;
+    let mut by_config: Vec<Option<LevelValues>> = (0..CONFIG_COUNT).map(|_| None).collect();
+    for (id, values) in solved.into_iter().flatten() {
+        by_config[id] = Some(values);
+    }
+    let parts: Vec<LevelValues> = by_config
+        .into_iter()
+        .map(|v| v.expect("every configuration is in one unit"))
+        .collect();
+    let mut out = LevelBuilder::with_capacity(Layout::new(n).positions() as usize);
+    for part in &parts {
+        out.extend(&part.widened());
+    }
+    Ok(out.finish())
+}
+
+/// Collects packed values into one-byte cells, switching to two-byte cells
+/// when a value does not fit a byte.
+pub struct LevelBuilder {
+    values: LevelValues,
+}
+
+impl LevelBuilder {
+    /// An empty level, room for `capacity` one-byte cells.
+    pub fn with_capacity(capacity: usize) -> LevelBuilder {
+        LevelBuilder {
+            values: LevelValues::Narrow(Vec::with_capacity(capacity)),
+        }
+    }
+
+    /// Appends packed values.
+    pub fn extend(&mut self, packed: &[u16]) {
+        if let LevelValues::Narrow(v) = &mut self.values {
+            if packed.iter().all(|&p| u8::from_packed(p).is_some()) {
+                v.extend(packed.iter().map(|&p| p as u8));
+                return;
+            }
+            let wide: Vec<u16> = v.iter().map(|&x| x as u16).collect();
+            self.values = LevelValues::Wide(wide);
+        }
+        if let LevelValues::Wide(v) = &mut self.values {
+            v.extend_from_slice(packed);
+        }
+    }
+
+    /// The values collected.
+    pub fn finish(self) -> LevelValues {
+        self.values
+    }
 }
 
 /// One pair of configurations `{a, a.swapped()}` at one stone count.
@@ -407,11 +501,8 @@ impl<'a> Unit<'a> {
             sides.push(infos[b]);
         }
         let boards_a = board_count(n, sides[0].m) as u32;
+        // Below u32::MAX: solve_unit refuses more than max_solver_stones().
         let nodes: u64 = sides.iter().map(|s| board_count(n, s.m)).sum();
-        assert!(
-            nodes < u32::MAX as u64,
-            "unit too large for 32-bit node ids"
-        );
         Unit {
             n,
             k,
@@ -484,7 +575,6 @@ impl<'a> Unit<'a> {
         let pside = self.other(side);
         let pinfo = self.sides[pside];
         let pbase = self.base[pside];
-        let mut unmoved = [0u32; 64];
         while let Some((rank, board)) = walker.current() {
             let node = base + rank as u32;
             let at = node as usize * k;
@@ -492,15 +582,11 @@ impl<'a> Unit<'a> {
             walker.advance();
             // Predecessors: the board as the previous mover saw it after
             // his move, un-played.
-            let count = unmoves(
-                &rotate(&board),
-                n,
-                &pinfo,
-                |pre| rank_board(pre, &pinfo.free, pinfo.m),
-                &mut unmoved,
-            );
-            self.preds
-                .extend(unmoved[..count].iter().map(|&r| pbase + r));
+            let preds = &mut self.preds;
+            unmoves(&rotate(&board), n, &pinfo, |pre| {
+                // Below the unit's node count, which fits 32 bits.
+                preds.push(pbase + rank_board(pre, &pinfo.free, pinfo.m) as u32)
+            });
             self.pred_off.push(self.preds.len() as u64);
             if rank % 4096 == 4095 {
                 // Expansion is about half the work of a unit.
@@ -738,11 +824,12 @@ impl<'a> Unit<'a> {
         }
     }
 
-    /// Writes the final values of one side into `out` (board-major).
-    fn write<T: Cell>(&self, side: usize, out: &mut [T]) -> Result<(), SolveError> {
+    /// The final values of one side (board-major), in cells of type `T`.
+    fn side_values<T: Cell>(&self, side: usize) -> Result<Vec<T>, SolveError> {
         let k = self.k;
         let first = self.base[side] as usize * k;
-        let len = out.len();
+        let len = board_count(self.n, self.sides[side].m) as usize * k;
+        let mut out = vec![T::default(); len];
         for (o, &s) in out.iter_mut().zip(&self.state[first..first + len]) {
             let v = match kind(s) {
                 WIN => Value::Win(s & DIST_MASK),
@@ -752,7 +839,7 @@ impl<'a> Unit<'a> {
             let packed = v.pack().expect("distances are bounded by MAX_DIST");
             *o = T::from_packed(packed).ok_or(SolveError::CellTooNarrow)?;
         }
-        Ok(())
+        Ok(out)
     }
 }
 
@@ -768,16 +855,25 @@ fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The most quiet un-moves a board can have, [`ROW`] times [`CYCLE`]: an
+/// un-move is an origin hole `h` of the mover's row and the number `c` of
+/// stones sown from it, and for a given board after the move, `c` is
+/// confined to one lap of [`CYCLE`] values by the stones left in `h` (the
+/// origin keeps one stone per full lap: `a` stones there allow only
+/// `c` in `18(a-1)+1 ..= 18a`, and an empty origin only `c = 1`). With `n`
+/// stones it is also at most `ROW * n`. (A fixed buffer of 64 once
+/// overflowed at 13 stones, where 13 single stones give 72.)
+pub const MAX_UNMOVES: usize = ROW * CYCLE;
+
 /// Generates the quiet un-moves: every board from which the mover (seated
 /// South, configuration `info`) reaches `after` by one quiet move (no
-/// capture, no tuzdyk made, nothing sown into a tuzdyk). Writes `rank(pre)`
-/// for each into `out` and returns how many.
+/// capture, no tuzdyk made, nothing sown into a tuzdyk). Calls `emit` with
+/// each and returns how many (at most [`MAX_UNMOVES`]).
 fn unmoves(
     after: &[u8; CYCLE],
     n: u32,
     info: &ConfigInfo,
-    rank: impl Fn(&[u8; CYCLE]) -> u64,
-    out: &mut [u32; 64],
+    mut emit: impl FnMut(&[u8; CYCLE]),
 ) -> usize {
     let tz = info.tz;
     let is_tz = |i: usize| i as u8 == tz[0] || i as u8 == tz[1];
@@ -802,7 +898,7 @@ fn unmoves(
                 let mut pre = *after;
                 pre[h] = 1;
                 pre[l] -= 1;
-                out[count] = rank(&pre) as u32;
+                emit(&pre);
                 count += 1;
             }
         } else if a == 1 {
@@ -817,7 +913,7 @@ fn unmoves(
                 if quiet_landing(l) {
                     let mut p = pre;
                     p[h] = c as u8;
-                    out[count] = rank(&p) as u32;
+                    emit(&p);
                     count += 1;
                 }
             }
@@ -844,7 +940,7 @@ fn unmoves(
                 let l = (h + c as usize - 1) % CYCLE;
                 if ok && quiet_landing(l) {
                     pre[h] = c as u8;
-                    out[count] = rank(&pre) as u32;
+                    emit(&pre);
                     count += 1;
                 }
             }
@@ -898,17 +994,9 @@ mod tests {
                 let mut backward: Vec<(u64, u64)> = Vec::new();
                 let mut w = BoardWalker::new(n, child.config, 0, u64::MAX);
                 while let Some((rank, board)) = w.current() {
-                    let mut out = [0u32; 64];
-                    let c = unmoves(
-                        &rotate(board),
-                        n,
-                        &info,
-                        |p| rank_board(p, &info.free, info.m),
-                        &mut out,
-                    );
-                    for &p in &out[..c] {
-                        backward.push((p as u64, rank));
-                    }
+                    unmoves(&rotate(board), n, &info, |p| {
+                        backward.push((rank_board(p, &info.free, info.m), rank))
+                    });
                     w.advance();
                 }
                 forward.sort_unstable();
@@ -916,6 +1004,132 @@ mod tests {
                 assert_eq!(forward, backward, "n={n} config={id}");
             }
         }
+    }
+
+    /// Un-moves against forward moves on sampled boards of 13, 19 and 30
+    /// stones (beyond the levels the exhaustive test reaches, laps of 19
+    /// and more stones included): every quiet move's origin board is among
+    /// the un-moves of the board it leads to, every un-move leads back by a
+    /// quiet move, and the count stays within the bound.
+    #[test]
+    fn unmoves_match_forward_moves_on_sampled_boards() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rand = move |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        };
+        let mut laps = 0;
+        for n in [13u32, 19, 30] {
+            for id in [0usize, 0, 0, 3, 12, 40] {
+                let info = ConfigInfo::new(TuzdykConfig::from_id(id));
+                for _ in 0..400 {
+                    let mut pre = [0u8; CYCLE];
+                    let mut left = n;
+                    if rand(2) == 0 {
+                        // A big pile in one of the mover's holes: laps.
+                        let h = info.free[rand(
+                            ROW as u64
+                                - info.tz.iter().filter(|&&t| (t as usize) < ROW).count() as u64,
+                        ) as usize];
+                        let pile = (n / 2 + rand(n as u64 / 2 + 1) as u32).min(n);
+                        pre[h as usize] = pile as u8;
+                        left -= pile;
+                    }
+                    while left > 0 {
+                        let f = info.free[rand(info.m as u64) as usize] as usize;
+                        pre[f] += 1;
+                        left -= 1;
+                    }
+                    for h in 0..ROW {
+                        if pre[h] == 0 || info.tz.contains(&(h as u8)) {
+                            continue;
+                        }
+                        let mut after = pre;
+                        let sown = sow(&mut after, h, info.tz);
+                        if sown.fed != [0, 0]
+                            || landing(&after, sown.last, Side::South, info.tz) != Landing::Quiet
+                        {
+                            continue;
+                        }
+                        laps += usize::from(pre[h] as usize > CYCLE);
+                        let mut found = Vec::new();
+                        let count = unmoves(&after, n, &info, |p| found.push(*p));
+                        assert_eq!(count, found.len());
+                        assert!(count <= ROW * (n as usize).min(CYCLE), "n={n}: {count}");
+                        assert!(
+                            found.contains(&pre),
+                            "n={n} config={id}: {pre:?} -> {after:?}"
+                        );
+                        for p in &found {
+                            let back = (0..ROW).any(|g| {
+                                let mut b = *p;
+                                p[g] > 0 && {
+                                    let s = sow(&mut b, g, info.tz);
+                                    s.fed == [0, 0]
+                                        && landing(&b, s.last, Side::South, info.tz)
+                                            == Landing::Quiet
+                                        && b == after
+                                }
+                            });
+                            assert!(back, "n={n} config={id}: {p:?} does not lead to {after:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(laps > 100, "laps of 19+ stones sampled: {laps}");
+        // 13 single stones from the mover's hole 1 on: 72 un-moves, which
+        // overflowed the old 64-entry buffer.
+        let info = ConfigInfo::new(TuzdykConfig::from_id(0));
+        let mut after = [0u8; CYCLE];
+        after[..13].fill(1);
+        assert_eq!(unmoves(&after, 13, &info, |_| {}), 72);
+    }
+
+    /// The level builder switches to two-byte cells when a value needs it.
+    #[test]
+    fn level_builder_widens() {
+        let mut b = LevelBuilder::with_capacity(4);
+        b.extend(&[1, 2]);
+        b.extend(&[300, 4]);
+        assert_eq!(b.finish(), LevelValues::Wide(vec![1, 2, 300, 4]));
+        let mut b = LevelBuilder::with_capacity(2);
+        b.extend(&[7, 255]);
+        assert_eq!(b.finish(), LevelValues::Narrow(vec![7, 255]));
+    }
+
+    /// The solver's limits are typed errors, and the stone limit follows
+    /// from the 32-bit node ids.
+    #[test]
+    fn limits_are_errors() {
+        assert_eq!(max_solver_stones(), 17);
+        let progress = AtomicU64::new(0);
+        let lower = Levels::new();
+        assert!(matches!(
+            solve_unit(18, &lower, UnitId::of(0), &progress),
+            Err(SolveError::TooManyStones(18))
+        ));
+        assert!(matches!(
+            solve_unit(3, &lower, UnitId::of(0), &progress),
+            Err(SolveError::MissingLevel { wanted: 3, have: 0 })
+        ));
+        assert!(matches!(
+            solve_unit(
+                1,
+                &lower,
+                UnitId {
+                    first: 1,
+                    second: 2
+                },
+                &progress
+            ),
+            Err(SolveError::BadUnit(1, 2))
+        ));
+        assert_eq!(level_units(5).len(), 37);
+        let covered: usize = level_units(5).iter().map(|u| u.configs().len()).sum();
+        assert_eq!(covered, CONFIG_COUNT);
     }
 
     /// One- and two-byte cells give the same values, whichever the lower
@@ -926,7 +1140,10 @@ mod tests {
         let narrow = solve_all(4).unwrap();
         let mut wide = Levels::new();
         for n in 1..=4 {
-            let w = solve_into::<u16>(n, &wide, &progress).unwrap();
+            let w = solve_level(n, &wide, &progress)
+                .unwrap()
+                .widened()
+                .into_owned();
             assert_eq!(w, narrow.table(n).into_owned(), "n={n}");
             wide.push(LevelValues::Wide(w));
         }
