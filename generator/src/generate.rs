@@ -1,16 +1,32 @@
-//! The `generate` driver: solves stone counts in ascending order, writes one
-//! table per count, shows progress and a summary, and resumes: a complete,
+//! The `generate` driver: solves stone counts in ascending order, unit by
+//! unit into the level's work folder, assembles each level's table file
+//! from its units, shows progress and a summary, and resumes: a complete,
 //! valid table already on disk is kept (and loaded if a larger count still
-//! needs it), an invalid one is never overwritten.
+//! needs it), every finished unit of an unfinished level is kept, and an
+//! invalid table is never overwritten.
+//!
+//! Before any work a run states what it needs ([`crate::plan`]) and refuses
+//! when the memory or the disk is not there, checks that the output folder
+//! can be written, and locks it ([`crate::lock`]). With `--shard I/K`, K
+//! processes (on one machine or many sharing the folder) each solve a
+//! disjoint set of every level's units; whichever finds all units of a
+//! level finished assembles its table, under a lock, and every shard waits
+//! for a level's table before it starts the next.
 
-use crate::progress::{positions_bar, with_threads};
-use crate::retro::{self, LevelValues, Levels, SolveError};
-use crate::write::{self, TableStatus, WriteError};
+use crate::lock::{self, Lock};
+use crate::plan::{self, human_bytes, human_seconds};
+use crate::progress::{positions_bar, threads_arg, with_threads};
+use crate::retro::{
+    self, level_units, max_solver_stones, LevelBuilder, LevelValues, Levels, SolveError, UnitId,
+};
+use crate::work::{self, LevelStream, UnitFileError};
+use crate::write::{self, TableStatus, ValueStream, WriteError, WriteOptions, WriteSummary};
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use togyz_probe::format::{file_name, TableError, TableFile};
-use togyz_probe::index::{Layout, MAX_STONES};
+use togyz_probe::format::{file_name, Section, TableError, TableFile};
+use togyz_probe::index::Layout;
 
 /// Arguments of `togyz-gen generate`.
 #[derive(clap::Args, Debug, Clone)]
@@ -21,19 +37,88 @@ pub struct GenerateArgs {
     /// Output folder for the tables.
     #[arg(long, default_value = "tables")]
     pub out: PathBuf,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
+    /// Worker threads (at least 1; default: one per core).
+    #[arg(long, value_parser = threads_arg)]
     pub threads: Option<usize>,
     /// No progress bars (the per-level lines and the summary still print).
     #[arg(long)]
     pub quiet: bool,
+    /// Solve only shard I of K (I from 0 to K-1): a disjoint set of each
+    /// level's units, into an output folder the K shards share
+    /// (docs/cluster.md).
+    #[arg(long, value_name = "I/K", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// How long a shard waits for the other shards to finish a level, in
+    /// seconds, before it gives up.
+    #[arg(long, default_value_t = 86400, value_name = "SECONDS")]
+    pub wait_timeout: u64,
+}
+
+impl GenerateArgs {
+    /// The arguments for `max_stones` into `out`, the rest default.
+    pub fn new(max_stones: u32, out: impl Into<PathBuf>) -> GenerateArgs {
+        GenerateArgs {
+            max_stones,
+            out: out.into(),
+            threads: None,
+            quiet: true,
+            shard: None,
+            wait_timeout: 86400,
+        }
+    }
+}
+
+/// One of K shards: `index` in `0..count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, from 0.
+    pub index: u32,
+    /// How many shards share the work.
+    pub count: u32,
+}
+
+impl Shard {
+    /// Parses `I/K` with `I < K`.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("`{s}` is not a shard: write I/K with 0 <= I < K, e.g. 0/4");
+        let (i, k) = s.split_once('/').ok_or_else(bad)?;
+        let index: u32 = i.trim().parse().map_err(|_| bad())?;
+        let count: u32 = k.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The whole work in one process.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// This shard's units of level `n`: the units, biggest first, dealt
+    /// to the shard with the least work so far (the same deal in every
+    /// shard).
+    pub fn units(&self, n: u32) -> Vec<UnitId> {
+        let mut units = level_units(n);
+        units.sort_by_key(|u| (std::cmp::Reverse(u.positions(n)), u.first));
+        let mut load = vec![0u64; self.count as usize];
+        let mut mine = Vec::new();
+        for u in units {
+            let s = (0..load.len())
+                .min_by_key(|&s| (load[s], s))
+                .expect("K >= 1");
+            load[s] += u.positions(n);
+            if s == self.index as usize {
+                mine.push(u);
+            }
+        }
+        mine
+    }
 }
 
 /// Why generation stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
     /// The requested stone count is out of range.
-    #[error("--max-stones must be between 1 and {MAX_STONES}, not {0}")]
+    #[error("--max-stones must be between 1 and {max}, the most the solver supports, not {0}", max = max_solver_stones())]
     BadMaxStones(u32),
     /// A file with a table's name is in the way and is not a valid table.
     #[error("{path} exists but is not a valid table ({reason}); it is left untouched: move it away or delete it, then run again")]
@@ -43,6 +128,9 @@ pub enum GenerateError {
         /// What is wrong with it.
         reason: String,
     },
+    /// `--out` names something that is not a folder.
+    #[error("--out {} is a file, not a folder: give the folder the tables go into (it is created if missing)", .0.display())]
+    OutNotFolder(PathBuf),
     /// The output folder could not be created.
     #[error("cannot create the output folder {path}: {source}")]
     OutDir {
@@ -50,6 +138,57 @@ pub enum GenerateError {
         path: PathBuf,
         /// The OS error.
         source: std::io::Error,
+    },
+    /// The output folder cannot be written.
+    #[error("cannot write into the output folder {path}: {source}")]
+    NotWritable {
+        /// The folder.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The machine lacks the memory the run needs.
+    #[error("not enough memory: solving {stones} stones needs about {needed} with {threads} threads, and {available} is available{advice}")]
+    Memory {
+        /// The level where the memory peaks.
+        stones: u32,
+        /// Estimated peak.
+        needed: String,
+        /// Worker threads.
+        threads: usize,
+        /// `MemAvailable`.
+        available: String,
+        /// What would fit.
+        advice: String,
+    },
+    /// The output folder's file system lacks the space the run needs.
+    #[error(
+        "not enough disk space in {path}: the run needs about {needed}, and {available} is free"
+    )]
+    Disk {
+        /// The output folder.
+        path: PathBuf,
+        /// Estimated need.
+        needed: String,
+        /// Free space.
+        available: String,
+    },
+    /// The output folder is locked by another run.
+    #[error(transparent)]
+    Lock(#[from] lock::LockError),
+    /// Other shards did not finish a level in time.
+    #[error("{stones} stones: gave up after waiting {seconds} s for the other shards; {missing} of {units} units are still unsolved in {}: start the missing shards (or a run without --shard) and run again", .dir.display())]
+    WaitTimeout {
+        /// The level.
+        stones: u32,
+        /// Seconds waited.
+        seconds: u64,
+        /// Units not finished.
+        missing: usize,
+        /// Units of the level.
+        units: usize,
+        /// The work folder.
+        dir: PathBuf,
     },
     /// The thread pool could not be built.
     #[error("cannot start {0} worker threads")]
@@ -60,6 +199,9 @@ pub enum GenerateError {
     /// Writing a table failed.
     #[error(transparent)]
     Write(#[from] WriteError),
+    /// Writing a unit file failed.
+    #[error(transparent)]
+    Unit(#[from] UnitFileError),
     /// Reading back an existing table failed.
     #[error(transparent)]
     Table(#[from] TableError),
@@ -88,6 +230,11 @@ pub struct LevelSummary {
     pub reused: bool,
 }
 
+/// "1 stone", "8 stones".
+pub fn stones(n: u32) -> String {
+    format!("{n} stone{}", if n == 1 { "" } else { "s" })
+}
+
 /// Runs `togyz-gen generate`.
 pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
     let summaries =
@@ -96,114 +243,280 @@ pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
     Ok(())
 }
 
-/// Solves and writes levels `1..=max_stones` into `args.out`, skipping
-/// complete tables; returns one summary per level.
-pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
-    let max = args.max_stones;
-    if max == 0 || max > MAX_STONES {
-        return Err(GenerateError::BadMaxStones(max));
+/// Creates the output folder if needed and checks it can be written.
+fn prepare_out(out: &Path) -> Result<(), GenerateError> {
+    if out.exists() && !out.is_dir() {
+        return Err(GenerateError::OutNotFolder(out.to_path_buf()));
     }
-    std::fs::create_dir_all(&args.out).map_err(|source| GenerateError::OutDir {
-        path: args.out.clone(),
+    std::fs::create_dir_all(out).map_err(|source| GenerateError::OutDir {
+        path: out.to_path_buf(),
         source,
     })?;
-    for path in write::remove_stale_temporaries(&args.out) {
+    let probe = out.join(format!(".togyz-gen.write-test.{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|source| GenerateError::NotWritable {
+            path: out.to_path_buf(),
+            source,
+        })
+}
+
+/// The folder lock (`.togyz-gen.lock`): exclusive for a whole run, shared
+/// by shards, each of which also holds its own shard lock.
+fn lock_out(out: &Path, shard: Option<Shard>, what: &str) -> Result<Vec<Lock>, GenerateError> {
+    let folder = out.join(".togyz-gen.lock");
+    Ok(match shard {
+        None => vec![lock::try_exclusive(&folder, what)?],
+        Some(s) => vec![
+            lock::try_shared(&folder)?,
+            lock::try_exclusive(
+                &out.join(format!(".togyz-gen.shard-{}-of-{}.lock", s.index, s.count)),
+                what,
+            )?,
+        ],
+    })
+}
+
+/// Solves and writes levels `1..=max_stones` into `args.out`, skipping
+/// complete tables and finished units; returns one summary per level.
+pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
+    let max = args.max_stones;
+    if max == 0 || max > max_solver_stones() {
+        return Err(GenerateError::BadMaxStones(max));
+    }
+    let out = &args.out;
+    prepare_out(out)?;
+    let what = format!(
+        "togyz-gen generate --max-stones {max}{}",
+        args.shard
+            .map(|s| format!(" --shard {}/{}", s.index, s.count))
+            .unwrap_or_default()
+    );
+    let _locks = lock_out(out, args.shard, &what)?;
+    for path in write::remove_stale_temporaries(out) {
         println!("removed {}, left by an interrupted run", path.display());
     }
     // Look at every level first, so a bad file stops the run before any work.
     let mut status = Vec::new();
     for n in 1..=max {
-        let s = write::table_status(&args.out, n);
+        let s = write::table_status(out, n);
         if let TableStatus::Invalid(reason) = &s {
             return Err(GenerateError::InvalidExisting {
-                path: args.out.join(file_name(n)),
+                path: out.join(file_name(n)),
                 reason: reason.clone(),
             });
         }
         status.push(s);
     }
-    let last_missing = (1..=max)
-        .rev()
-        .find(|&n| !matches!(status[n as usize - 1], TableStatus::Complete));
+    let todo: Vec<u32> = (1..=max)
+        .filter(|&n| !matches!(status[n as usize - 1], TableStatus::Complete))
+        .collect();
+    let shard = args.shard.unwrap_or(Shard::ALL);
+    check_resources(out, &todo, max, shard)?;
+    let last_missing = todo.last().copied();
 
     let mut levels = Levels::new();
     let mut summaries = Vec::new();
     for n in 1..=max {
-        let path = args.out.join(file_name(n));
+        let path = out.join(file_name(n));
         let needed_later = last_missing.is_some_and(|m| n < m);
         if matches!(status[n as usize - 1], TableStatus::Complete) {
             let table = TableFile::open(&path)?;
-            let h = table.header();
-            let mut s = LevelSummary {
-                stones: n,
-                positions: h.positions,
-                wins: h.wins,
-                draws: h.draws,
-                losses: h.losses,
-                longest_win: h.longest_win,
-                bytes: std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
-                reused: true,
-                ..Default::default()
-            };
+            let mut s = kept_summary(&table, n);
             if needed_later {
                 let t = Instant::now();
                 levels.push(LevelValues::load(&table)?);
                 s.seconds = t.elapsed().as_secs_f64();
             }
             println!(
-                "{n:>2} stones: complete table found in {}, kept",
+                "{:>9}: complete table found in {}, kept",
+                stones(n),
                 path.display()
             );
             summaries.push(s);
             continue;
         }
-        let positions = Layout::new(n).positions();
         let t = Instant::now();
-        let values = solve_with_progress(n, &levels, positions, args.quiet)?;
-        let solved = t.elapsed().as_secs_f64();
-        let written = match &values {
-            LevelValues::Narrow(v) => write::write_table(&args.out, n, v)?,
-            LevelValues::Wide(v) => write::write_table(&args.out, n, v)?,
-        };
-        let seconds = t.elapsed().as_secs_f64();
-        let s = LevelSummary {
-            stones: n,
-            positions,
-            wins: written.wins,
-            draws: written.draws,
-            losses: written.losses,
-            longest_win: written.longest_win,
-            seconds,
-            bytes: written.bytes,
-            reused: false,
-        };
-        println!(
-            "{n:>2} stones: {positions} positions solved in {solved:.1}s, written in {:.1}s: {} ({} bytes, {:.2} bits/position)",
-            seconds - solved,
-            path.display(),
-            s.bytes,
-            s.bytes as f64 * 8.0 / positions as f64
-        );
-        summaries.push(s);
-        if needed_later {
+        let (summary, values) = solve_level(args, shard, n, &levels, needed_later)?;
+        let mut summary = summary;
+        summary.seconds = t.elapsed().as_secs_f64();
+        summaries.push(summary);
+        if let Some(values) = values {
             levels.push(values);
-        } else {
-            // Nothing larger needs it: free the memory now.
-            drop(values);
         }
     }
     Ok(summaries)
 }
 
-fn solve_with_progress(
+fn kept_summary(table: &TableFile, n: u32) -> LevelSummary {
+    let h = table.header();
+    LevelSummary {
+        stones: n,
+        positions: h.positions,
+        wins: h.wins,
+        draws: h.draws,
+        losses: h.losses,
+        longest_win: h.longest_win,
+        bytes: h.file_length,
+        reused: true,
+        ..Default::default()
+    }
+}
+
+/// States the plan and refuses it when the memory or disk is not there.
+fn check_resources(out: &Path, todo: &[u32], max: u32, shard: Shard) -> Result<(), GenerateError> {
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let threads = rayon::current_num_threads();
+    let p = plan::plan(todo, max, threads, shard.count);
+    let memory = plan::memory_available();
+    let disk = plan::disk_available(out).ok();
+    println!(
+        "plan: {} positions to solve{}, about {} of disk, a peak of about {} of memory (at {}), about {} with {threads} thread{}; {} of memory available, {} of disk free",
+        p.positions,
+        if shard.count > 1 { format!(" in shard {}/{}", shard.index, shard.count) } else { String::new() },
+        human_bytes(p.disk),
+        human_bytes(p.memory),
+        stones(p.memory_at),
+        human_seconds(p.seconds),
+        if threads == 1 { "" } else { "s" },
+        memory.map(human_bytes).unwrap_or_else(|| "unknown".into()),
+        disk.map(human_bytes).unwrap_or_else(|| "unknown".into()),
+    );
+    if let Some(available) = memory {
+        if p.memory > available {
+            let fits = (1..max)
+                .rev()
+                .find(|&m| plan::level_memory(m, threads, false) <= available);
+            let fewer = (1..threads)
+                .rev()
+                .find(|&t| plan::level_memory(p.memory_at, t, p.memory_at < max) <= available);
+            let mut advice = String::new();
+            if let Some(t) = fewer {
+                advice += &format!("; --threads {t} would fit");
+            }
+            if let Some(m) = fits {
+                advice += &format!("; this machine can solve up to --max-stones {m}");
+            }
+            return Err(GenerateError::Memory {
+                stones: p.memory_at,
+                needed: human_bytes(p.memory),
+                threads,
+                available: human_bytes(available),
+                advice,
+            });
+        }
+    }
+    if let Some(available) = disk {
+        if p.disk > available {
+            return Err(GenerateError::Disk {
+                path: out.to_path_buf(),
+                needed: human_bytes(p.disk),
+                available: human_bytes(available),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Solves this shard's unfinished units of level `n`, then assembles the
+/// level's table (or waits for the shard that does). Returns the level's
+/// summary and, with `keep`, its values for the levels above.
+fn solve_level(
+    args: &GenerateArgs,
+    shard: Shard,
     n: u32,
     levels: &Levels,
+    keep: bool,
+) -> Result<(LevelSummary, Option<LevelValues>), GenerateError> {
+    let out = &args.out;
+    let dir = work::work_dir(out, n);
+    std::fs::create_dir_all(&dir).map_err(|source| GenerateError::NotWritable {
+        path: dir.clone(),
+        source,
+    })?;
+    for path in write::remove_stale_temporaries(&dir) {
+        println!("removed {}, left by an interrupted run", path.display());
+    }
+    let mine = shard.units(n);
+    let todo: Vec<UnitId> = mine
+        .iter()
+        .copied()
+        .filter(|&u| !work::unit_done(&dir, n, u))
+        .collect();
+    let positions: u64 = todo.iter().map(|u| u.positions(n)).sum();
+    let resumed = mine.len() - todo.len();
+    if resumed > 0 {
+        println!(
+            "{:>9}: {resumed} of {} units already solved in {}, kept",
+            stones(n),
+            mine.len(),
+            dir.display()
+        );
+    }
+    let t = Instant::now();
+    solve_units(n, levels, &todo, &dir, positions, args.quiet)?;
+    let solved = t.elapsed().as_secs_f64();
+    if !todo.is_empty() {
+        println!(
+            "{:>9}: {positions} positions in {} units solved in {solved:.1}s into {}",
+            stones(n),
+            todo.len(),
+            dir.display()
+        );
+    }
+    let path = out.join(file_name(n));
+    let waited = Instant::now();
+    let mut last_note = Instant::now();
+    loop {
+        if let Some(result) = assemble_level(out, n, keep)? {
+            return Ok(result);
+        }
+        // Other shards' units are still missing.
+        let missing = level_units(n)
+            .into_iter()
+            .filter(|&u| !work::unit_done(&dir, n, u))
+            .count();
+        if waited.elapsed().as_secs() >= args.wait_timeout {
+            return Err(GenerateError::WaitTimeout {
+                stones: n,
+                seconds: args.wait_timeout,
+                missing,
+                units: level_units(n).len(),
+                dir,
+            });
+        }
+        if last_note.elapsed() >= Duration::from_secs(60)
+            || waited.elapsed() < Duration::from_millis(10)
+        {
+            println!(
+                "{:>9}: waiting for the other shards: {missing} of {} units unsolved, {} not yet written (waited {:.0} s, giving up after {} s)",
+                stones(n),
+                level_units(n).len(),
+                path.display(),
+                waited.elapsed().as_secs_f64(),
+                args.wait_timeout
+            );
+            last_note = Instant::now();
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+/// Solves `units` of level `n` in parallel, each written to its unit file
+/// in `dir` as soon as it is solved.
+fn solve_units(
+    n: u32,
+    levels: &Levels,
+    units: &[UnitId],
+    dir: &Path,
     positions: u64,
     quiet: bool,
-) -> Result<LevelValues, GenerateError> {
+) -> Result<(), GenerateError> {
     let progress = AtomicU64::new(0);
     let done = AtomicBool::new(false);
-    let bar = positions_bar(positions, format!("{n} stones"), !quiet);
+    let bar = positions_bar(positions, stones(n), !quiet && positions > 0);
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
@@ -211,12 +524,171 @@ fn solve_with_progress(
                 std::thread::sleep(Duration::from_millis(100));
             }
         });
-        let r = retro::solve_level(n, levels, &progress);
+        let r = units.par_iter().with_max_len(1).try_for_each(|&u| {
+            let values = retro::solve_unit(n, levels, u, &progress)?;
+            work::write_unit(dir, n, u, &values)?;
+            Ok::<(), GenerateError>(())
+        });
         done.store(true, Ordering::Relaxed);
         r
     });
     bar.finish_and_clear();
-    Ok(result?)
+    result
+}
+
+/// A [`ValueStream`] that also collects what it reads.
+struct Collect<'a, S> {
+    inner: S,
+    into: Option<&'a mut LevelBuilder>,
+}
+
+impl<S: ValueStream> ValueStream for Collect<'_, S> {
+    fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
+        let from = out.len();
+        self.inner.read(count, out)?;
+        if let Some(b) = &mut self.into {
+            b.extend(&out[from..]);
+        }
+        Ok(())
+    }
+}
+
+/// Writes level `n`'s table from its unit files if they are all there and
+/// the table is not (under the level's assembly lock, so one shard does
+/// it), and removes the work folder. `None` while units are missing;
+/// otherwise the summary and, with `keep`, the level's values.
+fn assemble_level(
+    out: &Path,
+    n: u32,
+    keep: bool,
+) -> Result<Option<(LevelSummary, Option<LevelValues>)>, GenerateError> {
+    let path = out.join(file_name(n));
+    let dir = work::work_dir(out, n);
+    let finished = |path: &Path| -> Result<_, GenerateError> {
+        let table = TableFile::open(path)?;
+        let mut s = kept_summary(&table, n);
+        s.reused = false;
+        let values = if keep {
+            Some(LevelValues::load(&table)?)
+        } else {
+            None
+        };
+        Ok(Some((s, values)))
+    };
+    if let TableStatus::Complete = write::table_status(out, n) {
+        return finished(&path);
+    }
+    if level_units(n).iter().any(|&u| !work::unit_done(&dir, n, u)) {
+        return Ok(None);
+    }
+    let lock_path = out.join(format!(".togyz-{n:02}.assemble.lock"));
+    let lock = lock::exclusive(&lock_path, &format!("assembling {}", path.display()))?;
+    match write::table_status(out, n) {
+        TableStatus::Complete => return finished(&path),
+        TableStatus::Invalid(reason) => {
+            return Err(GenerateError::InvalidExisting { path, reason })
+        }
+        TableStatus::Missing => {}
+    }
+    let t = Instant::now();
+    let mut builder =
+        keep.then(|| LevelBuilder::with_capacity(Layout::new(n).positions() as usize));
+    let written = write_level(out, n, builder.as_mut())?;
+    work::remove_work_dir(&dir).map_err(|source| GenerateError::NotWritable {
+        path: dir.clone(),
+        source,
+    })?;
+    // Shards waiting on this lock find the table when they get it.
+    let _ = std::fs::remove_file(lock.path());
+    drop(lock);
+    println!(
+        "{:>9}: table assembled in {:.1}s: {} ({} bytes, {:.2} bits/position)",
+        stones(n),
+        t.elapsed().as_secs_f64(),
+        path.display(),
+        written.bytes,
+        written.bytes as f64 * 8.0 / written.positions as f64
+    );
+    let s = LevelSummary {
+        stones: n,
+        positions: written.positions,
+        wins: written.wins,
+        draws: written.draws,
+        losses: written.losses,
+        longest_win: written.longest_win,
+        seconds: 0.0,
+        bytes: written.bytes,
+        reused: false,
+    };
+    Ok(Some((s, builder.map(LevelBuilder::finish))))
+}
+
+/// Streams level `n`'s unit files into its table file, collecting the
+/// values into `into` on the way.
+fn write_level(
+    out: &Path,
+    n: u32,
+    mut into: Option<&mut LevelBuilder>,
+) -> Result<WriteSummary, WriteError> {
+    let dir = work::work_dir(out, n);
+    write::write_table_from(
+        out,
+        n,
+        |section| {
+            Ok(Collect {
+                inner: LevelStream::new(&dir, n),
+                // The DTM pass reads every value once, in order.
+                into: if section == Section::Dtm {
+                    into.take()
+                } else {
+                    None
+                },
+            })
+        },
+        &WriteOptions::default(),
+    )
+}
+
+/// Arguments of `togyz-gen assemble`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AssembleArgs {
+    /// The output folder the shards wrote into.
+    #[arg(long, default_value = "tables")]
+    pub out: PathBuf,
+}
+
+/// Runs `togyz-gen assemble`: writes the table of every level whose units
+/// are all solved and whose table is missing.
+pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
+    if !args.out.is_dir() {
+        return Err(GenerateError::OutNotFolder(args.out.clone()));
+    }
+    let mut any = false;
+    for n in 1..=max_solver_stones() {
+        if !work::work_dir(&args.out, n).is_dir() {
+            continue;
+        }
+        match assemble_level(&args.out, n, false)? {
+            Some(_) => any = true,
+            None => {
+                let dir = work::work_dir(&args.out, n);
+                let missing = level_units(n)
+                    .into_iter()
+                    .filter(|&u| !work::unit_done(&dir, n, u))
+                    .count();
+                println!(
+                    "{:>9}: {missing} of {} units not solved yet in {}, not assembled",
+                    stones(n),
+                    level_units(n).len(),
+                    dir.display()
+                );
+            }
+        }
+    }
+    if !any {
+        println!("nothing to assemble in {}", args.out.display());
+    }
+    Ok(())
 }
 
 fn print_summary(levels: &[LevelSummary], out: &Path) {
@@ -279,5 +751,5 @@ fn print_summary(levels: &[LevelSummary], out: &Path) {
         total.bytes,
         total.bytes as f64 * 8.0 / total.positions.max(1) as f64
     );
-    println!("tables in {}", out.display());
+    println!("output folder: {}", out.display());
 }

@@ -7,8 +7,11 @@
 //! ([`verify`]) and endgame statistics ([`stats`]).
 
 pub mod generate;
+pub mod lock;
+pub mod plan;
 pub mod progress;
 pub mod retro;
 pub mod stats;
 pub mod verify;
+pub mod work;
 pub mod write;

@@ -19,6 +19,8 @@ struct Cli {
 enum Command {
     /// Solve every position with up to N stones on the board and write the tables.
     Generate(generate::GenerateArgs),
+    /// Write the tables of levels whose units the shards of `generate --shard` all solved.
+    Assemble(generate::AssembleArgs),
     /// Check every stored entry against its successors, and every checksum.
     Verify(verify::VerifyArgs),
     /// Endgame statistics: results, longest wins, distance census, mutual zugzwangs.
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), Box<dyn std::error::Error>> = match &cli.command {
         Command::Generate(args) => generate::run(args).map_err(Into::into),
+        Command::Assemble(args) => generate::assemble(args).map_err(Into::into),
         Command::Verify(args) => verify::run(args).map_err(Into::into),
         Command::Stats(args) => stats::run(args).map_err(Into::into),
     };

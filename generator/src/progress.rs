@@ -24,12 +24,24 @@ pub fn positions_bar(len: u64, prefix: String, show: bool) -> ProgressBar {
     bar
 }
 
+/// Parses `--threads`: a whole number of at least 1.
+pub fn threads_arg(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (leave --threads out for one per core)".into()),
+        Ok(t) => Ok(t),
+        Err(_) => Err(format!("`{s}` is not a number of threads")),
+    }
+}
+
 /// Runs `f` on a pool of `threads` worker threads (`None`: one per core).
-/// `Err(threads)` if the pool cannot be started.
+/// `Err(threads)` if the pool cannot be started (or `threads` is 0).
 pub fn with_threads<R: Send>(
     threads: Option<usize>,
     f: impl FnOnce() -> R + Send,
 ) -> Result<R, usize> {
+    if threads == Some(0) {
+        return Err(0);
+    }
     let threads = threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

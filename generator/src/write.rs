@@ -33,6 +33,44 @@ pub const DTM_LEVEL: i32 = 9;
 /// Blocks compressed in parallel before their bytes are written: bounds the
 /// compressed data held in memory.
 const BATCH_BLOCKS: u64 = 512;
+/// Values read from the source for one batch, at most: bounds the memory of
+/// a batch (2 bytes a value) whatever the level's size. The bytes written do
+/// not depend on it.
+const BATCH_VALUES: u64 = 1 << 25;
+
+/// A level's packed [`Value`]s in index order, read front to back (a slice
+/// in memory, or the unit files of a level being assembled).
+pub trait ValueStream {
+    /// Appends the next `count` values to `out`; an error if there are
+    /// fewer.
+    fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError>;
+}
+
+/// A [`ValueStream`] over values in memory.
+pub struct SliceStream<'a, T> {
+    values: &'a [T],
+    at: usize,
+}
+
+impl<'a, T> SliceStream<'a, T> {
+    /// Streams `values` from the first.
+    pub fn new(values: &'a [T]) -> SliceStream<'a, T> {
+        SliceStream { values, at: 0 }
+    }
+}
+
+impl<T: Copy + Into<u16>> ValueStream for SliceStream<'_, T> {
+    fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
+        let end = self.at + count;
+        let part = self
+            .values
+            .get(self.at..end)
+            .ok_or(WriteError::ShortInput)?;
+        out.extend(part.iter().map(|&v| v.into()));
+        self.at = end;
+        Ok(())
+    }
+}
 
 /// Block geometry of a written table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +162,12 @@ pub enum WriteError {
         /// The operating system's error.
         source: io::Error,
     },
+    /// The values ran out before the table was complete.
+    #[error("the values given end before the table does")]
+    ShortInput,
+    /// A unit file of the level being assembled is missing or damaged.
+    #[error(transparent)]
+    Unit(#[from] crate::work::UnitFileError),
     /// zstd failed to compress a block.
     #[error("cannot compress block {block} of the {section} section: {detail}")]
     Compress {
@@ -148,32 +192,58 @@ pub enum TableStatus {
     Invalid(String),
 }
 
-/// The name of the temporary file that process `pid` writes the `n`-stone
-/// table into: `.togyz-NN.tkb.PID.tmp`.
-fn temporary_name(n: u32, pid: u32) -> String {
-    format!(".{}.{pid}.tmp", format::file_name(n))
+/// The temporary file this process writes `dir/final_name` into:
+/// `.NAME.HOST.PID.tmp`. The host is in the name because shards on several
+/// machines may share the folder: only the host that made a temporary can
+/// tell whether its process is gone.
+pub(crate) fn temporary_path(dir: &Path, final_name: &str) -> PathBuf {
+    dir.join(format!(
+        ".{final_name}.{}.{}.tmp",
+        crate::lock::hostname(),
+        std::process::id()
+    ))
 }
 
-/// Removes the temporary files that killed runs left in `dir` (named by
-/// [`temporary_name`]; never complete, they only take space) and returns
-/// their paths. A file whose process still runs is left alone, and so is
-/// every file of another name.
+/// Whether `name` is a temporary made by [`temporary_path`] on this host
+/// (or by an older version, `.NAME.PID.tmp`, without the host) for a table
+/// or a unit file, and its process is gone.
+fn is_stale_temporary(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else {
+        return false;
+    };
+    let Some((rest, pid)) = rest.rsplit_once('.') else {
+        return false;
+    };
+    let Ok(pid) = pid.parse::<u32>() else {
+        return false;
+    };
+    // The final name ends at its extension; a host may follow.
+    let Some(end) = [".tkb", ".tkv"]
+        .iter()
+        .filter_map(|ext| rest.find(ext).map(|i| i + ext.len()))
+        .min()
+    else {
+        return false;
+    };
+    let (target, host) = rest.split_at(end);
+    let ours = format::parse_file_name(target).is_some() || crate::work::is_unit_file_name(target);
+    let here = host.is_empty() || host.strip_prefix('.') == Some(crate::lock::hostname().as_str());
+    let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+    ours && here && !alive
+}
+
+/// Removes the temporary files that killed runs on this host left in `dir`
+/// (named by [`temporary_path`]; never complete, they only take space) and
+/// returns their paths. A file whose process still runs is left alone, and
+/// so is every file of another name or another host.
 pub fn remove_stale_temporaries(dir: &Path) -> Vec<PathBuf> {
     let mut removed = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return removed;
     };
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let stale = name.to_str().and_then(|name| {
-            let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
-            let (table, pid) = rest.rsplit_once('.')?;
-            let n = format::parse_file_name(table)?;
-            let pid = pid.parse::<u32>().ok()?;
-            let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
-            Some(name == temporary_name(n, pid) && !alive)
-        });
-        if stale == Some(true) && std::fs::remove_file(entry.path()).is_ok() {
+        let stale = entry.file_name().to_str().is_some_and(is_stale_temporary);
+        if stale && std::fs::remove_file(entry.path()).is_ok() {
             removed.push(entry.path());
         }
     }
@@ -236,9 +306,21 @@ impl Census {
 }
 
 /// Removes the temporary file unless the write completed.
-struct TempFile {
+pub(crate) struct TempFile {
     path: PathBuf,
     done: bool,
+}
+
+impl TempFile {
+    /// Guards `path`: removed when dropped, unless [`TempFile::keep`].
+    pub(crate) fn new(path: PathBuf) -> TempFile {
+        TempFile { path, done: false }
+    }
+
+    /// The file was renamed into place: nothing to remove.
+    pub(crate) fn keep(&mut self) {
+        self.done = true;
+    }
 }
 
 impl Drop for TempFile {
@@ -268,7 +350,7 @@ impl Sink {
     }
 }
 
-fn io_err(path: &Path, source: io::Error) -> WriteError {
+pub(crate) fn io_err(path: &Path, source: io::Error) -> WriteError {
     WriteError::Io {
         path: path.to_path_buf(),
         source,
@@ -293,6 +375,24 @@ pub fn write_table_with<T: Copy + Into<u16> + Sync>(
             found: values.len() as u64,
         });
     }
+    write_table_from(dir, n, |_| Ok(SliceStream::new(values)), options)
+}
+
+/// Writes the table for `n` stones into `dir` from a stream of its packed
+/// values in index order, never holding the level whole: `open(section)`
+/// starts a stream from the first value, once for the WDL section and once
+/// for the DTM section. The bytes are those [`write_table_with`] writes for
+/// the same values.
+pub fn write_table_from<S: ValueStream>(
+    dir: &Path,
+    n: u32,
+    mut open: impl FnMut(Section) -> Result<S, WriteError>,
+    options: &WriteOptions,
+) -> Result<WriteSummary, WriteError> {
+    if n > MAX_STONES {
+        return Err(WriteError::TooManyStones(n));
+    }
+    let layout = Layout::new(n);
     let wdl_width = wdl_width_for(n);
     let (wb, dp) = (options.wdl_block_boards, options.dtm_block_positions);
     // 2 bytes is the widest DTM entry.
@@ -307,17 +407,14 @@ pub fn write_table_with<T: Copy + Into<u16> + Sync>(
     if final_path.exists() {
         return Err(WriteError::Exists { path: final_path });
     }
-    let tmp_path = dir.join(temporary_name(n, std::process::id()));
+    let tmp_path = temporary_path(dir, &format::file_name(n));
     let file = OpenOptions::new()
         .write(true)
         .create(true)
         .truncate(true)
         .open(&tmp_path)
         .map_err(|e| io_err(&tmp_path, e))?;
-    let mut tmp = TempFile {
-        path: tmp_path.clone(),
-        done: false,
-    };
+    let mut tmp = TempFile::new(tmp_path.clone());
     let mut sink = Sink {
         out: BufWriter::with_capacity(1 << 20, file),
         path: tmp_path.clone(),
@@ -341,17 +438,20 @@ pub fn write_table_with<T: Copy + Into<u16> + Sync>(
     let mut wdl_index = Vec::with_capacity(wdl_blocks as usize);
     write_section(
         &mut sink,
-        wdl_blocks,
+        Blocks {
+            count: wdl_blocks,
+            values: wb as u64 * kazans as u64,
+            total: positions,
+        },
+        &mut open(Section::Wdl)?,
         WDL_LEVEL,
         Section::Wdl,
         &mut wdl_index,
-        |block, raw| {
+        |block, values, raw| {
             let first = block * wb as u64;
-            let last = (first + wb as u64).min(boards);
             let mut c = Census::default();
-            for gb in first..last {
-                let start = gb as usize * kazans;
-                let (d, w) = thresholds(n, gb, &values[start..start + kazans], &mut c)?;
+            for (gb, board) in (first..).zip(values.chunks_exact(kazans)) {
+                let (d, w) = thresholds(n, gb, board, &mut c)?;
                 let p = pack_thresholds(n, d, w);
                 match wdl_width {
                     1 => raw.push(p as u8),
@@ -371,15 +471,18 @@ pub fn write_table_with<T: Copy + Into<u16> + Sync>(
     let mut dtm_index = Vec::with_capacity(dtm_blocks as usize);
     write_section(
         &mut sink,
-        dtm_blocks,
+        Blocks {
+            count: dtm_blocks,
+            values: dp as u64,
+            total: positions,
+        },
+        &mut open(Section::Dtm)?,
         DTM_LEVEL,
         Section::Dtm,
         &mut dtm_index,
-        |block, raw| {
-            let first = (block * dp as u64) as usize;
-            let last = (first + dp as usize).min(values.len());
-            for &v in &values[first..last] {
-                let d = Value::unpack(v.into()).dtm().unwrap_or(0);
+        |_, values, raw| {
+            for &v in values {
+                let d = Value::unpack(v).dtm().unwrap_or(0);
                 match dtm_width {
                     1 => raw.push(d as u8),
                     _ => raw.extend_from_slice(&(d as u16).to_le_bytes()),
@@ -441,7 +544,7 @@ pub fn write_table_with<T: Copy + Into<u16> + Sync>(
         return Err(WriteError::Exists { path: final_path });
     }
     std::fs::rename(&tmp_path, &final_path).map_err(|e| io_err(&final_path, e))?;
-    tmp.done = true;
+    tmp.keep();
     // Make the rename itself durable.
     File::open(dir)
         .and_then(|d| d.sync_all())
@@ -458,31 +561,53 @@ pub fn write_table_with<T: Copy + Into<u16> + Sync>(
     })
 }
 
-/// Compresses `blocks` blocks made by `fill` (which appends a block's raw
-/// bytes and returns its census) in parallel batches, writes them in order,
-/// and records their index entries. Returns the census of every block.
-fn write_section<F>(
+/// The blocks of a section: how many, the values of a full block, and the
+/// values of the whole section (the last block takes the rest).
+struct Blocks {
+    count: u64,
+    values: u64,
+    total: u64,
+}
+
+/// Compresses the section's blocks made by `fill` (which gets a block's
+/// values, appends its raw bytes and returns its census) in parallel
+/// batches read from `stream`, writes them in order, and records their
+/// index entries. Returns the census of every block.
+#[allow(clippy::too_many_arguments)]
+fn write_section<F, S: ValueStream>(
     sink: &mut Sink,
-    blocks: u64,
+    blocks: Blocks,
+    stream: &mut S,
     level: i32,
     section: Section,
     index: &mut Vec<BlockEntry>,
     fill: F,
 ) -> Result<Vec<Census>, WriteError>
 where
-    F: Fn(u64, &mut Vec<u8>) -> Result<Census, WriteError> + Sync,
+    F: Fn(u64, &[u16], &mut Vec<u8>) -> Result<Census, WriteError> + Sync,
 {
-    let mut censuses = Vec::with_capacity(blocks as usize);
+    let mut censuses = Vec::with_capacity(blocks.count as usize);
+    let per_batch = (BATCH_VALUES / blocks.values).clamp(1, BATCH_BLOCKS);
+    let mut values = Vec::new();
     let mut start = 0;
-    while start < blocks {
-        let end = (start + BATCH_BLOCKS).min(blocks);
+    while start < blocks.count {
+        let end = (start + per_batch).min(blocks.count);
+        let first = start * blocks.values;
+        values.clear();
+        stream.read(
+            ((end * blocks.values).min(blocks.total) - first) as usize,
+            &mut values,
+        )?;
+        let values = &values;
         let batch: Vec<Result<(Vec<u8>, Census), WriteError>> = (start..end)
             .into_par_iter()
             .map_init(
                 || (zstd::bulk::Compressor::new(level), Vec::new()),
                 |(compressor, raw), block| {
                     raw.clear();
-                    let census = fill(block, raw)?;
+                    let lo = (block * blocks.values - first) as usize;
+                    let hi = (lo + blocks.values as usize).min(values.len());
+                    let census = fill(block, &values[lo..hi], raw)?;
                     let compress_err = |detail: String| WriteError::Compress {
                         section,
                         block,
@@ -517,17 +642,17 @@ where
 /// The thresholds `(draw_from, win_from)` of one board's `n + 1` values,
 /// counting them into `census`; an error unless they run losses, draws,
 /// wins.
-fn thresholds<T: Copy + Into<u16>>(
+fn thresholds(
     n: u32,
     gb: u64,
-    board: &[T],
+    board: &[u16],
     census: &mut Census,
 ) -> Result<(u32, u32), WriteError> {
     let mut draw_from = None;
     let mut win_from = None;
     let mut previous = Wdl::Loss;
     for (j, &v) in board.iter().enumerate() {
-        let value = Value::unpack(v.into());
+        let value = Value::unpack(v);
         let wdl = value.wdl();
         if wdl < previous {
             return Err(WriteError::NotMonotone {

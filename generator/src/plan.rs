@@ -1,0 +1,149 @@
+//! What a `generate` run will take, stated before any work: positions,
+//! disk, peak memory and time, checked against what the machine has.
+//!
+//! The model (docs/performance.md has the measurements behind each
+//! constant): while level `n` is solved, every smaller level is held one
+//! byte a position for the exits, and each worker thread holds one unit in
+//! flight (a state word per position, its quiet predecessor lists and
+//! frontier, and its solved values); the level itself goes to disk unit by
+//! unit. When the level is assembled into its table file and a larger level
+//! still needs it, it is read into memory, one byte a position, as the file
+//! is written.
+
+use crate::retro::{level_units, UnitId};
+use std::path::Path;
+use togyz_probe::index::Layout;
+
+/// Bytes a unit in flight takes per position (4-byte state word, 1-byte
+/// solved value, frontier entries).
+pub const UNIT_BYTES_PER_POSITION: f64 = 6.5;
+/// Bytes a unit in flight takes per board (quiet predecessor lists: 4 bytes
+/// an edge, and an 8-byte offset).
+pub const UNIT_BYTES_PER_BOARD: f64 = 40.0;
+/// Working memory besides the levels and units: the table writer's batches
+/// and the program itself.
+pub const BASE_BYTES: f64 = 300e6;
+/// Positions solved and written per second and worker thread: 7.95e9
+/// positions of the 11-stone level solved and written in 842 s on 2
+/// threads (docs/performance.md), which is the slowest level measured.
+pub const RATE_PER_THREAD: f64 = 4.7e6;
+/// Table bytes per position on disk, an upper bound: 0.74 bits at 11
+/// stones, growing slowly with the stones.
+pub const TABLE_BYTES_PER_POSITION: f64 = 0.125;
+/// Unit-file bytes per position on disk (zstd level 1 of one-byte cells).
+pub const UNIT_FILE_BYTES_PER_POSITION: f64 = 0.25;
+
+/// What a run will need.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Plan {
+    /// Positions this process solves.
+    pub positions: u64,
+    /// Bytes of disk the output folder needs on top of what is there.
+    pub disk: u64,
+    /// Peak memory, bytes.
+    pub memory: u64,
+    /// The level where the memory peaks.
+    pub memory_at: u32,
+    /// Seconds, estimated.
+    pub seconds: f64,
+}
+
+/// Peak memory of solving level `n` (and assembling it; `keep` if a larger
+/// level needs it afterwards) with `threads` workers.
+pub fn level_memory(n: u32, threads: usize, keep: bool) -> u64 {
+    let lower: u64 = (1..n).map(|m| Layout::new(m).positions()).sum();
+    let mut units = level_units(n);
+    units.sort_by_key(|u| std::cmp::Reverse(u.positions(n)));
+    let in_flight: f64 = units
+        .iter()
+        .take(threads.max(1))
+        .map(|u: &UnitId| {
+            u.positions(n) as f64 * UNIT_BYTES_PER_POSITION
+                + u.boards(n) as f64 * UNIT_BYTES_PER_BOARD
+        })
+        .sum();
+    let assembly = if keep { Layout::new(n).positions() } else { 0 };
+    lower + in_flight.max(assembly as f64) as u64 + BASE_BYTES as u64
+}
+
+/// The plan for solving the levels in `todo` (ascending) with `threads`
+/// workers, `shards` processes sharing the work, the largest level asked
+/// for being `max`.
+pub fn plan(todo: &[u32], max: u32, threads: usize, shards: u32) -> Plan {
+    let mut p = Plan::default();
+    let mut disk_tables = 0u64;
+    let mut work_peak = 0u64;
+    for &n in todo {
+        let positions = Layout::new(n).positions();
+        p.positions += positions / shards as u64;
+        disk_tables += (positions as f64 * TABLE_BYTES_PER_POSITION) as u64;
+        work_peak = work_peak.max((positions as f64 * UNIT_FILE_BYTES_PER_POSITION) as u64);
+        let m = level_memory(n, threads, n < max);
+        if m > p.memory {
+            p.memory = m;
+            p.memory_at = n;
+        }
+    }
+    p.disk = disk_tables + work_peak;
+    p.seconds = p.positions as f64 / (RATE_PER_THREAD * threads.max(1) as f64);
+    p
+}
+
+/// Memory the kernel says is available for new work (`MemAvailable` of
+/// `/proc/meminfo`), in bytes; `None` where there is no such file.
+pub fn memory_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Bytes free for an unprivileged user on the file system of `path`
+/// (`statvfs`).
+pub fn disk_available(path: &Path) -> std::io::Result<u64> {
+    fs4::available_space(path)
+}
+
+/// `bytes` for people: `1.23 GB`.
+pub fn human_bytes(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.2} GB", b / 1e9)
+    } else {
+        format!("{:.0} MB", (b / 1e6).max(1.0))
+    }
+}
+
+/// `seconds` for people: `45 s`, `12 min`, `3.5 h`.
+pub fn human_seconds(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{:.0} s", seconds.max(1.0))
+    } else if seconds < 5400.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plan_grows_with_the_stones_and_the_memory_peaks_at_the_top() {
+        let p8 = plan(&(1..=8).collect::<Vec<_>>(), 8, 2, 1);
+        let p10 = plan(&(1..=10).collect::<Vec<_>>(), 10, 2, 1);
+        assert_eq!(p8.positions, 512_753_762);
+        assert_eq!(p10.positions, 4_644_298_157);
+        assert_eq!(p10.memory_at, 10);
+        assert!(p8.memory < p10.memory && p8.disk < p10.disk && p8.seconds < p10.seconds);
+        // The 10-stone set's peak is under 3 GB in this model.
+        assert!(p10.memory < 3_000_000_000, "{}", p10.memory);
+        // Shards split the positions, not the memory.
+        let half = plan(&[10], 10, 2, 2);
+        assert_eq!(half.positions, Layout::new(10).positions() / 2);
+        assert_eq!(half.memory, plan(&[10], 10, 2, 1).memory);
+        assert_eq!(human_bytes(2_500_000_000), "2.50 GB");
+        assert_eq!(human_seconds(7200.0), "2.0 h");
+    }
+}

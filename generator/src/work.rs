@@ -1,0 +1,539 @@
+//! The work folder of a level being solved: one file per solved unit, so
+//! the level is never held whole, a killed run keeps every finished unit,
+//! and shards on several machines can share one output folder.
+//!
+//! `OUT/togyz-NN.work/unit-AA-BB.tkv` holds the packed values of unit
+//! `{AA, BB}` (a tuzdyk configuration and its swap, see
+//! [`crate::retro::UnitId`]) of the `NN`-stone level. It appears by an
+//! atomic rename once complete, so a unit is finished exactly when its file
+//! is there. When every unit's file is there, [`LevelStream`] reads them in
+//! index order (configuration after configuration) for the table writer,
+//! and the folder is removed once the table is written.
+//!
+//! A unit file (little endian), an internal format that never leaves the
+//! output folder:
+//!
+//! | offset | size | field |
+//! |---:|---:|---|
+//! | 0 | 8 | magic `TOGYZUNT` |
+//! | 8 | 4 | version (1) |
+//! | 12 | 4 | stones `n` |
+//! | 16 | 4 | configurations in the file (1 or 2) |
+//! | 20 | 4 | reserved (0) |
+//! | 24 | 64 | two slots: configuration id (4), cell width 1 or 2 (4), positions (8), offset of its first chunk (8), chunks (8) |
+//! | 88 | 8 | file length |
+//! | 96 | 8 | xxh3-64 of bytes 0..96 |
+//!
+//! then each configuration's chunks in turn, a chunk being its value count
+//! (4), compressed length (4), xxh3-64 of the compressed bytes (8) and the
+//! zstd frame of `count` cells.
+
+use crate::retro::{LevelValues, UnitId, UnitValues};
+use crate::write::{temporary_path, TempFile, WriteError};
+use byteorder::{ByteOrder, LittleEndian as LE};
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use togyz_probe::index::{board_count, TuzdykConfig, CONFIG_COUNT};
+use xxhash_rust::xxh3::xxh3_64;
+
+const MAGIC: [u8; 8] = *b"TOGYZUNT";
+const VERSION: u32 = 1;
+const HEADER_LEN: usize = 104;
+const CHUNK_HEADER_LEN: usize = 16;
+/// Cells per chunk: bounds the memory of writing and reading a unit file.
+const CHUNK_VALUES: usize = 1 << 20;
+/// zstd level of unit files: they are read once, so speed over size.
+const UNIT_LEVEL: i32 = 1;
+/// Unit files from this size on are synced to disk before they count as
+/// finished.
+const SYNC_FROM_BYTES: u64 = 4 << 20;
+
+/// Why a unit file could not be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum UnitFileError {
+    /// Reading or writing failed.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        source: io::Error,
+    },
+    /// The file is not a complete unit file of the expected level.
+    #[error("{}: damaged unit file ({reason}); delete it and run again to solve the unit anew", .path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// zstd failed.
+    #[error("{}: zstd: {detail}", .path.display())]
+    Zstd {
+        /// The file.
+        path: PathBuf,
+        /// zstd's message.
+        detail: String,
+    },
+}
+
+fn io_error(path: &Path) -> impl Fn(io::Error) -> UnitFileError + '_ {
+    move |source| UnitFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The work folder of level `n` in output folder `out`.
+pub fn work_dir(out: &Path, n: u32) -> PathBuf {
+    out.join(format!("togyz-{n:02}.work"))
+}
+
+/// The file name of a unit's values: `unit-AA-BB.tkv`.
+pub fn unit_file_name(unit: UnitId) -> String {
+    format!("unit-{:02}-{:02}.tkv", unit.first, unit.second)
+}
+
+/// Whether `name` is a unit file's name.
+pub fn is_unit_file_name(name: &str) -> bool {
+    (0..CONFIG_COUNT).any(|id| name == unit_file_name(UnitId::of(id)))
+}
+
+/// One configuration's slot in the header.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    config: u32,
+    width: u32,
+    positions: u64,
+    offset: u64,
+    chunks: u64,
+}
+
+struct Header {
+    n: u32,
+    count: u32,
+    slots: [Slot; 2],
+    file_length: u64,
+}
+
+impl Header {
+    fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut b = [0u8; HEADER_LEN];
+        b[..8].copy_from_slice(&MAGIC);
+        LE::write_u32(&mut b[8..], VERSION);
+        LE::write_u32(&mut b[12..], self.n);
+        LE::write_u32(&mut b[16..], self.count);
+        for (i, s) in self.slots.iter().enumerate() {
+            let o = 24 + 32 * i;
+            LE::write_u32(&mut b[o..], s.config);
+            LE::write_u32(&mut b[o + 4..], s.width);
+            LE::write_u64(&mut b[o + 8..], s.positions);
+            LE::write_u64(&mut b[o + 16..], s.offset);
+            LE::write_u64(&mut b[o + 24..], s.chunks);
+        }
+        LE::write_u64(&mut b[88..], self.file_length);
+        let sum = xxh3_64(&b[..96]);
+        LE::write_u64(&mut b[96..], sum);
+        b
+    }
+
+    /// Parses and checks a header for unit `unit` of level `n`.
+    fn parse(b: &[u8; HEADER_LEN], n: u32, unit: UnitId, len: u64) -> Result<Header, String> {
+        if b[..8] != MAGIC {
+            return Err("not a unit file".into());
+        }
+        if LE::read_u64(&b[96..]) != xxh3_64(&b[..96]) {
+            return Err("header checksum".into());
+        }
+        if LE::read_u32(&b[8..]) != VERSION {
+            return Err("unknown version".into());
+        }
+        let mut h = Header {
+            n: LE::read_u32(&b[12..]),
+            count: LE::read_u32(&b[16..]),
+            slots: [Slot::default(); 2],
+            file_length: LE::read_u64(&b[88..]),
+        };
+        for (i, s) in h.slots.iter_mut().enumerate() {
+            let o = 24 + 32 * i;
+            *s = Slot {
+                config: LE::read_u32(&b[o..]),
+                width: LE::read_u32(&b[o + 4..]),
+                positions: LE::read_u64(&b[o + 8..]),
+                offset: LE::read_u64(&b[o + 16..]),
+                chunks: LE::read_u64(&b[o + 24..]),
+            };
+        }
+        if h.n != n {
+            return Err(format!("holds {} stones, not {n}", h.n));
+        }
+        let configs = unit.configs();
+        if h.count as usize != configs.len() {
+            return Err("wrong configuration count".into());
+        }
+        for (s, &id) in h.slots.iter().zip(&configs) {
+            let m = TuzdykConfig::from_id(id).free_holes();
+            if s.config as usize != id
+                || !(1..=2).contains(&s.width)
+                || s.positions != board_count(n, m) * (n as u64 + 1)
+                || s.chunks != s.positions.div_ceil(CHUNK_VALUES as u64)
+                || s.offset < HEADER_LEN as u64
+                || s.offset > len
+            {
+                return Err(format!("bad slot for configuration {id}"));
+            }
+        }
+        if h.file_length != len {
+            return Err(format!(
+                "{len} bytes, the header says {}: incomplete",
+                h.file_length
+            ));
+        }
+        Ok(h)
+    }
+}
+
+/// Writes a solved unit into `dir` (the level's work folder): a temporary
+/// file, synced, then renamed to its name. If the file is already there
+/// (another shard solved the same unit), the new one is dropped: the values
+/// are the same.
+pub fn write_unit(
+    dir: &Path,
+    n: u32,
+    unit: UnitId,
+    values: &UnitValues,
+) -> Result<PathBuf, UnitFileError> {
+    let path = dir.join(unit_file_name(unit));
+    let tmp_path = temporary_path(dir, &unit_file_name(unit));
+    let err = io_error(&tmp_path);
+    let file = File::create(&tmp_path).map_err(&err)?;
+    let mut tmp = TempFile::new(tmp_path.clone());
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    out.write_all(&[0u8; HEADER_LEN]).map_err(&err)?;
+    let mut pos = HEADER_LEN as u64;
+    let mut header = Header {
+        n,
+        count: values.len() as u32,
+        slots: [Slot::default(); 2],
+        file_length: 0,
+    };
+    let mut compressor =
+        zstd::bulk::Compressor::new(UNIT_LEVEL).map_err(|e| UnitFileError::Zstd {
+            path: tmp_path.clone(),
+            detail: e.to_string(),
+        })?;
+    let mut raw = Vec::new();
+    for (slot, (id, cells)) in header.slots.iter_mut().zip(values) {
+        let (width, len) = match cells {
+            LevelValues::Narrow(v) => (1, v.len()),
+            LevelValues::Wide(v) => (2, v.len()),
+        };
+        *slot = Slot {
+            config: *id as u32,
+            width,
+            positions: len as u64,
+            offset: pos,
+            chunks: 0,
+        };
+        let mut start = 0;
+        while start < len {
+            let end = (start + CHUNK_VALUES).min(len);
+            raw.clear();
+            match cells {
+                LevelValues::Narrow(v) => raw.extend_from_slice(&v[start..end]),
+                LevelValues::Wide(v) => v[start..end]
+                    .iter()
+                    .for_each(|x| raw.extend_from_slice(&x.to_le_bytes())),
+            }
+            let packed = compressor.compress(&raw).map_err(|e| UnitFileError::Zstd {
+                path: tmp_path.clone(),
+                detail: e.to_string(),
+            })?;
+            let mut head = [0u8; CHUNK_HEADER_LEN];
+            LE::write_u32(&mut head, (end - start) as u32);
+            LE::write_u32(&mut head[4..], packed.len() as u32);
+            LE::write_u64(&mut head[8..], xxh3_64(&packed));
+            out.write_all(&head).map_err(&err)?;
+            out.write_all(&packed).map_err(&err)?;
+            pos += (CHUNK_HEADER_LEN + packed.len()) as u64;
+            slot.chunks += 1;
+            start = end;
+        }
+    }
+    header.file_length = pos;
+    let mut file = out.into_inner().map_err(|e| err(e.into_error()))?;
+    file.seek(SeekFrom::Start(0)).map_err(&err)?;
+    file.write_all(&header.to_bytes()).map_err(&err)?;
+    // A killed process loses nothing in the page cache; syncing is for a
+    // machine that goes down, and is not worth its wait for small units
+    // (solved again in moments; a damaged file is caught by its checksums).
+    let durable = pos >= SYNC_FROM_BYTES;
+    if durable {
+        file.sync_all().map_err(&err)?;
+    }
+    drop(file);
+    if !path.exists() {
+        std::fs::rename(&tmp_path, &path).map_err(io_error(&path))?;
+        tmp.keep();
+        if durable {
+            File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(io_error(dir))?;
+        }
+    }
+    Ok(path)
+}
+
+/// Opens a unit file and checks its header and length.
+fn open_unit(dir: &Path, n: u32, unit: UnitId) -> Result<(File, Header, PathBuf), UnitFileError> {
+    let path = dir.join(unit_file_name(unit));
+    let mut file = File::open(&path).map_err(io_error(&path))?;
+    let len = file.metadata().map_err(io_error(&path))?.len();
+    let mut b = [0u8; HEADER_LEN];
+    if len < HEADER_LEN as u64 {
+        return Err(UnitFileError::Damaged {
+            path,
+            reason: "shorter than its header".into(),
+        });
+    }
+    file.read_exact(&mut b).map_err(io_error(&path))?;
+    match Header::parse(&b, n, unit, len) {
+        Ok(h) => Ok((file, h, path)),
+        Err(reason) => Err(UnitFileError::Damaged { path, reason }),
+    }
+}
+
+/// Whether unit `unit` of level `n` is finished: its file is in `dir` with
+/// a valid header and the length it gives (each chunk's checksum is checked
+/// when the level is assembled).
+pub fn unit_done(dir: &Path, n: u32, unit: UnitId) -> bool {
+    open_unit(dir, n, unit).is_ok()
+}
+
+/// Reads one configuration's values from a unit file, chunk by chunk.
+struct ConfigReader {
+    file: BufReader<File>,
+    path: PathBuf,
+    width: usize,
+    chunks_left: u64,
+    positions_left: u64,
+    decompressor: zstd::bulk::Decompressor<'static>,
+    packed: Vec<u8>,
+    raw: Vec<u8>,
+    /// Decoded values of the current chunk not yet handed out.
+    buffer: Vec<u16>,
+    at: usize,
+}
+
+impl ConfigReader {
+    fn open(dir: &Path, n: u32, config: usize) -> Result<ConfigReader, UnitFileError> {
+        let unit = UnitId::of(config);
+        let (mut file, header, path) = open_unit(dir, n, unit)?;
+        let slot = header.slots[usize::from(config != unit.first)];
+        file.seek(SeekFrom::Start(slot.offset))
+            .map_err(io_error(&path))?;
+        let decompressor = zstd::bulk::Decompressor::new().map_err(|e| UnitFileError::Zstd {
+            path: path.clone(),
+            detail: e.to_string(),
+        })?;
+        Ok(ConfigReader {
+            file: BufReader::with_capacity(1 << 20, file),
+            path,
+            width: slot.width as usize,
+            chunks_left: slot.chunks,
+            positions_left: slot.positions,
+            decompressor,
+            packed: Vec::new(),
+            raw: Vec::new(),
+            buffer: Vec::new(),
+            at: 0,
+        })
+    }
+
+    fn damaged(&self, reason: &str) -> UnitFileError {
+        UnitFileError::Damaged {
+            path: self.path.clone(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Decodes the next chunk into the buffer; false at the end.
+    fn next_chunk(&mut self) -> Result<bool, UnitFileError> {
+        if self.chunks_left == 0 {
+            return if self.positions_left == 0 {
+                Ok(false)
+            } else {
+                Err(self.damaged("fewer values than the header says"))
+            };
+        }
+        let mut head = [0u8; CHUNK_HEADER_LEN];
+        self.file
+            .read_exact(&mut head)
+            .map_err(io_error(&self.path))?;
+        let count = LE::read_u32(&head) as usize;
+        let len = LE::read_u32(&head[4..]) as usize;
+        if count == 0 || count > CHUNK_VALUES || count as u64 > self.positions_left {
+            return Err(self.damaged("bad chunk length"));
+        }
+        if len > zstd::zstd_safe::compress_bound(count * self.width) {
+            return Err(self.damaged("bad compressed length"));
+        }
+        self.packed.resize(len, 0);
+        self.file
+            .read_exact(&mut self.packed)
+            .map_err(io_error(&self.path))?;
+        if xxh3_64(&self.packed) != LE::read_u64(&head[8..]) {
+            return Err(self.damaged("chunk checksum"));
+        }
+        self.raw.clear();
+        self.raw.reserve(count * self.width);
+        let got = self
+            .decompressor
+            .decompress_to_buffer(&self.packed, &mut self.raw)
+            .map_err(|e| self.damaged(&format!("zstd: {e}")))?;
+        if got != count * self.width {
+            return Err(self.damaged("chunk decompresses to the wrong length"));
+        }
+        self.buffer.clear();
+        match self.width {
+            1 => self.buffer.extend(self.raw.iter().map(|&b| b as u16)),
+            _ => self
+                .buffer
+                .extend(self.raw.chunks_exact(2).map(LE::read_u16)),
+        }
+        self.at = 0;
+        self.chunks_left -= 1;
+        self.positions_left -= count as u64;
+        Ok(true)
+    }
+}
+
+/// A level's packed values in index order, read from its unit files
+/// configuration after configuration.
+pub struct LevelStream {
+    dir: PathBuf,
+    n: u32,
+    next_config: usize,
+    reader: Option<ConfigReader>,
+}
+
+impl LevelStream {
+    /// Streams level `n` from the unit files in `dir` (all must be there).
+    pub fn new(dir: &Path, n: u32) -> LevelStream {
+        LevelStream {
+            dir: dir.to_path_buf(),
+            n,
+            next_config: 0,
+            reader: None,
+        }
+    }
+}
+
+impl crate::write::ValueStream for LevelStream {
+    fn read(&mut self, mut count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
+        while count > 0 {
+            let reader = match &mut self.reader {
+                Some(r) => r,
+                None => {
+                    if self.next_config == CONFIG_COUNT {
+                        return Err(WriteError::Unit(UnitFileError::Damaged {
+                            path: self.dir.clone(),
+                            reason: "the units hold fewer values than the level".into(),
+                        }));
+                    }
+                    let r = ConfigReader::open(&self.dir, self.n, self.next_config)?;
+                    self.next_config += 1;
+                    self.reader.insert(r)
+                }
+            };
+            if reader.at == reader.buffer.len() && !reader.next_chunk()? {
+                self.reader = None;
+                continue;
+            }
+            let take = count.min(reader.buffer.len() - reader.at);
+            out.extend_from_slice(&reader.buffer[reader.at..reader.at + take]);
+            reader.at += take;
+            count -= take;
+        }
+        Ok(())
+    }
+}
+
+/// Removes a level's work folder after its table is written: the unit
+/// files and anything the writers left (only names this program makes;
+/// the folder stays if something else is in it).
+pub fn remove_work_dir(dir: &Path) -> io::Result<()> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if is_unit_file_name(&name) {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    // Fails if something not ours is still in there (a user's file): the
+    // folder then stays.
+    let _ = std::fs::remove_dir(dir);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::write::ValueStream;
+
+    #[test]
+    fn unit_files_round_trip_and_damage_is_caught() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = 2;
+        let mut all = Vec::new();
+        for id in 0..CONFIG_COUNT {
+            let unit = UnitId::of(id);
+            if unit.first != id {
+                continue;
+            }
+            let values: UnitValues = unit
+                .configs()
+                .into_iter()
+                .map(|c| {
+                    let len = (board_count(n, TuzdykConfig::from_id(c).free_holes()) * 3) as usize;
+                    let v: Vec<u16> = (0..len).map(|i| ((i * 7 + c) % 300) as u16).collect();
+                    (c, LevelValues::from_packed(v))
+                })
+                .collect();
+            write_unit(dir.path(), n, unit, &values).unwrap();
+            assert!(unit_done(dir.path(), n, unit));
+            assert!(!unit_done(dir.path(), n + 1, unit));
+            all.push(values);
+        }
+        let mut expected = vec![Vec::new(); CONFIG_COUNT];
+        for (c, v) in all.into_iter().flatten() {
+            expected[c] = v.widened().into_owned();
+        }
+        let expected: Vec<u16> = expected.concat();
+        let mut s = LevelStream::new(dir.path(), n);
+        let mut got = Vec::new();
+        s.read(5, &mut got).unwrap();
+        s.read(expected.len() - 5, &mut got).unwrap();
+        assert_eq!(got, expected);
+        assert!(s.read(1, &mut got).is_err(), "no more values");
+
+        // A flipped byte in a chunk is reported, naming the file.
+        let path = dir.path().join(unit_file_name(UnitId::of(0)));
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 3;
+        bytes[last] ^= 0x40;
+        std::fs::write(&path, &bytes).unwrap();
+        let mut s = LevelStream::new(dir.path(), n);
+        let e = s.read(expected.len(), &mut Vec::new()).unwrap_err();
+        assert!(e.to_string().contains("unit-00-00.tkv"), "{e}");
+        // A truncated one is not finished.
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        assert!(!unit_done(dir.path(), n, UnitId::of(0)));
+    }
+}
