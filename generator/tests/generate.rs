@@ -160,7 +160,7 @@ fn a_killed_run_leaves_nothing_that_passes_as_complete() {
             "n={n}: {status:?}"
         );
     }
-    // Resuming finishes the job, removes the dead run's temporary file, and
+    // Resuming finishes the job, removes the dead run's temporary files, and
     // gives the same bytes as an uninterrupted run.
     let out = generate(dir.path(), 6, 2);
     assert!(
@@ -171,7 +171,10 @@ fn a_killed_run_leaves_nothing_that_passes_as_complete() {
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .flatten()
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.ends_with(".tmp") || name.ends_with(".work")
+        })
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
     let fresh = tempfile::tempdir().unwrap();
@@ -212,4 +215,254 @@ fn only_our_dead_temporaries_are_removed() {
     let out = generate(dir.path(), 1, 1);
     assert!(String::from_utf8_lossy(&out.stdout).contains("left by an interrupted run"));
     assert!(!dead.exists());
+}
+
+fn togyz_gen(args: &[&str], out: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("runs togyz-gen")
+}
+
+fn unit_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".tkv"))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_run_killed_mid_level_keeps_its_finished_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("togyz-06.work");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+        .args([
+            "generate",
+            "--quiet",
+            "--max-stones",
+            "6",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once some, not all, of the 6-stone units are on disk.
+    let start = std::time::Instant::now();
+    while unit_files(&work) < 3 && start.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = unit_files(&work);
+    assert!(
+        (3..37).contains(&kept),
+        "killed mid-level with {kept} units done"
+    );
+    assert!(!dir.path().join(file_name(6)).exists());
+    let out = generate(dir.path(), 6, 2);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("{kept} of 37 units already solved")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("in {} units solved", 37 - kept)),
+        "only the rest is solved: {stdout}"
+    );
+    assert!(
+        !work.exists(),
+        "the work folder goes once the table is written"
+    );
+    let fresh = tempfile::tempdir().unwrap();
+    assert!(generate(fresh.path(), 6, 2).status.success());
+    assert_eq!(read_all(dir.path(), 6), read_all(fresh.path(), 6));
+}
+
+#[test]
+fn three_shards_give_the_bytes_of_one_process() {
+    let shared = tempfile::tempdir().unwrap();
+    let shards: Vec<_> = (0..3)
+        .map(|i| {
+            Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+                .args(["generate", "--quiet", "--max-stones", "6", "--threads", "1"])
+                .args(["--shard", &format!("{i}/3"), "--out"])
+                .arg(shared.path())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut assembled = 0;
+    for child in shards {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assembled += String::from_utf8_lossy(&out.stdout)
+            .matches("table assembled")
+            .count();
+    }
+    assert_eq!(assembled, 6, "each level assembled once, by one shard");
+    let single = tempfile::tempdir().unwrap();
+    assert!(generate(single.path(), 6, 2).status.success());
+    assert_eq!(read_all(shared.path(), 6), read_all(single.path(), 6));
+}
+
+#[test]
+fn shards_left_unfinished_are_assembled_later() {
+    let shared = tempfile::tempdir().unwrap();
+    // Shard 0 of 2 alone gives up waiting for shard 1.
+    let out = togyz_gen(
+        &[
+            "generate",
+            "--quiet",
+            "--max-stones",
+            "2",
+            "--shard",
+            "0/2",
+            "--wait-timeout",
+            "1",
+        ],
+        shared.path(),
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("gave up after waiting 1 s"), "{stderr}");
+    // Shard 1 then finishes level 1 and assembles it; `assemble` has
+    // nothing missing to do, and a full run completes from the units.
+    let out = togyz_gen(
+        &["generate", "--quiet", "--max-stones", "1", "--shard", "1/2"],
+        shared.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(shared.path().join(file_name(1)).exists());
+    let out = togyz_gen(&["assemble"], shared.path());
+    assert!(out.status.success());
+    let out = generate(shared.path(), 2, 1);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let single = tempfile::tempdir().unwrap();
+    assert!(generate(single.path(), 2, 1).status.success());
+    assert_eq!(read_all(shared.path(), 2), read_all(single.path(), 2));
+}
+
+#[test]
+fn a_second_run_into_a_locked_folder_names_the_holder() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+        .args([
+            "generate",
+            "--quiet",
+            "--max-stones",
+            "7",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !dir.path().join(file_name(1)).exists() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let second = generate(dir.path(), 7, 1);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(second.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        stderr.contains("locked by another togyz-gen run")
+            && stderr.contains(&format!("pid {}", first.id()))
+            && stderr.contains("--max-stones 7"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn what_cannot_be_done_is_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    // Beyond the solver: the limit is named.
+    let out = generate(dir.path(), 18, 1);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("between 1 and 17"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Beyond this machine's memory: refused before any work, with a
+    // figure and what would fit.
+    let out = generate(dir.path(), 17, 1);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("not enough memory") && stderr.contains("--max-stones"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("plan: "));
+    assert!(!dir.path().join(file_name(1)).exists(), "no work done");
+    // A file as the output folder.
+    let file = dir.path().join("README.md");
+    std::fs::write(&file, b"notes").unwrap();
+    let out = generate(&file, 2, 1);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is a file, not a folder"), "{stderr}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"notes");
+    // No threads.
+    let out = generate(dir.path(), 2, 0);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("at least 1"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A bad shard.
+    let out = togyz_gen(&["generate", "--shard", "3/3"], dir.path());
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("0 <= I < K"));
+}
+
+#[test]
+fn a_folder_that_cannot_be_written_is_found_before_any_work() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("ro");
+    std::fs::create_dir(&out_dir).unwrap();
+    std::fs::set_permissions(&out_dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    if std::fs::write(out_dir.join("probe"), b"").is_ok() {
+        // Running as root: permissions do not stop us; nothing to test.
+        return;
+    }
+    let out = generate(&out_dir, 3, 1);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot write into the output folder"),
+        "{stderr}"
+    );
 }
