@@ -17,6 +17,10 @@
 //! * a position whose side to move has no stones holds the game's result at
 //!   distance 0.
 //!
+//! The level being checked is read from its file chunk by chunk, never held
+//! whole; the smaller levels its moves lead to are held one byte a position
+//! (as the generator holds them), so verify checks whatever generate made.
+//!
 //! In short, each entry must equal the best of its moves' values. Checked
 //! level by level from 1 stone up, local consistency is also global
 //! correctness: distances strictly fall along a win's or loss's
@@ -31,6 +35,7 @@ use rayon::prelude::*;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use togyz_probe::format::Section;
 use togyz_probe::format::{self, TableError, TableFile};
 use togyz_probe::index::{BoardWalker, Layout, TuzdykConfig};
 use togyz_probe::rules::{Move, Position, Side, HALF};
@@ -40,11 +45,12 @@ use togyz_probe::{Slot, Value};
 /// Arguments of `togyz-gen verify`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct VerifyArgs {
-    /// Folder holding the tables (`togyz-NN.tkb`).
-    #[arg(long, default_value = "tables")]
-    pub tables: PathBuf,
-    /// Worker threads (default: one per core).
+    /// Folder holding the tables (`togyz-NN.tkb`; default: $TOGYZ_TABLES,
+    /// else ./tables).
     #[arg(long)]
+    pub tables: Option<PathBuf>,
+    /// Worker threads (at least 1; default: one per core).
+    #[arg(long, value_parser = crate::progress::threads_arg)]
     pub threads: Option<usize>,
     /// No progress bars (the per-level lines and the summary still print).
     #[arg(long)]
@@ -127,13 +133,25 @@ pub struct LevelReport {
     pub seconds: f64,
 }
 
+impl VerifyArgs {
+    /// The tables folder: `--tables`, else `$TOGYZ_TABLES`, else `tables`
+    /// (as `togyz-probe` finds it).
+    pub fn tables_dir(&self) -> PathBuf {
+        self.tables
+            .clone()
+            .or_else(|| std::env::var_os("TOGYZ_TABLES").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("tables"))
+    }
+}
+
 /// Runs `togyz-gen verify`: prints a line per table and a summary, or
 /// returns the first problem found.
 pub fn run(args: &VerifyArgs) -> Result<(), VerifyError> {
     let start = Instant::now();
+    let dir = args.tables_dir();
     let (reports, threads) = with_threads(args.threads, || {
         (
-            verify_dir(&args.tables, !args.quiet, true),
+            verify_dir(&dir, !args.quiet, true),
             rayon::current_num_threads(),
         )
     })
@@ -206,23 +224,20 @@ pub fn verify_dir(
         file.verify_checksums()?;
         files.push(file);
     }
-    // One byte a position where the values fit, so the largest sets fit
-    // in memory.
+    // The smaller levels, one byte a position where the values fit; the
+    // level being checked is streamed from its file.
     let mut tables: Vec<LevelValues> = vec![LevelValues::Narrow(Vec::new())];
     let mut reports = Vec::new();
     for (file, n) in files.iter().zip(1..) {
         let t = Instant::now();
-        let values = LevelValues::load(file)?;
-        match &values {
-            LevelValues::Narrow(v) => check_header_census(file, v)?,
-            LevelValues::Wide(v) => check_header_census(file, v)?,
-        }
-        tables.push(values);
         let positions = file.layout().positions();
         let bar = positions_bar(positions, format!("verify {n:2}"), progress);
-        let result = check_level(n, &tables, &bar);
+        let result = check_level(n, file, &tables, &bar);
         bar.finish_and_clear();
-        result?;
+        check_header_census(file, &result?)?;
+        if n < max {
+            tables.push(LevelValues::load(file)?);
+        }
         let report = LevelReport {
             stones: n,
             positions,
@@ -246,27 +261,51 @@ pub fn verify_dir(
     Ok(reports)
 }
 
-/// The header's wins, draws, losses and longest distances against the
-/// decoded entries.
-fn check_header_census<T: Copy + Into<u16>>(
-    file: &TableFile,
-    values: &[T],
-) -> Result<(), VerifyError> {
-    let (mut wins, mut draws, mut losses, mut longest_win, mut longest_loss) =
-        (0u64, 0u64, 0u64, 0u32, 0u32);
-    for &v in values {
-        match Value::unpack(v.into()) {
+/// Wins, draws, losses and the longest distances of a run of entries.
+#[derive(Clone, Copy, Debug, Default)]
+struct Census {
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    longest_win: u32,
+    longest_loss: u32,
+}
+
+impl Census {
+    fn add(&mut self, v: Value) {
+        match v {
             Value::Win(d) => {
-                wins += 1;
-                longest_win = longest_win.max(d);
+                self.wins += 1;
+                self.longest_win = self.longest_win.max(d);
             }
-            Value::Draw => draws += 1,
+            Value::Draw => self.draws += 1,
             Value::Loss(d) => {
-                losses += 1;
-                longest_loss = longest_loss.max(d);
+                self.losses += 1;
+                self.longest_loss = self.longest_loss.max(d);
             }
         }
     }
+
+    fn merge(mut self, o: Census) -> Census {
+        self.wins += o.wins;
+        self.draws += o.draws;
+        self.losses += o.losses;
+        self.longest_win = self.longest_win.max(o.longest_win);
+        self.longest_loss = self.longest_loss.max(o.longest_loss);
+        self
+    }
+}
+
+/// The header's wins, draws, losses and longest distances against the
+/// decoded entries' census.
+fn check_header_census(file: &TableFile, c: &Census) -> Result<(), VerifyError> {
+    let Census {
+        wins,
+        draws,
+        losses,
+        longest_win,
+        longest_loss,
+    } = *c;
     let h = file.header();
     for (field, header, found) in [
         ("wins", h.wins, wins),
@@ -290,6 +329,53 @@ fn check_header_census<T: Copy + Into<u16>>(
 /// Boards per work item of the parallel check.
 const CHUNK_BOARDS: u64 = 2048;
 
+/// Decodes runs of a table's entries, keeping the last WDL and DTM block
+/// it decompressed (a worker's chunks are mostly consecutive).
+struct RangeDecoder<'f> {
+    file: &'f TableFile,
+    wdl: Vec<u8>,
+    wdl_block: u64,
+    dtm: Vec<u8>,
+    dtm_block: u64,
+}
+
+impl<'f> RangeDecoder<'f> {
+    fn new(file: &'f TableFile) -> RangeDecoder<'f> {
+        RangeDecoder {
+            file,
+            wdl: Vec::new(),
+            wdl_block: u64::MAX,
+            dtm: Vec::new(),
+            dtm_block: u64::MAX,
+        }
+    }
+
+    /// The values of entries `first..first + count`.
+    fn decode(&mut self, first: u64, count: u64, out: &mut Vec<Value>) -> Result<(), TableError> {
+        let f = self.file;
+        let kazans = f.layout().kazans();
+        out.clear();
+        for index in first..first + count {
+            let (wb, at) = f.wdl_location(index / kazans);
+            if wb != self.wdl_block {
+                self.wdl_block = u64::MAX;
+                f.read_block_into(Section::Wdl, wb, &mut self.wdl)?;
+                self.wdl_block = wb;
+            }
+            let t = f.thresholds_in(&self.wdl, wb, at)?;
+            let (db, dat) = f.dtm_location(index);
+            if db != self.dtm_block {
+                self.dtm_block = u64::MAX;
+                f.read_block_into(Section::Dtm, db, &mut self.dtm)?;
+                self.dtm_block = db;
+            }
+            let d = f.distance_in(&self.dtm, db, dat)?;
+            out.push(f.combine(format::wdl_at(t, (index % kazans) as u32), d, db)?);
+        }
+        Ok(())
+    }
+}
+
 /// A stored entry that does not follow from its successors.
 struct Mismatch {
     pos: Position,
@@ -297,27 +383,104 @@ struct Mismatch {
     expected: Value,
 }
 
-/// Checks every entry of level `n` (`tables[1..=n]` decoded). Finds the
-/// inconsistency with the smallest index, if any.
-fn check_level(n: u32, tables: &[LevelValues], bar: &ProgressBar) -> Result<(), VerifyError> {
+/// Where the check reads successors: the smaller levels, held whole, and
+/// the unit of the level being checked (a configuration and its swap, which
+/// quiet moves stay within), decoded from the file.
+struct Lookup<'a> {
+    tables: &'a [LevelValues],
+    n: u32,
+    /// The unit's configurations: first index and packed values.
+    parts: &'a [(u64, Vec<u16>)],
+}
+
+impl Lookup<'_> {
+    /// The packed value at `index` of level `level`.
+    #[inline]
+    fn packed(&self, level: u32, index: u64) -> u16 {
+        if level < self.n {
+            return self.tables[level as usize].get(index as usize);
+        }
+        let (first, values) = self
+            .parts
+            .iter()
+            .find(|(first, v)| (*first..*first + v.len() as u64).contains(&index))
+            .expect("a quiet move stays within its unit");
+        values[(index - first) as usize]
+    }
+}
+
+/// Positions decoded per work item when a unit is read from its file.
+const DECODE_CHUNK: u64 = 1 << 18;
+
+/// Checks every entry of level `n`, read unit by unit from `file` (a
+/// configuration and its swap: quiet moves stay within a unit), against
+/// its successors; returns the entries' census. Finds the inconsistency
+/// with the smallest index in the first unit that has one.
+fn check_level(
+    n: u32,
+    file: &TableFile,
+    tables: &[LevelValues],
+    bar: &ProgressBar,
+) -> Result<Census, VerifyError> {
     let layouts: Vec<Layout> = (0..=n).map(Layout::new).collect();
     let layout = &layouts[n as usize];
-    let work = layout.board_chunks(CHUNK_BOARDS);
-    let first = work.par_iter().find_map_first(|&(id, start, end)| {
-        let found = check_boards(n, id, start, end, tables, &layouts);
-        bar.inc((end - start) * layout.kazans());
-        found
-    });
-    match first {
-        None => Ok(()),
-        Some(m) => Err(VerifyError::Inconsistent {
-            stones: n,
-            fen: m.pos.fen(),
-            stored: m.stored,
-            expected: m.expected,
-            moves: describe_moves(&m.pos, tables, &layouts),
-        }),
+    let mut census = Census::default();
+    for unit in crate::retro::level_units(n) {
+        let mut parts = Vec::new();
+        for id in unit.configs() {
+            let first = layout.index_at(layout.global_board(id, 0), 0);
+            let len = layout.config_boards(id) * layout.kazans();
+            let starts: Vec<u64> = (0..len).step_by(DECODE_CHUNK as usize).collect();
+            let chunks: Vec<Vec<u16>> = starts
+                .par_iter()
+                .map_init(
+                    || (RangeDecoder::new(file), Vec::new()),
+                    |(decoder, values), &s| {
+                        let count = DECODE_CHUNK.min(len - s);
+                        decoder.decode(first + s, count, values)?;
+                        Ok(values
+                            .iter()
+                            .map(|v| v.pack().expect("a decoded value packs"))
+                            .collect())
+                    },
+                )
+                .collect::<Result<_, TableError>>()?;
+            parts.push((first, chunks.concat()));
+        }
+        let lookup = Lookup {
+            tables,
+            n,
+            parts: &parts,
+        };
+        let work: Vec<(usize, u64, u64)> = layout
+            .board_chunks(CHUNK_BOARDS)
+            .into_iter()
+            .filter(|w| unit.configs().contains(&w.0))
+            .collect();
+        let results: Vec<Result<Census, Mismatch>> = work
+            .par_iter()
+            .map(|&(id, start, end)| {
+                let found = check_boards(n, id, start, end, &lookup, &layouts);
+                bar.inc((end - start) * layout.kazans());
+                found
+            })
+            .collect();
+        for r in results {
+            match r {
+                Ok(c) => census = census.merge(c),
+                Err(m) => {
+                    return Err(VerifyError::Inconsistent {
+                        stones: n,
+                        fen: m.pos.fen(),
+                        stored: m.stored,
+                        expected: m.expected,
+                        moves: describe_moves(&m.pos, &lookup, &layouts),
+                    })
+                }
+            }
+        }
     }
+    Ok(census)
 }
 
 /// The live position of a board (mover seated South) at kazan offset `j`.
@@ -341,7 +504,7 @@ fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Positi
 fn move_value(
     pos: &Position,
     mv: Move,
-    tables: &[LevelValues],
+    tables: &Lookup,
     layouts: &[Layout],
     cache: &mut Option<(u32, u64)>,
 ) -> Value {
@@ -371,13 +534,13 @@ fn move_value(
     let j = child.kazan(child.side_to_move()) as u64 + n as u64 - HALF as u64;
     debug_assert_eq!(Slot::of(&child).map(|s| s.kazan as u64), Some(j));
     let index = gb * (n as u64 + 1) + j;
-    Value::unpack(tables[n as usize].get(index as usize)).back()
+    Value::unpack(tables.packed(n, index)).back()
 }
 
 /// The best of a position's move values, or its result if the game is over.
 fn expected_value(
     pos: &Position,
-    tables: &[LevelValues],
+    tables: &Lookup,
     layouts: &[Layout],
     caches: &mut [Option<(u32, u64)>; 9],
 ) -> Value {
@@ -396,41 +559,43 @@ fn expected_value(
     best.expect("a position whose game is not over has a move")
 }
 
-/// Checks boards `start..end` of configuration `id` at level `n`.
+/// Checks boards `start..end` of configuration `id` at level `n` (stored
+/// in `tables`' unit); returns their census.
 fn check_boards(
     n: u32,
     id: usize,
     start: u64,
     end: u64,
-    tables: &[LevelValues],
+    tables: &Lookup,
     layouts: &[Layout],
-) -> Option<Mismatch> {
+) -> Result<Census, Mismatch> {
     let config = TuzdykConfig::from_id(id);
     let layout = &layouts[n as usize];
-    let table = &tables[n as usize];
+    let mut census = Census::default();
     let mut walker = BoardWalker::new(n, config, start, end);
     while let Some((rank, board)) = walker.current() {
         let gb = layout.global_board(id, rank);
         let mut caches = [None; 9];
         for j in 0..=n {
             let pos = position_at(n, config, board, j);
-            let stored = Value::unpack(table.get(layout.index_at(gb, j) as usize));
+            let stored = Value::unpack(tables.packed(n, layout.index_at(gb, j)));
             let expected = expected_value(&pos, tables, layouts, &mut caches);
             if stored != expected {
-                return Some(Mismatch {
+                return Err(Mismatch {
                     pos,
                     stored,
                     expected,
                 });
             }
+            census.add(stored);
         }
         walker.advance();
     }
-    None
+    Ok(census)
 }
 
 /// Every move of `pos` with its value for the mover, for the error message.
-fn describe_moves(pos: &Position, tables: &[LevelValues], layouts: &[Layout]) -> String {
+fn describe_moves(pos: &Position, tables: &Lookup, layouts: &[Layout]) -> String {
     if let Some(o) = pos.outcome() {
         return format!("no moves: the game is over, {}:{}", o.score[0], o.score[1]);
     }

@@ -28,7 +28,7 @@ fn write_all(dir: &Path, max: u32) {
 
 fn args(dir: &Path) -> VerifyArgs {
     VerifyArgs {
-        tables: dir.to_path_buf(),
+        tables: Some(dir.to_path_buf()),
         threads: None,
         quiet: true,
     }
