@@ -432,6 +432,12 @@ fn solve_level(
 ) -> Result<(LevelSummary, Option<LevelValues>), GenerateError> {
     let out = &args.out;
     let dir = work::work_dir(out, n);
+    if write::table_status(out, n) == TableStatus::Complete {
+        // Another shard wrote it since this run started.
+        if let Some(result) = assemble_level(out, n, keep)? {
+            return Ok(result);
+        }
+    }
     std::fs::create_dir_all(&dir).map_err(|source| GenerateError::NotWritable {
         path: dir.clone(),
         source,
@@ -440,13 +446,10 @@ fn solve_level(
         println!("removed {}, left by an interrupted run", path.display());
     }
     let mine = shard.units(n);
-    let todo: Vec<UnitId> = mine
+    let resumed = mine
         .iter()
-        .copied()
-        .filter(|&u| !work::unit_done(&dir, n, u))
-        .collect();
-    let positions: u64 = todo.iter().map(|u| u.positions(n)).sum();
-    let resumed = mine.len() - todo.len();
+        .filter(|&&u| work::unit_done(&dir, n, u))
+        .count();
     if resumed > 0 {
         println!(
             "{:>9}: {resumed} of {} units already solved in {}, kept",
@@ -455,14 +458,23 @@ fn solve_level(
             dir.display()
         );
     }
+    // This shard's units first; then, smallest first, the other shards'
+    // units that nobody is solving (a shard that has not started, or
+    // died, does not hold the others up).
+    let mut order = mine.clone();
+    let mut others: Vec<UnitId> = level_units(n)
+        .into_iter()
+        .filter(|u| !mine.contains(u))
+        .collect();
+    others.sort_by_key(|u| (u.positions(n), u.first));
+    order.extend(others);
     let t = Instant::now();
-    solve_units(n, levels, &todo, &dir, positions, args.quiet)?;
-    let solved = t.elapsed().as_secs_f64();
-    if !todo.is_empty() {
+    let (positions, count) = solve_units(n, levels, &order, &dir, args.quiet)?;
+    if count > 0 {
         println!(
-            "{:>9}: {positions} positions in {} units solved in {solved:.1}s into {}",
+            "{:>9}: {positions} positions in {count} units solved in {:.1}s into {}",
             stones(n),
-            todo.len(),
+            t.elapsed().as_secs_f64(),
             dir.display()
         );
     }
@@ -473,7 +485,16 @@ fn solve_level(
         if let Some(result) = assemble_level(out, n, keep)? {
             return Ok(result);
         }
-        // Other shards' units are still missing.
+        // Units are missing: those of another process still at work, or one
+        // that stopped since the pass above (then solve them here).
+        let (positions, count) = solve_units(n, levels, &order, &dir, true)?;
+        if count > 0 {
+            println!(
+                "{:>9}: {positions} positions in {count} more units solved",
+                stones(n)
+            );
+            continue;
+        }
         let missing = level_units(n)
             .into_iter()
             .filter(|&u| !work::unit_done(&dir, n, u))
@@ -504,17 +525,26 @@ fn solve_level(
     }
 }
 
-/// Solves `units` of level `n` in parallel, each written to its unit file
-/// in `dir` as soon as it is solved.
+/// Solves the `units` of level `n` that are neither finished nor being
+/// solved by another process (each unit is solved under its lock in the
+/// work folder `dir`), in parallel, each written to its unit file as soon
+/// as it is solved. Returns the positions and units solved.
 fn solve_units(
     n: u32,
     levels: &Levels,
     units: &[UnitId],
     dir: &Path,
-    positions: u64,
     quiet: bool,
-) -> Result<(), GenerateError> {
+) -> Result<(u64, usize), GenerateError> {
+    let todo: Vec<UnitId> = units
+        .iter()
+        .copied()
+        .filter(|&u| !work::unit_done(dir, n, u))
+        .collect();
+    let positions: u64 = todo.iter().map(|u| u.positions(n)).sum();
     let progress = AtomicU64::new(0);
+    let solved = AtomicU64::new(0);
+    let count = std::sync::atomic::AtomicUsize::new(0);
     let done = AtomicBool::new(false);
     let bar = positions_bar(positions, stones(n), !quiet && positions > 0);
     let result = std::thread::scope(|scope| {
@@ -524,16 +554,46 @@ fn solve_units(
                 std::thread::sleep(Duration::from_millis(100));
             }
         });
-        let r = units.par_iter().with_max_len(1).try_for_each(|&u| {
-            let values = retro::solve_unit(n, levels, u, &progress)?;
-            work::write_unit(dir, n, u, &values)?;
+        let r = todo.par_iter().with_max_len(1).try_for_each(|&u| {
+            let lock_path = dir.join(work::unit_lock_name(u));
+            let lock = match lock::try_exclusive(&lock_path, &format!("solving unit {u:?}")) {
+                Ok(lock) => lock,
+                // Another process is solving it.
+                Err(lock::LockError::Held { .. }) => return Ok(()),
+                // The work folder is gone: another shard wrote the table.
+                Err(lock::LockError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    return Ok(())
+                }
+                Err(e) => return Err(e.into()),
+            };
+            // The table (the work folder's name with the table extension)
+            // appears, by a rename, only once every unit is done.
+            let table = dir.with_extension("tkb");
+            if !work::unit_done(dir, n, u) && !table.exists() {
+                let values = retro::solve_unit(n, levels, u, &progress)?;
+                match work::write_unit(dir, n, u, &values) {
+                    Ok(_) => {
+                        solved.fetch_add(u.positions(n), Ordering::Relaxed);
+                        count.fetch_add(1, Ordering::Relaxed);
+                    }
+                    // Another shard solved the unit too, wrote the table
+                    // and removed the work folder meanwhile.
+                    Err(_) if table.exists() => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            // Whoever takes the lock next finds the unit finished.
+            let _ = std::fs::remove_file(lock.path());
             Ok::<(), GenerateError>(())
         });
         done.store(true, Ordering::Relaxed);
         r
     });
     bar.finish_and_clear();
-    result
+    result?;
+    Ok((solved.into_inner(), count.into_inner()))
 }
 
 /// A [`ValueStream`] that also collects what it reads.
@@ -576,6 +636,9 @@ fn assemble_level(
         Ok(Some((s, values)))
     };
     if let TableStatus::Complete = write::table_status(out, n) {
+        // A shard that started the level late may have made the folder
+        // again: it is empty (or holds only our lock files).
+        let _ = work::remove_work_dir(&dir);
         return finished(&path);
     }
     if level_units(n).iter().any(|&u| !work::unit_done(&dir, n, u)) {

@@ -95,6 +95,11 @@ pub fn unit_file_name(unit: UnitId) -> String {
     format!("unit-{:02}-{:02}.tkv", unit.first, unit.second)
 }
 
+/// The lock a process holds while it solves a unit: `.unit-AA-BB.lock`.
+pub fn unit_lock_name(unit: UnitId) -> String {
+    format!(".unit-{:02}-{:02}.lock", unit.first, unit.second)
+}
+
 /// Whether `name` is a unit file's name.
 pub fn is_unit_file_name(name: &str) -> bool {
     (0..CONFIG_COUNT).any(|id| name == unit_file_name(UnitId::of(id)))
@@ -472,8 +477,13 @@ pub fn remove_work_dir(dir: &Path) -> io::Result<()> {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if is_unit_file_name(&name) {
-            std::fs::remove_file(entry.path())?;
+        let lock = (0..CONFIG_COUNT).any(|id| name == unit_lock_name(UnitId::of(id)));
+        if is_unit_file_name(&name) || lock {
+            match std::fs::remove_file(entry.path()) {
+                // Another shard removing the same folder got there first.
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
         }
     }
     // Fails if something not ours is still in there (a user's file): the
