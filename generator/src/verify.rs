@@ -30,6 +30,7 @@
 
 use crate::progress::{positions_bar, with_threads};
 use crate::retro::LevelValues;
+use crate::write::Census;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::io::Write as _;
@@ -261,41 +262,6 @@ pub fn verify_dir(
     Ok(reports)
 }
 
-/// Wins, draws, losses and the longest distances of a run of entries.
-#[derive(Clone, Copy, Debug, Default)]
-struct Census {
-    wins: u64,
-    draws: u64,
-    losses: u64,
-    longest_win: u32,
-    longest_loss: u32,
-}
-
-impl Census {
-    fn add(&mut self, v: Value) {
-        match v {
-            Value::Win(d) => {
-                self.wins += 1;
-                self.longest_win = self.longest_win.max(d);
-            }
-            Value::Draw => self.draws += 1,
-            Value::Loss(d) => {
-                self.losses += 1;
-                self.longest_loss = self.longest_loss.max(d);
-            }
-        }
-    }
-
-    fn merge(mut self, o: Census) -> Census {
-        self.wins += o.wins;
-        self.draws += o.draws;
-        self.losses += o.losses;
-        self.longest_win = self.longest_win.max(o.longest_win);
-        self.longest_loss = self.longest_loss.max(o.longest_loss);
-        self
-    }
-}
-
 /// The header's wins, draws, losses and longest distances against the
 /// decoded entries' census.
 fn check_header_census(file: &TableFile, c: &Census) -> Result<(), VerifyError> {
@@ -467,7 +433,7 @@ fn check_level(
             .collect();
         for r in results {
             match r {
-                Ok(c) => census = census.merge(c),
+                Ok(c) => census.merge(&c),
                 Err(m) => {
                     return Err(VerifyError::Inconsistent {
                         stones: n,

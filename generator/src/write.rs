@@ -285,18 +285,35 @@ pub fn write_table<T: Copy + Into<u16> + Sync>(
     write_table_with(dir, n, values, &WriteOptions::default())
 }
 
-/// Statistics of a run of positions.
+/// Wins, draws, losses and the longest distances of a run of positions
+/// (also what verify checks a header against).
 #[derive(Clone, Copy, Debug, Default)]
-struct Census {
-    wins: u64,
-    draws: u64,
-    losses: u64,
-    longest_win: u32,
-    longest_loss: u32,
+pub(crate) struct Census {
+    pub(crate) wins: u64,
+    pub(crate) draws: u64,
+    pub(crate) losses: u64,
+    pub(crate) longest_win: u32,
+    pub(crate) longest_loss: u32,
 }
 
 impl Census {
-    fn merge(&mut self, o: &Census) {
+    /// Counts one value.
+    pub(crate) fn add(&mut self, v: Value) {
+        match v {
+            Value::Win(d) => {
+                self.wins += 1;
+                self.longest_win = self.longest_win.max(d);
+            }
+            Value::Draw => self.draws += 1,
+            Value::Loss(d) => {
+                self.losses += 1;
+                self.longest_loss = self.longest_loss.max(d);
+            }
+        }
+    }
+
+    /// Adds another run's counts.
+    pub(crate) fn merge(&mut self, o: &Census) {
         self.wins += o.wins;
         self.draws += o.draws;
         self.losses += o.losses;
@@ -664,18 +681,13 @@ fn thresholds(
                 found: wdl,
             });
         }
+        census.add(value);
         match value {
-            Value::Loss(d) => {
-                census.losses += 1;
-                census.longest_loss = census.longest_loss.max(d);
-            }
+            Value::Loss(_) => {}
             Value::Draw => {
-                census.draws += 1;
                 draw_from.get_or_insert(j as u32);
             }
-            Value::Win(d) => {
-                census.wins += 1;
-                census.longest_win = census.longest_win.max(d);
+            Value::Win(_) => {
                 draw_from.get_or_insert(j as u32);
                 win_from.get_or_insert(j as u32);
             }

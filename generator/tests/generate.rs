@@ -21,6 +21,17 @@ fn generate(out: &Path, max: u32, threads: usize) -> std::process::Output {
         .expect("runs togyz-gen")
 }
 
+/// Starts `generate` in the background (its output dropped).
+fn spawn_generate(out: &Path, max: u32, threads: usize) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+        .args(["generate", "--quiet", "--max-stones", &max.to_string()])
+        .args(["--threads", &threads.to_string(), "--out"])
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("runs togyz-gen")
+}
+
 fn read_all(dir: &Path, max: u32) -> Vec<Vec<u8>> {
     (1..=max)
         .map(|n| std::fs::read(dir.join(file_name(n))).expect("table written"))
@@ -136,20 +147,7 @@ fn bad_arguments_exit_with_an_error() {
 fn a_killed_run_leaves_nothing_that_passes_as_complete() {
     use togyz_gen::write::{table_status, TableStatus};
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
-        .args([
-            "generate",
-            "--quiet",
-            "--max-stones",
-            "6",
-            "--threads",
-            "2",
-            "--out",
-        ])
-        .arg(dir.path())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_generate(dir.path(), 6, 2);
     std::thread::sleep(std::time::Duration::from_millis(700));
     child.kill().unwrap();
     child.wait().unwrap();
@@ -240,20 +238,7 @@ fn unit_files(dir: &Path) -> usize {
 fn a_run_killed_mid_level_keeps_its_finished_units() {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("togyz-06.work");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
-        .args([
-            "generate",
-            "--quiet",
-            "--max-stones",
-            "6",
-            "--threads",
-            "1",
-            "--out",
-        ])
-        .arg(dir.path())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_generate(dir.path(), 6, 1);
     // Kill it once some, not all, of the 6-stone units are on disk.
     let start = std::time::Instant::now();
     while unit_files(&work) < 3 && start.elapsed().as_secs() < 120 {
@@ -390,20 +375,7 @@ fn a_shard_alone_solves_what_nobody_else_does_and_waits_for_what_others_hold() {
 #[test]
 fn a_second_run_into_a_locked_folder_names_the_holder() {
     let dir = tempfile::tempdir().unwrap();
-    let mut first = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
-        .args([
-            "generate",
-            "--quiet",
-            "--max-stones",
-            "7",
-            "--threads",
-            "1",
-            "--out",
-        ])
-        .arg(dir.path())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut first = spawn_generate(dir.path(), 7, 1);
     let start = std::time::Instant::now();
     while !dir.path().join(file_name(1)).exists() && start.elapsed().as_secs() < 60 {
         std::thread::sleep(std::time::Duration::from_millis(10));
