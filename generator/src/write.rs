@@ -400,7 +400,7 @@ pub fn write_table_with<T: Copy + Into<u16> + Sync>(
 /// starts a stream from the first value, once for the WDL section and once
 /// for the DTM section. The bytes are those [`write_table_with`] writes for
 /// the same values.
-pub fn write_table_from<S: ValueStream>(
+pub fn write_table_from<S: ValueStream + Send>(
     dir: &Path,
     n: u32,
     mut open: impl FnMut(Section) -> Result<S, WriteError>,
@@ -591,7 +591,7 @@ struct Blocks {
 /// batches read from `stream`, writes them in order, and records their
 /// index entries. Returns the census of every block.
 #[allow(clippy::too_many_arguments)]
-fn write_section<F, S: ValueStream>(
+fn write_section<F, S: ValueStream + Send>(
     sink: &mut Sink,
     blocks: Blocks,
     stream: &mut S,
@@ -605,18 +605,17 @@ where
 {
     let mut censuses = Vec::with_capacity(blocks.count as usize);
     let per_batch = (BATCH_VALUES / blocks.values).clamp(1, BATCH_BLOCKS);
-    let mut values = Vec::new();
-    let mut start = 0;
-    while start < blocks.count {
+    // The values of the batch starting at block `start`.
+    let read = |stream: &mut S, start: u64, out: &mut Vec<u16>| {
+        let end = (start + per_batch).min(blocks.count);
+        out.clear();
+        let count = (end * blocks.values).min(blocks.total) - start * blocks.values;
+        stream.read(count as usize, out)
+    };
+    let compress = |start: u64, values: &[u16]| -> Vec<Result<(Vec<u8>, Census), WriteError>> {
         let end = (start + per_batch).min(blocks.count);
         let first = start * blocks.values;
-        values.clear();
-        stream.read(
-            ((end * blocks.values).min(blocks.total) - first) as usize,
-            &mut values,
-        )?;
-        let values = &values;
-        let batch: Vec<Result<(Vec<u8>, Census), WriteError>> = (start..end)
+        (start..end)
             .into_par_iter()
             .map_init(
                 || (zstd::bulk::Compressor::new(level), Vec::new()),
@@ -639,7 +638,25 @@ where
                     Ok((packed, census))
                 },
             )
-            .collect();
+            .collect()
+    };
+    let mut values = Vec::new();
+    let mut next = Vec::new();
+    read(stream, 0, &mut values)?;
+    let mut start = 0;
+    while start < blocks.count {
+        let end = (start + per_batch).min(blocks.count);
+        // The next batch is read while this one is compressed.
+        let (batch, ahead) = rayon::join(
+            || compress(start, &values),
+            || {
+                if end < blocks.count {
+                    read(&mut *stream, end, &mut next)
+                } else {
+                    Ok(())
+                }
+            },
+        );
         // The first error in block order, so the report is deterministic.
         for r in batch {
             let (packed, census) = r?;
@@ -651,6 +668,8 @@ where
             sink.write(&packed)?;
             censuses.push(census);
         }
+        ahead?;
+        std::mem::swap(&mut values, &mut next);
         start = end;
     }
     Ok(censuses)
