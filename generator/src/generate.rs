@@ -148,7 +148,7 @@ pub enum GenerateError {
         source: std::io::Error,
     },
     /// The machine lacks the memory the run needs.
-    #[error("not enough memory: solving {stones} stones needs about {needed} with {threads} threads, and {available} is available{advice}")]
+    #[error("not enough memory: solving {stones} stones needs about {needed} with {threads} unit(s) in flight, and {available} is available{advice}")]
     Memory {
         /// The level where the memory peaks.
         stones: u32,
@@ -385,24 +385,28 @@ fn check_resources(out: &Path, todo: &[u32], max: u32, shard: Shard) -> Result<(
         disk.map(human_bytes).unwrap_or_else(|| "unknown".into()),
     );
     if let Some(available) = memory {
-        if p.memory > available {
+        // Units wait for memory (plan::UnitBudget): a level fits when one
+        // unit at a time fits.
+        let serial = plan::plan(todo, max, 1, shard.count);
+        if p.memory > available && serial.memory <= available {
+            println!(
+                "plan: {} of memory is not enough for {threads} units side by side at {}: the biggest units will run one at a time (a peak of about {})",
+                human_bytes(available),
+                stones(p.memory_at),
+                human_bytes(serial.memory)
+            );
+        } else if p.memory > available {
             let fits = (1..max)
                 .rev()
-                .find(|&m| plan::level_memory(m, threads, false) <= available);
-            let fewer = (1..threads)
-                .rev()
-                .find(|&t| plan::level_memory(p.memory_at, t, p.memory_at < max) <= available);
+                .find(|&m| plan::level_memory(m, 1, false) <= available);
             let mut advice = String::new();
-            if let Some(t) = fewer {
-                advice += &format!("; --threads {t} would fit");
-            }
             if let Some(m) = fits {
                 advice += &format!("; this machine can solve up to --max-stones {m}");
             }
             return Err(GenerateError::Memory {
-                stones: p.memory_at,
-                needed: human_bytes(p.memory),
-                threads,
+                stones: serial.memory_at,
+                needed: human_bytes(serial.memory),
+                threads: 1,
                 available: human_bytes(available),
                 advice,
             });
@@ -554,6 +558,9 @@ fn solve_units(
                 std::thread::sleep(Duration::from_millis(100));
             }
         });
+        // What is free now, with the smaller levels already loaded.
+        let budget =
+            plan::UnitBudget::new(plan::memory_available().map_or(u64::MAX, |a| a / 10 * 9));
         let r = todo.par_iter().with_max_len(1).try_for_each(|&u| {
             let lock_path = dir.join(work::unit_lock_name(u));
             let lock = match lock::try_exclusive(&lock_path, &format!("solving unit {u:?}")) {
@@ -572,7 +579,9 @@ fn solve_units(
             // appears, by a rename, only once every unit is done.
             let table = dir.with_extension("tkb");
             if !work::unit_done(dir, n, u) && !table.exists() {
-                let values = retro::solve_unit(n, levels, u, &progress)?;
+                let values = budget.run(plan::unit_memory(n, u), || {
+                    retro::solve_unit(n, levels, u, &progress)
+                })?;
                 match work::write_unit(dir, n, u, &values) {
                     Ok(_) => {
                         solved.fetch_add(u.positions(n), Ordering::Relaxed);
