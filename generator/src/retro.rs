@@ -168,6 +168,11 @@ impl Levels {
     }
 
     /// Adds the next level's packed values (`max_stones() + 1` stones).
+    ///
+    /// # Panics
+    ///
+    /// If `values` is not the size of that level (a caller's bug: the
+    /// solver and the table reader make levels of the right size).
     pub fn push(&mut self, values: LevelValues) {
         let n = self.tables.len() as u32;
         let layout = Layout::new(n);
@@ -403,6 +408,9 @@ pub fn solve_level(
     lower: &Levels,
     progress: &AtomicU64,
 ) -> Result<LevelValues, SolveError> {
+    if n == 0 || n > max_solver_stones() {
+        return Err(SolveError::TooManyStones(n));
+    }
     let mut units = level_units(n);
     // Big units first, for better load balance.
     units.sort_by_key(|u| std::cmp::Reverse(u.positions(n)));
