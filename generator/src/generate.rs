@@ -25,8 +25,8 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use togyz_probe::format::{file_name, Section, TableError, TableFile};
-use togyz_probe::index::Layout;
+use togyz_probe::raw::format::{file_name, Section, TableError, TableFile};
+use togyz_probe::raw::index::Layout;
 
 /// Arguments of `togyz-gen generate`.
 #[derive(clap::Args, Debug, Clone)]
@@ -484,7 +484,8 @@ fn solve_level(
     }
     let path = out.join(file_name(n));
     let waited = Instant::now();
-    let mut last_note = Instant::now();
+    // None until the first note: say at once that we wait, then each minute.
+    let mut last_note: Option<Instant> = None;
     loop {
         if let Some(result) = assemble_level(out, n, keep)? {
             return Ok(result);
@@ -512,9 +513,7 @@ fn solve_level(
                 dir,
             });
         }
-        if last_note.elapsed() >= Duration::from_secs(60)
-            || waited.elapsed() < Duration::from_millis(10)
-        {
+        if last_note.map_or(true, |t| t.elapsed() >= Duration::from_secs(60)) {
             println!(
                 "{:>9}: waiting for the other shards: {missing} of {} units unsolved, {} not yet written (waited {:.0} s, giving up after {} s)",
                 stones(n),
@@ -523,7 +522,7 @@ fn solve_level(
                 waited.elapsed().as_secs_f64(),
                 args.wait_timeout
             );
-            last_note = Instant::now();
+            last_note = Some(Instant::now());
         }
         std::thread::sleep(Duration::from_millis(500));
     }

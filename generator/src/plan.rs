@@ -12,7 +12,7 @@
 
 use crate::retro::{level_units, UnitId};
 use std::path::Path;
-use togyz_probe::index::Layout;
+use togyz_probe::raw::index::Layout;
 
 /// Bytes a unit in flight takes per position (4-byte state word, 1-byte
 /// solved value, frontier entries).

@@ -22,13 +22,16 @@
 //! position lost once its last quiet move is refuted takes the longest
 //! refutation. Whatever is unresolved at the fixed point is a draw.
 
+use crate::decode::DecodeAll;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_probe::index::{
+use togyz_probe::raw::index::Slot;
+use togyz_probe::raw::index::{
     board_count, rank_board, BoardWalker, Layout, TuzdykConfig, CONFIG_COUNT,
 };
-use togyz_probe::rules::{landing, sow, tuzdyk_allowed, Landing, Side, CYCLE, ROW};
-use togyz_probe::{Position, Slot, Value};
+use togyz_probe::raw::{landing, sow, tuzdyk_allowed, Landing};
+use togyz_probe::rules::{Side, CYCLE, ROW};
+use togyz_probe::{Position, Value};
 
 /// Why a level could not be solved.
 #[derive(Debug, thiserror::Error)]
@@ -99,8 +102,8 @@ impl LevelValues {
 
     /// Reads a whole table back, in one-byte cells when it fits.
     pub fn load(
-        table: &togyz_probe::format::TableFile,
-    ) -> Result<LevelValues, togyz_probe::format::TableError> {
+        table: &togyz_probe::raw::format::TableFile,
+    ) -> Result<LevelValues, togyz_probe::raw::format::TableError> {
         if table.fits_in_bytes() {
             table.decode_all_narrow().map(LevelValues::Narrow)
         } else {
@@ -300,7 +303,7 @@ fn rotate(b: &[u8; CYCLE]) -> [u8; CYCLE] {
 /// unit's boards fit 32-bit node ids (and a kazan-split mask fits 64 bits,
 /// and the index covers `n`). 17 with the 73 configurations of the rules.
 pub fn max_solver_stones() -> u32 {
-    (1..=togyz_probe::index::MAX_STONES.min(63))
+    (1..=togyz_probe::raw::index::MAX_STONES.min(63))
         .take_while(|&n| level_units(n).iter().all(|u| u.boards(n) < u32::MAX as u64))
         .last()
         .unwrap_or(0)
@@ -925,7 +928,7 @@ fn unmoves(
                     count += 1;
                 }
             }
-        } else if tz == [togyz_probe::rules::NO_TUZDYK; 2] {
+        } else if tz == [togyz_probe::raw::NO_TUZDYK; 2] {
             // Laps: c in 18(a-1)+1 ..= 18a stones, origin gets a stone per lap.
             let lo = 18 * (a as u32 - 1) + 1;
             let hi = (18 * a as u32).min(n);
@@ -1172,7 +1175,7 @@ mod tests {
         assert_eq!(u8::from_packed(Value::Loss(126).pack().unwrap()), Some(254));
     }
 
-    /// RULES.md example 3: the side to move loses in 4 plies.
+    /// docs/rules.md example 3: the side to move loses in 4 plies.
     #[test]
     fn one_extra_move_is_lost_in_four() {
         let levels = solve_all(4).unwrap();
@@ -1184,7 +1187,7 @@ mod tests {
         };
         let pos = Position::new(holes, [79, 79], [None, None], Side::South, 1).unwrap();
         assert_eq!(levels.value(&pos), Some(Value::Loss(4)));
-        let after = pos.after(Move(8));
+        let after = pos.after(Move::new(9).unwrap()).unwrap();
         assert_eq!(levels.value(&after), Some(Value::Win(3)));
     }
 }

@@ -34,7 +34,7 @@ use byteorder::{ByteOrder, LittleEndian as LE};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use togyz_probe::index::{board_count, TuzdykConfig, CONFIG_COUNT};
+use togyz_probe::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
 use xxhash_rust::xxh3::xxh3_64;
 
 const MAGIC: [u8; 8] = *b"TOGYZUNT";
