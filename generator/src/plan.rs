@@ -14,15 +14,18 @@ use crate::retro::{level_units, UnitId};
 use std::path::Path;
 use togyz_probe::raw::index::Layout;
 
-/// Bytes a unit in flight takes per position (4-byte state word, 1-byte
-/// solved value, frontier entries).
-pub const UNIT_BYTES_PER_POSITION: f64 = 6.5;
-/// Bytes a unit in flight takes per board (quiet predecessor lists: 4 bytes
-/// an edge, and an 8-byte offset).
-pub const UNIT_BYTES_PER_BOARD: f64 = 40.0;
+/// Bytes a unit in flight takes per position: its 4-byte state word and
+/// its 1-byte solved value.
+pub const UNIT_BYTES_PER_POSITION: f64 = 5.0;
+/// Bytes a unit in flight takes per board: its quiet predecessor lists
+/// (4 bytes an edge, an 8-byte offset) and its frontier. Fitted, with
+/// [`BASE_BYTES`], to the measured peaks (docs/performance.md): 3.20 GB
+/// for the 10-stone set (model: 3.23 GB) and 0.36 to 0.37 GB for the
+/// 8-stone set (model: 0.43 GB).
+pub const UNIT_BYTES_PER_BOARD: f64 = 25.0;
 /// Working memory besides the levels and units: the table writer's batches
 /// and the program itself.
-pub const BASE_BYTES: f64 = 300e6;
+pub const BASE_BYTES: f64 = 100e6;
 /// Positions solved and written per second and worker thread: 7.95e9
 /// positions of the 11-stone level solved and written in 842 s on 2
 /// threads (docs/performance.md), which is the slowest level measured.
@@ -30,8 +33,9 @@ pub const RATE_PER_THREAD: f64 = 4.7e6;
 /// Table bytes per position on disk, an upper bound: 0.74 bits at 11
 /// stones, growing slowly with the stones.
 pub const TABLE_BYTES_PER_POSITION: f64 = 0.125;
-/// Unit-file bytes per position on disk (zstd level 1 of one-byte cells).
-pub const UNIT_FILE_BYTES_PER_POSITION: f64 = 0.25;
+/// Unit-file bytes per position on disk (zstd level 1 of one-byte cells),
+/// an upper bound: the 10-stone level's units took 0.07.
+pub const UNIT_FILE_BYTES_PER_POSITION: f64 = 0.1;
 
 /// What a run will need.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -176,6 +180,9 @@ mod tests {
         assert_eq!(p10.positions, 4_644_298_157);
         assert_eq!(p10.memory_at, 10);
         assert!(p8.memory < p10.memory && p8.disk < p10.disk && p8.seconds < p10.seconds);
+        // Within 10% above the measured peaks (docs/performance.md).
+        assert!((3.20e9..3.52e9).contains(&(p10.memory as f64)), "{}", p10.memory);
+        assert!((0.37e9..0.47e9).contains(&(p8.memory as f64)), "{}", p8.memory);
         // Shards split the positions, not the memory.
         let half = plan(&[10], 10, 2, 2);
         assert_eq!(half.positions, Layout::new(10).positions() / 2);
