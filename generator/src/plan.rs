@@ -181,8 +181,16 @@ mod tests {
         assert_eq!(p10.memory_at, 10);
         assert!(p8.memory < p10.memory && p8.disk < p10.disk && p8.seconds < p10.seconds);
         // Within 10% above the measured peaks (docs/performance.md).
-        assert!((3.20e9..3.52e9).contains(&(p10.memory as f64)), "{}", p10.memory);
-        assert!((0.37e9..0.47e9).contains(&(p8.memory as f64)), "{}", p8.memory);
+        assert!(
+            (3.20e9..3.52e9).contains(&(p10.memory as f64)),
+            "{}",
+            p10.memory
+        );
+        assert!(
+            (0.37e9..0.47e9).contains(&(p8.memory as f64)),
+            "{}",
+            p8.memory
+        );
         // Shards split the positions, not the memory.
         let half = plan(&[10], 10, 2, 2);
         assert_eq!(half.positions, Layout::new(10).positions() / 2);

@@ -151,3 +151,39 @@ fn gaps_and_empty_folders_are_errors() {
     let err = verify::verify_dir(&dir.path().join("nowhere"), false, false).unwrap_err();
     assert!(matches!(err, VerifyError::Directory { .. }), "{err}");
 }
+
+#[test]
+fn the_tables_folder_comes_from_togyz_tables_when_not_given() {
+    let dir = tempfile::tempdir().unwrap();
+    write_all(dir.path(), 2);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], env: Option<&Path>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_togyz-gen"));
+        cmd.arg("verify")
+            .arg("--quiet")
+            .args(args)
+            .current_dir(elsewhere.path());
+        match env {
+            Some(d) => cmd.env("TOGYZ_TABLES", d),
+            None => cmd.env_remove("TOGYZ_TABLES"),
+        };
+        cmd.output().unwrap()
+    };
+    let out = run(&[], Some(dir.path()));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verified 2 tables"));
+    // --tables wins over the variable; without either, ./tables is used.
+    let out = run(&["--tables", "nowhere"], Some(dir.path()));
+    assert!(!out.status.success());
+    let out = run(&[], None);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tables"));
+    assert!(!out.status.success());
+    // --threads 0 is refused.
+    let out = run(&["--threads", "0"], Some(dir.path()));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least 1"));
+}
