@@ -20,8 +20,8 @@ pub const UNIT_BYTES_PER_POSITION: f64 = 5.0;
 /// Bytes a unit in flight takes per board: its quiet predecessor lists
 /// (4 bytes an edge, an 8-byte offset) and its frontier. Fitted, with
 /// [`BASE_BYTES`], to the measured peaks (docs/performance.md): 3.20 GB
-/// for the 10-stone set (model: 3.23 GB) and 0.36 to 0.37 GB for the
-/// 8-stone set (model: 0.43 GB).
+/// for the 10-stone set (model: 3.40 GB) and 0.36 to 0.37 GB for the
+/// 8-stone set (model: 0.46 GB).
 pub const UNIT_BYTES_PER_BOARD: f64 = 25.0;
 /// Working memory besides the levels and units: the table writer's batches
 /// and the program itself.
