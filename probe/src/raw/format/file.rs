@@ -22,20 +22,23 @@ thread_local! {
     static READ_BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// How a [`TableFile`] reads its bytes.
+/// How a table file's bytes are read.
 ///
 /// `docs/performance.md` ("mmap or pread") measures both on cold and warm
-/// probes; the default is the one that measured better.
+/// probes: the map was faster on both (cold by the kernel's readahead
+/// around page faults, warm by saving a system call and a copy per block),
+/// so it is the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Backend {
+    /// A read-only memory map. Changing or truncating the file while it is
+    /// mapped is **undefined behaviour** (in practice a `SIGBUS` crash or
+    /// changed bytes); togyz-tb never rewrites a table in place.
+    #[default]
+    Mmap,
     /// Positioned reads (`pread`) of each compressed block into a
     /// per-thread buffer. A file changed on disk while it is open gives
-    /// checksum errors, never undefined behaviour.
-    #[default]
+    /// errors (checksum mismatches), never undefined behaviour.
     Pread,
-    /// A read-only memory map. Changing or truncating the file while it is
-    /// mapped is undefined behaviour (see [`TableFile::open_with`]).
-    Mmap,
 }
 
 /// Where the bytes come from.
