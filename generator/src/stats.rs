@@ -21,9 +21,10 @@
 //! The tables are read through the probe crate: each is decoded whole
 //! ([`DecodeAll::decode_all`]); lines come from [`Tablebase`].
 //!
-//! One module per job: [`census`] counts, [`report`] gathers the counts
-//! and the lines into the [`Report`] (what `--json` prints), [`markdown`]
-//! writes it for people and [`chart`] draws the distances.
+//! One file per job: `stats/census.rs` counts ([`collect`]),
+//! `stats/report.rs` gathers the counts and the lines into the [`Report`]
+//! (what `--json` prints), `stats/markdown.rs` writes it for people
+//! ([`markdown()`]) and `stats/chart.rs` draws the distances ([`chart()`]).
 
 
 mod census;
