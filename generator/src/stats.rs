@@ -26,7 +26,6 @@
 //! (what `--json` prints), `stats/markdown.rs` writes it for people
 //! ([`markdown()`]) and `stats/chart.rs` draws the distances ([`chart()`]).
 
-
 mod census;
 mod chart;
 mod markdown;
@@ -113,6 +112,12 @@ pub enum StatsError {
 }
 
 /// Runs `togyz-gen stats`.
+///
+/// # Errors
+///
+/// [`StatsError`]: a chart path that cannot be written (checked first), a
+/// missing or damaged table, a line that cannot be read, or output that
+/// cannot be written.
 pub fn run(args: &StatsArgs) -> Result<(), StatsError> {
     // A chart that cannot be written is found now, not after the census.
     if let Some(path) = &args.chart {
@@ -134,4 +139,3 @@ pub fn run(args: &StatsArgs) -> Result<(), StatsError> {
         .map_err(StatsError::Stdout)?;
     Ok(())
 }
-

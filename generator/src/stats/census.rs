@@ -292,6 +292,11 @@ fn chunk_stats(
 
 /// Reads every table in `dir` (1..=N, none missing) through the probe
 /// crate and computes each stone count's statistics.
+///
+/// # Errors
+///
+/// [`StatsError::Folder`] for a folder without a complete set of tables;
+/// [`StatsError::Table`] for a damaged one.
 pub fn collect(dir: &Path, examples: usize, progress: bool) -> Result<Vec<LevelStats>, StatsError> {
     let max = verify::table_levels(dir).map_err(StatsError::Folder)?;
     let mut out = Vec::new();

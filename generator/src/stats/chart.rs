@@ -90,10 +90,7 @@ pub fn chart(r: &Report, path: &Path) -> Result<(), StatsError> {
                         PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
                     });
                 chart
-                    .draw_series(
-                        pts.iter()
-                            .map(|&p| Circle::new(p, 2, color.filled())),
-                    )
+                    .draw_series(pts.iter().map(|&p| Circle::new(p, 2, color.filled())))
                     .map_err(|e| err(e.to_string()))?;
             }
             chart
@@ -162,7 +159,9 @@ pub fn check_chart_path(path: &Path) -> Result<(), StatsError> {
         detail: detail.into(),
     };
     if path.is_dir() {
-        return Err(err("it is a folder; give a file name such as distances.svg"));
+        return Err(err(
+            "it is a folder; give a file name such as distances.svg",
+        ));
     }
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -174,7 +173,10 @@ pub fn check_chart_path(path: &Path) -> Result<(), StatsError> {
         Err(e) => return Err(err(&format!("its folder {}: {e}", parent.display()))),
     }
     if std::fs::metadata(parent).is_ok_and(|m| m.permissions().readonly()) {
-        return Err(err(&format!("its folder {} is read-only", parent.display())));
+        return Err(err(&format!(
+            "its folder {} is read-only",
+            parent.display()
+        )));
     }
     Ok(())
 }

@@ -137,6 +137,11 @@ fn census_report(
 
 /// Builds the report: the census of every table in `dir` with lines of
 /// best play read through the probe crate.
+///
+/// # Errors
+///
+/// As [`collect`], and [`StatsError::Probe`] when a line of best play
+/// cannot be read.
 pub fn report(
     dir: &Path,
     limits: &[u32],

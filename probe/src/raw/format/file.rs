@@ -457,6 +457,11 @@ impl TableFile {
     }
 
     /// Decodes the thresholds at byte `at` of decompressed WDL block `block`.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::BadEntry`] for an entry outside the block or thresholds
+    /// out of range.
     #[inline]
     pub fn thresholds_in(
         &self,
@@ -480,6 +485,10 @@ impl TableFile {
     }
 
     /// Decodes the distance at byte `at` of decompressed DTM block `block`.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::BadEntry`] for an entry outside the block.
     #[inline]
     pub fn distance_in(&self, data: &[u8], block: u64, at: usize) -> Result<u32, TableError> {
         let width = self.header.dtm_width as usize;
@@ -492,6 +501,11 @@ impl TableFile {
 
     /// Combines a result and a stored distance into a value, rejecting a
     /// distance on a draw or one longer than the header's longest.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::BadEntry`] for a distance on a draw, or longer than the
+    /// header's longest.
     #[inline]
     pub fn combine(&self, wdl: Wdl, distance: u32, block: u64) -> Result<Value, TableError> {
         let h = &self.header;
@@ -518,6 +532,11 @@ impl TableFile {
 
     /// The result at global board `gb`, kazan offset `j` (uncached: reads
     /// and decompresses one WDL block).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::OutOfRange`] for `(gb, j)` outside the table; as
+    /// [`TableFile::read_block`] and [`TableFile::thresholds_in`].
     pub fn wdl(&self, gb: u64, j: u32) -> Result<Wdl, TableError> {
         self.check_range(gb, j)?;
         let (block, at) = self.wdl_location(gb);
@@ -527,6 +546,10 @@ impl TableFile {
 
     /// The value at global board `gb`, kazan offset `j` (uncached: reads one
     /// WDL and one DTM block).
+    ///
+    /// # Errors
+    ///
+    /// As [`TableFile::wdl`] and [`TableFile::combine`].
     pub fn value(&self, gb: u64, j: u32) -> Result<Value, TableError> {
         let wdl = self.wdl(gb, j)?;
         let index = gb * self.layout.kazans() + j as u64;
