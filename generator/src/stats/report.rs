@@ -118,21 +118,19 @@ fn census_report(
         longest_win,
         mutual_zugzwangs: c.mutual_zugzwangs,
         over_limit: limits.iter().map(|&l| (l, c.over_limit(l))).collect(),
-        win_distances: c
-            .win_distances
-            .iter()
-            .enumerate()
-            .filter(|(_, &k)| k > 0)
-            .map(|(d, &k)| (d as u32, k))
-            .collect(),
-        boards_by_drawn_splits: c
-            .boards_by_draws
-            .iter()
-            .enumerate()
-            .filter(|(_, &k)| k > 0)
-            .map(|(d, &k)| (d as u32, k))
-            .collect(),
+        win_distances: nonzero(&c.win_distances),
+        boards_by_drawn_splits: nonzero(&c.boards_by_draws),
     })
+}
+
+/// The non-zero entries of a histogram, by their index.
+fn nonzero(histogram: &[u64]) -> BTreeMap<u32, u64> {
+    histogram
+        .iter()
+        .enumerate()
+        .filter(|(_, &k)| k > 0)
+        .map(|(d, &k)| (d as u32, k))
+        .collect()
 }
 
 /// Builds the report: the census of every table in `dir` with lines of
