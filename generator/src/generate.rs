@@ -513,7 +513,7 @@ fn solve_level(
                 dir,
             });
         }
-        if last_note.map_or(true, |t| t.elapsed() >= Duration::from_secs(60)) {
+        if last_note.is_none_or(|t| t.elapsed() >= Duration::from_secs(60)) {
             println!(
                 "{:>9}: waiting for the other shards: {missing} of {} units unsolved, {} not yet written (waited {:.0} s, giving up after {} s)",
                 stones(n),

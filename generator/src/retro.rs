@@ -880,6 +880,13 @@ pub const MAX_UNMOVES: usize = ROW * CYCLE;
 /// South, configuration `info`) reaches `after` by one quiet move (no
 /// capture, no tuzdyk made, nothing sown into a tuzdyk). Calls `emit` with
 /// each and returns how many (at most [`MAX_UNMOVES`]).
+///
+/// This re-encodes, backwards, the rules that `togyz_probe::raw::sow`,
+/// `landing` and `tuzdyk_allowed` (`probe/src/rules/sowing.rs`) own going
+/// forwards: a change to either side must change the other. The test
+/// `unmoves_invert_quiet_moves` below checks them against each other edge
+/// for edge (and `unmoves_match_forward_moves_on_sampled_boards` at 13, 19
+/// and 30 stones).
 fn unmoves(
     after: &[u8; CYCLE],
     n: u32,
