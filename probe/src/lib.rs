@@ -27,11 +27,13 @@ pub mod format;
 pub mod index;
 pub mod notation;
 pub mod rules;
+pub mod search;
 pub mod tablebase;
 pub mod value;
 
 pub use index::{Layout, Slot, TuzdykClass, TuzdykConfig};
 pub use notation::{parse_fen, parse_move, NotationError};
 pub use rules::{Move, MoveReport, Outcome, Position, Side};
+pub use search::{Budget, SearchResult, Solver};
 pub use tablebase::{MoveValue, ProbeError, Tablebase};
 pub use value::{Value, Wdl};
