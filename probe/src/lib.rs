@@ -26,6 +26,7 @@
 pub mod format;
 pub mod index;
 pub mod notation;
+pub mod record;
 pub mod rules;
 pub mod search;
 pub mod tablebase;
