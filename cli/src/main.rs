@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod annotate;
 mod perft;
 mod play;
 mod query;
@@ -26,6 +27,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Replay game records (PlayOK text or plain move lists), check their
+    /// landings and kazans, and mark every move that changes the result.
+    Annotate(annotate::Args),
     /// Count the leaves DEPTH plies below a position (finished games count
     /// as leaves).
     Perft(perft::Args),
@@ -41,6 +45,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Annotate(args) => annotate::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
         // Exit codes 3 and 4 are its own: it reports and exits by itself.

@@ -56,7 +56,11 @@ fn parse_args() -> Result<Args, String> {
                 a.high = h.parse().map_err(bad)?;
             }
             "--per-count" => a.per_count = value.parse().map_err(bad)?,
-            "--seconds" => a.seconds = value.parse().map_err(|_| format!("bad value for {flag}: {value}"))?,
+            "--seconds" => {
+                a.seconds = value
+                    .parse()
+                    .map_err(|_| format!("bad value for {flag}: {value}"))?
+            }
             "--seed" => a.seed = value.parse().map_err(bad)?,
             "--out" => a.out = value.into(),
             _ => return Err(format!("unknown option {flag}")),
@@ -143,7 +147,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok(f) => BufReader::new(f)
             .lines()
             .map_while(Result::ok)
-            .filter_map(|l| l.split_once(",\"").map(|(_, f)| f.trim_end_matches('"').to_owned()))
+            .filter_map(|l| {
+                l.split_once(",\"")
+                    .map(|(_, f)| f.trim_end_matches('"').to_owned())
+            })
             .collect(),
         Err(_) => HashSet::new(),
     };

@@ -83,7 +83,7 @@ pub struct RecordedMove {
 pub struct GameRecord {
     /// Tags in file order, e.g. `("White", "south")`.
     pub tags: Vec<(String, String)>,
-    /// The moves, South's first.
+    /// The moves, from the starting position.
     pub moves: Vec<RecordedMove>,
     /// The recorded result, if any.
     pub result: Option<RecordedResult>,
@@ -167,6 +167,14 @@ pub enum ReplayError {
         /// The kazan after the move.
         actual: u32,
     },
+    /// The `[FEN "..."]` tag is not a valid position.
+    #[error("the FEN tag of the game at line {line}: {source}")]
+    Fen {
+        /// 1-based line where the game starts.
+        line: usize,
+        /// What the FEN parser found.
+        source: NotationError,
+    },
     /// A capture without its kazan written.
     #[error("ply {ply} ({label} on line {line}): the move captures, the record writes no kazan (the mover's kazan is {actual})")]
     MissingKazan {
@@ -182,8 +190,11 @@ pub enum ReplayError {
 }
 
 /// `29. 91` for South's move, `29... 91` for North's: the label of ply
-/// `ply` (1-based) with text `text`.
-pub fn move_label(ply: usize, text: &str) -> String {
+/// `ply` (1-based) with text `text`, in a game whose first move is
+/// `first`'s.
+pub fn move_label(ply: usize, first: Side, text: &str) -> String {
+    // Counted as if South had moved first.
+    let ply = ply + first.index();
     let number = ply.div_ceil(2);
     if ply % 2 == 1 {
         format!("{number}. {text}")
@@ -215,14 +226,15 @@ impl GameRecord {
         // Plain move lists write no kazans; PlayOK's records write every
         // capture's.
         let playok = !self.tags.is_empty() || self.moves.iter().any(|m| m.kazan.is_some());
-        let mut pos = Position::start();
+        let mut pos = self.start()?;
+        let first = pos.side_to_move();
         let mut out = Replay {
             positions: vec![pos],
             moves: Vec::new(),
         };
         for (i, m) in self.moves.iter().enumerate() {
             let ply = i + 1;
-            let label = move_label(ply, &m.text);
+            let label = move_label(ply, first, &m.text);
             // PlayOK marks a tuzdyk with `X`, the notation module with `x`.
             let text = m.text.replace('X', "x");
             let mv = parse_move(&pos, &text).map_err(|source| ReplayError::Move {
@@ -259,6 +271,31 @@ impl GameRecord {
             out.moves.push(mv);
         }
         Ok(out)
+    }
+}
+
+impl GameRecord {
+    /// Who moves first: South, unless a FEN tag says North.
+    pub fn first_mover(&self) -> Side {
+        match self.tag("FEN").and_then(|f| f.split(' ').nth(3)) {
+            Some("N") => Side::North,
+            _ => Side::South,
+        }
+    }
+
+    /// The starting position: the tag `[FEN "..."]` if present (a game
+    /// from a set-up position), else the start of the game.
+    ///
+    /// # Errors
+    /// A FEN tag that does not parse ([`ReplayError::Fen`]).
+    pub fn start(&self) -> Result<Position, ReplayError> {
+        match self.tag("FEN") {
+            Some(fen) => crate::notation::parse_fen(fen).map_err(|source| ReplayError::Fen {
+                line: self.line,
+                source,
+            }),
+            None => Ok(Position::start()),
+        }
     }
 }
 
@@ -397,7 +434,7 @@ fn read_token(game: &mut GameRecord, token: &str, line: usize) -> Result<(), Rec
     let mut rest = token;
     if digits > 0 && token[digits..].starts_with('.') {
         let found: u32 = token[..digits].parse().map_err(|_| bad())?;
-        let ply = game.moves.len() as u32;
+        let ply = game.moves.len() as u32 + game.first_mover().index() as u32;
         let expected = ply / 2 + 1;
         if found != expected {
             return Err(RecordError::MoveNumber {
