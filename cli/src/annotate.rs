@@ -46,7 +46,7 @@ pub struct Args {
 /// A non-negative, finite number of seconds.
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 && s <= 1e6 => Ok(s),
+        Ok(s) if (0.0..=1e6).contains(&s) => Ok(s),
         _ => Err(format!(
             "`{text}` is not a number of seconds from 0 to 1000000"
         )),

@@ -4,7 +4,6 @@
 //! marked move checked against the generator's solved values.
 
 use std::io::Write;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 

@@ -14,6 +14,9 @@
 //! cargo run --release -p togyz-probe --example search_measure -- \
 //!     --tables /work/tables8 --stones 12-16 --per-count 100 --seconds 2 --out m.csv
 //! ```
+//!
+//! `--provers dfs,dfpn,graph` (the default: all three) picks the provers,
+//! `--tt ENTRIES` the transposition-table size.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
@@ -32,6 +35,8 @@ struct Args {
     seconds: f64,
     seed: u64,
     out: PathBuf,
+    provers: String,
+    tt: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -43,6 +48,8 @@ fn parse_args() -> Result<Args, String> {
         seconds: 2.0,
         seed: 1,
         out: "search-measure.csv".into(),
+        provers: "dfs,dfpn,graph".into(),
+        tt: Budget::default().tt_entries,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -63,6 +70,8 @@ fn parse_args() -> Result<Args, String> {
             }
             "--seed" => a.seed = value.parse().map_err(bad)?,
             "--out" => a.out = value.into(),
+            "--provers" => a.provers = value,
+            "--tt" => a.tt = value.parse().map_err(bad)?,
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -162,7 +171,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "stones,tables,seconds_limit,result,lower,upper,nodes,depth,graph_positions,graph_closed,seconds,fen"
         )?;
     }
-    let budget = Budget::time(Duration::from_secs_f64(a.seconds));
+    let mut budget = Budget::time(Duration::from_secs_f64(a.seconds));
+    let on = |name| a.provers.split(',').any(|p| p == name);
+    budget.dfs = on("dfs");
+    budget.tt_entries = a.tt;
+    budget.dfpn = on("dfpn");
+    if !on("graph") {
+        budget.graph_positions = 0;
+    }
     for pos in &positions {
         let fen = pos.fen();
         if done.contains(&fen) {

@@ -29,6 +29,7 @@ use crate::tablebase::{terminal_value, ProbeError, Tablebase};
 use crate::value::Wdl;
 
 pub mod graph;
+mod pns;
 
 /// What a search may spend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +44,10 @@ pub struct Budget {
     /// Positions the retrograde solve may enumerate (about 100 bytes each);
     /// 0 turns it off.
     pub graph_positions: usize,
+    /// Run the iterative-deepening prover.
+    pub dfs: bool,
+    /// Run the proof-number prover (df-pn).
+    pub dfpn: bool,
 }
 
 impl Default for Budget {
@@ -53,6 +58,8 @@ impl Default for Budget {
             nodes: None,
             tt_entries: 1 << 20,
             graph_positions: 1 << 20,
+            dfs: true,
+            dfpn: true,
         }
     }
 }
@@ -464,31 +471,55 @@ impl<'a> Solver<'a> {
         let graph_limit = self.budget.graph_positions;
         let deadline = self.deadline;
         let tb = self.tb;
-        let (dfs, graph) = std::thread::scope(|s| {
-            let graph = (graph_limit > 0).then(|| {
-                let shared = &shared;
-                s.spawn(move || graph::solve(tb, n, pos, graph_limit, deadline, shared))
+        let tt_entries = self.budget.tt_entries;
+        let node_limit = self.node_limit;
+        let use_dfpn = self.budget.dfpn;
+        let (dfs, graph, dfpn) = std::thread::scope(|s| {
+            let shared = &shared;
+            let graph = (graph_limit > 0)
+                .then(|| s.spawn(move || graph::solve(tb, n, pos, graph_limit, deadline, shared)));
+            let dfpn = use_dfpn.then(|| {
+                s.spawn(move || dfpn(tb, n, pos, tt_entries, node_limit, deadline, shared))
             });
-            let dfs = self.deepen(pos, &shared);
+            let dfs = if self.budget.dfs {
+                self.deepen(pos, shared)
+            } else {
+                Ok(DfsOutcome {
+                    depth: 0,
+                    moves: pos.legal_moves().map(|mv| (mv, lower, upper)).collect(),
+                })
+            };
+            if self.budget.dfs {
+                shared.stop();
+            }
+            let dfpn = dfpn.map(|h| h.join().expect("df-pn does not panic"));
             shared.stop();
             let graph = graph.map(|h| h.join().expect("the retrograde solve does not panic"));
-            (dfs, graph)
+            (dfs, graph, dfpn)
         });
         let dfs = dfs?;
-        result.nodes = self.nodes;
+        result.nodes += self.nodes;
         result.depth = dfs.depth;
         let mut moves = dfs.moves;
-        if let Some(g) = graph {
-            let g = g?;
-            result.graph_positions = g.positions;
-            result.graph_closed = g.closed;
-            // Both provers are sound: intersect, move by move.
-            for (mv, lo, hi) in g.moves {
+        let mut narrow = |other: Vec<(Move, Wdl, Wdl)>| {
+            // Every prover is sound: intersect, move by move.
+            for (mv, lo, hi) in other {
                 if let Some(m) = moves.iter_mut().find(|m| m.0 == mv) {
                     m.1 = m.1.max(lo);
                     m.2 = m.2.min(hi);
                 }
             }
+        };
+        if let Some(d) = dfpn {
+            let d = d?;
+            result.nodes += d.nodes;
+            narrow(d.moves);
+        }
+        if let Some(g) = graph {
+            let g = g?;
+            result.graph_positions = g.positions;
+            result.graph_closed = g.closed;
+            narrow(g.moves);
         }
         let (lo, hi) = shared.bounds();
         let lo = moves.iter().map(|m| m.1).max().unwrap_or(lo).max(lo);
@@ -615,7 +646,9 @@ impl<'a> Solver<'a> {
         }
         let ct = child_question(t);
         // Children, the table's best move first; a first pass settles what
-        // the children's own bounds settle before any recursion.
+        // the children's static bounds settle before any recursion (looking
+        // each child up in the table here as well costs more in cache
+        // misses than it saves).
         let mut children: [(u8, Position); 9] = [(0, *pos); 9];
         let mut count = 0;
         for mv in pos.legal_moves() {
@@ -629,7 +662,7 @@ impl<'a> Solver<'a> {
         let mut open = [true; 9];
         let mut all_yes = true;
         for (i, (mv, child)) in children.iter().enumerate() {
-            let (clo, chi) = self.known(child)?;
+            let (clo, chi) = static_bounds(self.tb, self.table_stones, child)?;
             match decide(clo, chi, ct) {
                 Some(Answer::No) => return Ok(self.proved(&key, t, true, *mv)),
                 Some(Answer::Yes) => open[i] = false,
@@ -658,18 +691,6 @@ impl<'a> Solver<'a> {
         Ok(Answer::Unknown)
     }
 
-    /// The static bounds of `pos` narrowed by the transposition table.
-    fn known(&self, pos: &Position) -> Result<(Wdl, Wdl), ProbeError> {
-        let (mut lo, mut hi) = static_bounds(self.tb, self.table_stones, pos)?;
-        if lo != hi {
-            if let Some(e) = self.tt.get(&key_of(pos)) {
-                lo = lo.max(wdl_of(e.lower));
-                hi = hi.min(wdl_of(e.upper));
-            }
-        }
-        Ok((lo, hi))
-    }
-
     /// Stores a proven answer to question `t` and returns it.
     fn proved(&mut self, key: &Key, t: Wdl, yes: bool, best: u8) -> Answer {
         let e = self.tt.entry(key);
@@ -681,6 +702,77 @@ impl<'a> Solver<'a> {
             e.upper = e.upper.min(num(below(t)));
             Answer::No
         }
+    }
+}
+
+/// What df-pn found: nodes, and bounds for each root move.
+struct DfpnOutcome {
+    nodes: u64,
+    moves: Vec<(Move, Wdl, Wdl)>,
+}
+
+/// Df-pn on the two questions "does the mover win?" and "does the opponent
+/// win?", one after the other, narrowing `shared` as each is settled.
+fn dfpn(
+    tb: &Tablebase,
+    n: u32,
+    pos: &Position,
+    entries: usize,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    shared: &Shared,
+) -> Result<DfpnOutcome, ProbeError> {
+    let (lo, hi) = kazan_bounds(pos);
+    let mut out = DfpnOutcome {
+        nodes: 0,
+        moves: pos.legal_moves().map(|mv| (mv, lo, hi)).collect(),
+    };
+    let me = pos.side_to_move();
+    for x in [me, me.opponent()] {
+        let (lo, hi) = shared.bounds();
+        if lo == hi || shared.stopped() {
+            break;
+        }
+        let mut p = pns::Pns::new(tb, n, x, entries, node_limit, deadline, &shared.stop);
+        let verdict = p.run(pos)?;
+        out.nodes += p.nodes;
+        let witness = match verdict {
+            pns::Verdict::Open => None,
+            _ => p.witness(pos)?,
+        };
+        match (verdict, x == me) {
+            // The mover wins: the proven move is a win.
+            (pns::Verdict::Proven, true) => {
+                shared.narrow(Wdl::Win, Wdl::Win);
+                raise(&mut out.moves, witness, Wdl::Win);
+            }
+            (pns::Verdict::Disproven, true) => {
+                shared.narrow(Wdl::Loss, Wdl::Draw);
+                for m in &mut out.moves {
+                    m.2 = m.2.min(Wdl::Draw);
+                }
+            }
+            (pns::Verdict::Proven, false) => {
+                shared.narrow(Wdl::Loss, Wdl::Loss);
+                for m in &mut out.moves {
+                    m.2 = Wdl::Loss;
+                }
+            }
+            // The opponent cannot win after the refuting move.
+            (pns::Verdict::Disproven, false) => {
+                shared.narrow(Wdl::Draw, Wdl::Win);
+                raise(&mut out.moves, witness, Wdl::Draw);
+            }
+            (pns::Verdict::Open, _) => {}
+        }
+    }
+    Ok(out)
+}
+
+/// Raises the lower bound of root move `mv` (if any) to `lo`.
+fn raise(moves: &mut [(Move, Wdl, Wdl)], mv: Option<Move>, lo: Wdl) {
+    if let Some(m) = moves.iter_mut().find(|m| Some(m.0) == mv) {
+        m.1 = m.1.max(lo);
     }
 }
 

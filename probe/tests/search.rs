@@ -119,6 +119,8 @@ fn both_provers_agree_with_the_tables_draws_included() {
         nodes: Some(200_000),
         tt_entries: 1 << 16,
         graph_positions: 1 << 18,
+        dfs: true,
+        dfpn: true,
     };
     let (proven, open) = run(budget, 150, 1);
     // Above 4-stone tables, 5 and 6 stones are small graphs: the retrograde
@@ -134,6 +136,8 @@ fn depth_first_alone_is_sound_and_proves_wins_and_losses() {
         nodes: Some(20_000),
         tt_entries: 1 << 14,
         graph_positions: 0,
+        dfs: true,
+        dfpn: false,
     };
     let (proven, open) = run(budget, 150, 2);
     assert!(proven[Wdl::Win as usize] > 20, "proven {proven:?}");
@@ -143,14 +147,35 @@ fn depth_first_alone_is_sound_and_proves_wins_and_losses() {
 }
 
 #[test]
+fn proof_numbers_alone_are_sound_and_prove_all_three_values() {
+    let budget = Budget {
+        time: None,
+        nodes: Some(50_000),
+        tt_entries: 1 << 14,
+        graph_positions: 0,
+        dfs: false,
+        dfpn: true,
+    };
+    let (proven, open) = run(budget, 150, 6);
+    // Draws too: both "does the mover win?" and "does the opponent win?"
+    // refuted without a cycle.
+    assert!(
+        proven.iter().all(|&c| c > 5),
+        "proven {proven:?}, open {open}"
+    );
+}
+
+#[test]
 fn graph_alone_with_a_small_limit_gives_sound_bounds() {
-    // One depth-first node: the root question halts at once, so every
-    // bound comes from the (mostly unclosed) retrograde solve.
+    // No depth-first prover: every bound comes from the (mostly unclosed)
+    // retrograde solve.
     let budget = Budget {
         time: None,
         nodes: Some(1),
         tt_entries: 16,
         graph_positions: 300,
+        dfs: false,
+        dfpn: false,
     };
     let (proven, open) = run(budget, 150, 3);
     assert!(
