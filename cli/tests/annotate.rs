@@ -7,6 +7,9 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
 use serde_json::Value as Json;
 use togyz_gen::retro::{solve_all, Levels};
 use togyz_gen::write::write_table;
@@ -81,25 +84,15 @@ fn the_samples_in_words_and_in_json() {
     assert_eq!(g[1]["should_win"], "N");
 }
 
-/// xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
-    }
-}
-
 /// A self-play game from a random live position with `n` stones, written
 /// as a PlayOK record (kazans after even captures, `X` for a tuzdyk), with
 /// the positions it passes through.
-fn self_play(rng: &mut Rng, n: u32, number: usize) -> (String, Vec<Position>) {
+fn self_play(rng: &mut SmallRng, n: u32, number: usize) -> (String, Vec<Position>) {
     let layout = Layout::new(n);
     let mut pos = loop {
-        let p = layout.slot(rng.below(layout.positions())).position();
+        let p = layout
+            .slot(rng.random_range(0..layout.positions()))
+            .position();
         if terminal_value(&p).is_none() {
             break p;
         }
@@ -112,7 +105,7 @@ fn self_play(rng: &mut Rng, n: u32, number: usize) -> (String, Vec<Position>) {
     let mut ply = 0;
     while terminal_value(&pos).is_none() && ply < 24 {
         let moves: Vec<_> = pos.legal_moves().collect();
-        let mv = moves[rng.below(moves.len() as u64) as usize];
+        let mv = moves[rng.random_range(0..moves.len() as u64) as usize];
         let text = traditional(&pos, mv).unwrap().replace('x', "X");
         let mover = pos.side_to_move();
         if mover == Side::South {
@@ -153,10 +146,10 @@ fn winner(pos: &Position, w: Wdl) -> &'static str {
 #[test]
 fn self_play_verdicts_and_marked_moves_match_the_solver() {
     let (levels, _) = setup();
-    let mut rng = Rng(7);
+    let mut rng = SmallRng::seed_from_u64(7);
     let mut file = String::new();
     let mut all = Vec::new();
-    for i in 0..8 {
+    for i in 0..20 {
         let (record, positions) = self_play(&mut rng, 5 + (i % 2) as u32, i);
         file.push_str(&record);
         all.push(positions);
@@ -193,7 +186,7 @@ fn self_play_verdicts_and_marked_moves_match_the_solver() {
             }
         }
     }
-    assert!(marked > 3, "random play makes mistakes: {marked}");
+    assert!(marked >= 3, "random play makes mistakes: {marked}");
 }
 
 #[test]

@@ -24,6 +24,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
 use togyz_probe::search::Budget;
 use togyz_probe::{Position, Solver, Tablebase};
 
@@ -78,18 +80,6 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
-/// xorshift64*: reproducible and dependency-free.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
-    }
-}
-
 /// The mover's kazan gain of `mv` minus the opponent's best immediate
 /// reply gain.
 fn greedy_score(pos: &Position, mv: togyz_probe::Move) -> i32 {
@@ -110,7 +100,7 @@ fn greedy_score(pos: &Position, mv: togyz_probe::Move) -> i32 {
 
 /// Positions from self-play, `per_count` for each stone count in range.
 fn sample(a: &Args) -> Vec<Position> {
-    let mut rng = Rng(a.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = SmallRng::seed_from_u64(a.seed);
     let mut by_count: BTreeMap<u32, Vec<Position>> = BTreeMap::new();
     let mut seen = HashSet::new();
     let want = (a.high - a.low + 1) as usize * a.per_count;
@@ -131,8 +121,8 @@ fn sample(a: &Args) -> Vec<Position> {
                 }
             }
             let moves: Vec<_> = pos.legal_moves().collect();
-            let mv = if ply < 6 || rng.below(10) == 0 {
-                moves[rng.below(moves.len() as u64) as usize]
+            let mv = if ply < 6 || rng.random_range(0..10) == 0 {
+                moves[rng.random_range(0..moves.len() as u64) as usize]
             } else {
                 let best = moves.iter().map(|&m| greedy_score(&pos, m)).max().unwrap();
                 let top: Vec<_> = moves
@@ -140,7 +130,7 @@ fn sample(a: &Args) -> Vec<Position> {
                     .copied()
                     .filter(|&m| greedy_score(&pos, m) == best)
                     .collect();
-                top[rng.below(top.len() as u64) as usize]
+                top[rng.random_range(0..top.len() as u64) as usize]
             };
             pos.play(mv);
         }

@@ -364,6 +364,26 @@ impl From<ProbeError> for Halt {
     }
 }
 
+/// Counts one node against a budget: the node limit, and every 1024 nodes
+/// the deadline and the other provers' stop signal.
+fn tick(
+    nodes: &mut u64,
+    limit: u64,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> Result<(), Halt> {
+    *nodes += 1;
+    if *nodes >= limit {
+        return Err(Halt::Budget);
+    }
+    if *nodes % 1024 == 0
+        && (stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
+    {
+        return Err(Halt::Budget);
+    }
+    Ok(())
+}
+
 /// The deepest iteration the depth-first search runs (depths are stored in
 /// a byte).
 const MAX_DEPTH: u32 = 250;
@@ -601,21 +621,7 @@ impl<'a> Solver<'a> {
     }
 
     fn count_node(&mut self) -> Result<(), Halt> {
-        self.nodes += 1;
-        if self.nodes >= self.node_limit {
-            return Err(Halt::Budget);
-        }
-        if self.nodes % 1024 == 0 {
-            if self.stop.load(Ordering::Relaxed) {
-                return Err(Halt::Budget);
-            }
-            if let Some(d) = self.deadline {
-                if Instant::now() >= d {
-                    return Err(Halt::Budget);
-                }
-            }
-        }
-        Ok(())
+        tick(&mut self.nodes, self.node_limit, self.deadline, &self.stop)
     }
 
     /// Is the value of `pos` for its side to move at least `t`, searching

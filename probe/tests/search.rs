@@ -5,6 +5,9 @@
 //! and every unproven interval must contain the truth.
 
 use std::sync::OnceLock;
+
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
 use std::time::Duration;
 
 use togyz_gen::retro::{solve_all, Levels};
@@ -31,26 +34,20 @@ fn setup() -> &'static (Levels, tempfile::TempDir) {
     })
 }
 
-/// A reproducible pseudo-random stream (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
-    }
-}
-
 /// Live positions with `n` stones, half of them with North to move.
 fn sample(n: u32, count: usize, seed: u64) -> Vec<Position> {
     let layout = Layout::new(n);
-    let mut rng = Rng(seed);
+    let mut rng = SmallRng::seed_from_u64(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let p = layout.slot(rng.below(layout.positions())).position();
-        let p = if rng.below(2) == 0 { p } else { p.mirrored() };
+        let p = layout
+            .slot(rng.random_range(0..layout.positions()))
+            .position();
+        let p = if rng.random_range(0..2) == 0 {
+            p
+        } else {
+            p.mirrored()
+        };
         if terminal_value(&p).is_none() {
             out.push(p);
         }

@@ -10,12 +10,12 @@
 //! untainted disproofs are reported as proven.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
-use super::{key_of, static_bounds, Halt, Key};
+use super::{key_of, static_bounds, tick, Halt, Key};
 use crate::rules::{Position, Side};
 use crate::tablebase::Tablebase;
 use crate::value::Wdl;
@@ -181,19 +181,7 @@ impl<'a> Pns<'a> {
     }
 
     fn count_node(&mut self) -> Result<(), Halt> {
-        self.nodes += 1;
-        if self.nodes >= self.node_limit {
-            return Err(Halt::Budget);
-        }
-        if self.nodes % 1024 == 0 {
-            if self.stop.load(Ordering::Relaxed) {
-                return Err(Halt::Budget);
-            }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                return Err(Halt::Budget);
-            }
-        }
-        Ok(())
+        tick(&mut self.nodes, self.node_limit, self.deadline, self.stop)
     }
 
     /// Multiple iterative deepening at `pos` (not a leaf): searches until
