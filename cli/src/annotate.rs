@@ -71,7 +71,8 @@ struct EvalJson {
     winner: &'static str,
     /// Plies to the end, when the tables gave it.
     dtm: Option<u32>,
-    source: Source,
+    /// `rules`, `tables` or `search`.
+    source: &'static str,
 }
 
 #[derive(Serialize)]
@@ -375,7 +376,7 @@ fn eval_json(pos: &Position, e: &Eval) -> EvalJson {
     EvalJson {
         winner: winner_of(pos, e.wdl),
         dtm: e.dtm,
-        source: e.source,
+        source: e.source.name(),
     }
 }
 

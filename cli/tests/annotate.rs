@@ -13,8 +13,8 @@ use rand::{RngExt, SeedableRng};
 use serde_json::Value as Json;
 use togyz_gen::retro::{solve_all, Levels};
 use togyz_gen::write::write_table;
-use togyz_probe::index::Layout;
 use togyz_probe::notation::traditional;
+use togyz_probe::raw::index::Layout;
 use togyz_probe::tablebase::terminal_value;
 use togyz_probe::{Position, Side, Wdl};
 
@@ -111,7 +111,7 @@ fn self_play(rng: &mut SmallRng, n: u32, number: usize) -> (String, Vec<Position
         if mover == Side::South {
             record.push_str(&format!("{}. ", ply / 2 + 1));
         }
-        let report = pos.play(mv);
+        let report = pos.play_unchecked(mv);
         record.push_str(&text);
         if report.captured > 0 {
             record.push_str(&format!("({})", pos.kazan(mover)));
@@ -182,7 +182,7 @@ fn self_play_verdicts_and_marked_moves_match_the_solver() {
                 // The better move named does keep the value.
                 let better = m["better"].as_str().unwrap();
                 let mv = togyz_probe::parse_move(b, &better[..better.find(' ').unwrap()]).unwrap();
-                assert_eq!(truth(levels, &b.after(mv)).flip(), tb, "{m}");
+                assert_eq!(truth(levels, &b.after(mv).unwrap()).flip(), tb, "{m}");
             }
         }
     }

@@ -84,7 +84,7 @@ fn parse_args() -> Result<Args, String> {
 /// reply gain.
 fn greedy_score(pos: &Position, mv: togyz_probe::Move) -> i32 {
     let me = pos.side_to_move();
-    let after = pos.after(mv);
+    let after = pos.after_unchecked(mv);
     let gain = after.kazan(me) as i32 - pos.kazan(me) as i32;
     if after.outcome().is_some() {
         return gain + 1000 * (after.outcome().unwrap().winner == Some(me)) as i32;
@@ -92,7 +92,7 @@ fn greedy_score(pos: &Position, mv: togyz_probe::Move) -> i32 {
     let opp = me.opponent();
     let reply = after
         .legal_moves()
-        .map(|r| after.after(r).kazan(opp) as i32 - after.kazan(opp) as i32)
+        .map(|r| after.after_unchecked(r).kazan(opp) as i32 - after.kazan(opp) as i32)
         .max()
         .unwrap_or(0);
     gain - reply
@@ -132,7 +132,7 @@ fn sample(a: &Args) -> Vec<Position> {
                     .collect();
                 top[rng.random_range(0..top.len() as u64) as usize]
             };
-            pos.play(mv);
+            pos.play_unchecked(mv);
         }
     }
     by_count.into_values().flatten().collect()

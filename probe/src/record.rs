@@ -20,19 +20,15 @@ use crate::notation::{parse_move, NotationError};
 use crate::rules::{Move, Position, Side};
 
 /// How a recorded game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecordedResult {
     /// `1-0`: South (White) won.
-    #[serde(rename = "1-0")]
     SouthWins,
     /// `0-1`: North (Black) won.
-    #[serde(rename = "0-1")]
     NorthWins,
     /// `1/2-1/2`.
-    #[serde(rename = "1/2-1/2")]
     Draw,
     /// `*` or no result: unfinished or unknown.
-    #[serde(rename = "*")]
     Unknown,
 }
 
@@ -244,7 +240,8 @@ impl GameRecord {
                 source,
             })?;
             let mover = pos.side_to_move();
-            let report = pos.play(mv);
+            // `parse_move` has checked that the move is legal here.
+            let report = pos.play_unchecked(mv);
             let actual = pos.kazan(mover) as u32;
             let captured = report.captured > 0;
             match m.kazan {

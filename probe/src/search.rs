@@ -85,8 +85,7 @@ impl Budget {
 }
 
 /// How a result was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
     /// The game is over, or the kazans alone settle it.
     Rules,
@@ -120,6 +119,17 @@ pub struct SearchResult {
     pub elapsed: Duration,
     /// The tables used: every position with at most this many stones.
     pub table_stones: u32,
+}
+
+impl Source {
+    /// `"rules"`, `"tables"` or `"search"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Rules => "rules",
+            Source::Tables => "tables",
+            Source::Search => "search",
+        }
+    }
 }
 
 impl SearchResult {
@@ -266,6 +276,7 @@ struct Entry {
     lower: i8,
     upper: i8,
     searched: [u8; 2],
+    /// Hole number of the move that proved the lower bound (`u8::MAX`: none).
     best: u8,
     used: bool,
 }
@@ -605,7 +616,7 @@ impl<'a> Solver<'a> {
             if m.2 < t {
                 continue;
             }
-            let child = pos.after(m.0);
+            let child = pos.after_unchecked(m.0);
             match self.prove(&child, depth - 1, ct)? {
                 // The child is below `ct` for its mover: this move is at
                 // least `t` for us.
@@ -655,14 +666,14 @@ impl<'a> Solver<'a> {
         // the children's static bounds settle before any recursion (looking
         // each child up in the table here as well costs more in cache
         // misses than it saves).
-        let mut children: [(u8, Position); 9] = [(0, *pos); 9];
+        let mut children: [(Move, Position); 9] = [(Move::new(1).expect("hole 1"), *pos); 9];
         let mut count = 0;
         for mv in pos.legal_moves() {
-            children[count] = (mv.0, pos.after(mv));
+            children[count] = (mv, pos.after_unchecked(mv));
             count += 1;
         }
         let children = &mut children[..count];
-        if let Some(i) = children.iter().position(|c| c.0 == first) {
+        if let Some(i) = children.iter().position(|c| c.0.hole() == first) {
             children.swap(0, i);
         }
         let mut open = [true; 9];
@@ -670,7 +681,7 @@ impl<'a> Solver<'a> {
         for (i, (mv, child)) in children.iter().enumerate() {
             let (clo, chi) = static_bounds(self.tb, self.table_stones, child)?;
             match decide(clo, chi, ct) {
-                Some(Answer::No) => return Ok(self.proved(&key, t, true, *mv)),
+                Some(Answer::No) => return Ok(self.proved(&key, t, true, mv.hole())),
                 Some(Answer::Yes) => open[i] = false,
                 _ => all_yes = false,
             }
@@ -684,7 +695,7 @@ impl<'a> Solver<'a> {
                 continue;
             }
             match self.prove(child, depth - 1, ct)? {
-                Answer::No => return Ok(self.proved(&key, t, true, *mv)),
+                Answer::No => return Ok(self.proved(&key, t, true, mv.hole())),
                 Answer::Yes => {}
                 Answer::Unknown => all_yes = false,
             }

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use togyz_gen::retro::{solve_all, Levels};
 use togyz_gen::write::write_table;
-use togyz_probe::index::Layout;
+use togyz_probe::raw::index::Layout;
 use togyz_probe::search::{kazan_bounds, Source};
 use togyz_probe::tablebase::terminal_value;
 use togyz_probe::{Budget, Position, SearchResult, Solver, Tablebase, Wdl};
@@ -73,7 +73,7 @@ fn check(levels: &Levels, pos: &Position, r: &SearchResult) -> Option<Wdl> {
     let mv = r
         .best_move
         .unwrap_or_else(|| panic!("{pos}: no move in {r:?}"));
-    let after = pos.after(mv);
+    let after = pos.after(mv).expect("the proving move is legal");
     let achieved = match terminal_value(&after) {
         Some(x) => x.wdl().flip(),
         None => truth(levels, &after).flip(),

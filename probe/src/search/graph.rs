@@ -95,7 +95,7 @@ pub(crate) fn solve(
         let first = edges.len() as u32;
         let mut len = 0u8;
         for mv in pos.legal_moves() {
-            let child = pos.after(mv);
+            let child = pos.after_unchecked(mv);
             let key = key_of(&child);
             let cid = match ids.get(&key) {
                 Some(&c) => c,

@@ -193,7 +193,7 @@ impl<'a> Pns<'a> {
         let mut kids: [(Position, Key, Option<Numbers>); 9] = [(*pos, key, None); 9];
         let mut count = 0;
         for mv in pos.legal_moves() {
-            let child = pos.after(mv);
+            let child = pos.after_unchecked(mv);
             kids[count] = (child, key_of(&child), self.leaf(&child)?);
             count += 1;
         }
@@ -290,7 +290,7 @@ impl Pns<'_> {
     ) -> Result<Option<crate::Move>, crate::ProbeError> {
         let or = root.side_to_move() == self.x;
         for mv in root.legal_moves() {
-            let child = root.after(mv);
+            let child = root.after_unchecked(mv);
             let n = match self.leaf(&child)? {
                 Some(n) => Some(n),
                 None => self.lookup(&key_of(&child)),
