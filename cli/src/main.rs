@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod above;
 mod annotate;
 mod perft;
 mod play;

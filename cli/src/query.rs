@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::Serialize;
+
+use crate::above;
 use togyz_probe::notation::{parse_fen, result_text, traditional, uci};
 use togyz_probe::raw::index::MAX_STONES;
 use togyz_probe::rules::{Move, Position, Side, ROW};
@@ -28,6 +30,10 @@ pub struct Args {
     /// Print one JSON object instead of the text report.
     #[arg(long)]
     json: bool,
+    /// Above the tables: search for at most this many seconds (fractions
+    /// allowed; 0 reports the missing table instead).
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = crate::annotate::parse_seconds)]
+    search_time: f64,
     /// The position as a PlayStrategy FEN, or `-` to read one FEN per line
     /// from standard input and answer each with a JSON line.
     #[arg(value_name = "FEN", allow_hyphen_values = true)]
@@ -71,6 +77,8 @@ struct Answer {
     side: String,
     result: &'static str,
     dtm: Option<u32>,
+    /// `tables` (`search` for positions above the tables).
+    source: &'static str,
     moves: Vec<MoveJson>,
     pv: Vec<String>,
     /// Kept out of the JSON: the text report needs them.
@@ -82,6 +90,28 @@ struct Answer {
     move_values: Vec<MoveValue>,
     #[serde(skip)]
     line: Vec<Move>,
+}
+
+/// An answer from the tables or, above them, from search.
+enum Reply {
+    Tables(Answer),
+    Search(above::SearchAnswer),
+}
+
+impl Reply {
+    fn json(&self) -> String {
+        match self {
+            Reply::Tables(a) => to_json(a),
+            Reply::Search(a) => a.json(),
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            Reply::Tables(a) => report(a),
+            Reply::Search(a) => a.report(&diagram(a.position())),
+        }
+    }
 }
 
 /// A JSON error line.
@@ -97,6 +127,8 @@ struct Tables {
     /// The folder could not be listed: every table is missing.
     unreadable: Option<String>,
     tb: Result<Tablebase, ProbeError>,
+    /// Seconds of search for a position above the tables (0: none).
+    search_time: f64,
 }
 
 impl Tables {
@@ -106,11 +138,13 @@ impl Tables {
                 unreadable: Some(source.to_string()),
                 tb: Tablebase::open(std::iter::empty::<&Path>()),
                 dir,
+                search_time: 0.0,
             },
             tb => Tables {
                 unreadable: None,
                 tb,
                 dir,
+                search_time: 0.0,
             },
         }
     }
@@ -157,11 +191,16 @@ impl Tables {
     }
 
     /// Answers one FEN.
-    fn answer(&self, fen: &str) -> Result<Answer, Failure> {
+    fn answer(&self, fen: &str) -> Result<Reply, Failure> {
         let pos = parse_fen(fen).map_err(Failure::bad_input)?;
         let stones = pos.stones_on_board();
         let fail = |e: ProbeError| self.failure(e, stones);
         let tb = self.tb.as_ref().map_err(|e| fail(e.clone()))?;
+        if above::applies(tb, &pos, self.search_time) {
+            return above::answer(tb, &pos, self.search_time)
+                .map(Reply::Search)
+                .map_err(fail);
+        }
         let value = tb.value(&pos).map_err(fail)?;
         let move_values = tb.moves(&pos).map_err(fail)?;
         let mut moves = Vec::new();
@@ -182,19 +221,20 @@ impl Tables {
             pv.push(traditional(&p, mv).map_err(Failure::bad_input)?);
             p.play_unchecked(mv);
         }
-        Ok(Answer {
+        Ok(Reply::Tables(Answer {
             fen: pos.fen(),
             stones,
             side: pos.side_to_move().letter().to_string(),
             result: value.wdl().name(),
             dtm: value.dtm(),
+            source: "tables",
             moves,
             pv,
             pos,
             value,
             move_values,
             line,
-        })
+        }))
     }
 }
 
@@ -209,7 +249,10 @@ pub fn run(args: Args) -> ExitCode {
                 .map(PathBuf::from)
         })
         .unwrap_or_else(|| PathBuf::from(DEFAULT_TABLES));
-    let tables = Tables::open(dir);
+    let tables = Tables {
+        search_time: args.search_time,
+        ..Tables::open(dir)
+    };
     let result = if args.fen == "-" {
         run_stdin(&tables)
     } else {
@@ -230,11 +273,11 @@ fn run_one(tables: &Tables, fen: &str, json: bool) -> io::Result<u8> {
     let mut out = io::stdout().lock();
     match tables.answer(fen) {
         Ok(a) if json => {
-            writeln!(out, "{}", to_json(&a))?;
+            writeln!(out, "{}", a.json())?;
             Ok(0)
         }
         Ok(a) => {
-            out.write_all(report(&a).as_bytes())?;
+            out.write_all(a.text().as_bytes())?;
             Ok(0)
         }
         Err(f) => {
@@ -268,7 +311,7 @@ fn run_stdin(tables: &Tables) -> io::Result<u8> {
             tables.answer(fen)
         };
         match answer {
-            Ok(a) => writeln!(out, "{}", to_json(&a))?,
+            Ok(a) => writeln!(out, "{}", a.json())?,
             Err(f) => {
                 // 4 (damaged table) over 3 (missing table) over 2 (bad input).
                 worst = worst.max(f.code);

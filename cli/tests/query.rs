@@ -85,6 +85,7 @@ fn example_three_as_json() {
             "side": "S",
             "result": "loss",
             "dtm": 4,
+            "source": "tables",
             "moves": [{
                 "move": "91",
                 "uci": "i1i2",
@@ -205,7 +206,7 @@ fn standard_input_answers_every_line_in_order() {
     assert_eq!(out.status.code(), Some(0));
     let five = "9/1S,1S,1S,1S,1S,4 78 79 S 1";
     let out = query(
-        &["--tables", dir, "-"],
+        &["--search-time", "0", "--tables", dir, "-"],
         None,
         Some(&format!("x\n{five}\n{EXAMPLE_3}\n")),
     );
@@ -217,7 +218,9 @@ fn standard_input_answers_every_line_in_order() {
 fn missing_tables_exit_3_with_the_command_to_make_them() {
     let dir = tables().to_str().unwrap();
     let five = "9/1S,1S,1S,1S,1S,4 78 79 S 1";
-    let out = query(&["--tables", dir, five], None, None);
+    // `--search-time 0`: no search above the tables (see
+    // `above_the_tables_by_search` for the default).
+    let out = query(&["--search-time", "0", "--tables", dir, five], None, None);
     assert_eq!(out.status.code(), Some(3));
     assert!(out.stdout.is_empty());
     let err = text(&out.stderr);
@@ -228,7 +231,7 @@ fn missing_tables_exit_3_with_the_command_to_make_them() {
     );
     // The starting position is far beyond any table.
     let start = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1";
-    let out = query(&["--tables", dir, start], None, None);
+    let out = query(&["--search-time", "0", "--tables", dir, start], None, None);
     assert_eq!(out.status.code(), Some(3));
     assert!(text(&out.stderr).contains("162 stones"));
     // A folder that does not exist: every table is missing.
@@ -236,7 +239,11 @@ fn missing_tables_exit_3_with_the_command_to_make_them() {
     assert_eq!(out.status.code(), Some(3));
     assert!(text(&out.stderr).contains("/nonexistent/togyz"));
     // In JSON mode the error is a JSON object too.
-    let out = query(&["--json", "--tables", dir, five], None, None);
+    let out = query(
+        &["--json", "--search-time", "0", "--tables", dir, five],
+        None,
+        None,
+    );
     assert_eq!(out.status.code(), Some(3));
     assert!(json_of(&out)["error"]
         .as_str()
