@@ -4,8 +4,8 @@
 //! A result is an interval over loss < draw < win for the side to move, and
 //! it is *proven* only when the interval closes. Leaves are positions the
 //! tables cover (probed by win/draw/loss), finished games, and positions the
-//! kazans settle ([`kazan_bounds`]). Two provers run side by side, one per
-//! core, and their intervals are intersected:
+//! kazans settle ([`kazan_bounds`]). Three provers run side by side on
+//! their own threads, and their intervals are intersected:
 //!
 //! * an iterative-deepening depth-first search ([`Solver`]) over the two
 //!   questions "is it at least a draw?" and "is it a win?", with a
@@ -13,7 +13,10 @@
 //!   bounds (path-independent: there is no repetition rule) and, for
 //!   unresolved entries, the depth already searched for each question. It
 //!   proves the forcing lines, but it can never prove a draw by endless play;
-//! * a bounded retrograde solve ([`graph`]) of the positions reachable from
+//! * df-pn, depth-first proof-number search (`pns`), on "does the mover
+//!   win?" and "does the opponent win?": it follows the narrow forcing
+//!   lines, and two refutations that need no cycle prove a draw;
+//! * a bounded retrograde solve (`graph`) of the positions reachable from
 //!   the root above the tables: if the enumeration closes, the finite graph
 //!   (cycles included) is solved exactly, and positions unresolved at the
 //!   fixed point are draws; if it does not, two passes with the frontier set
@@ -28,7 +31,7 @@ use crate::rules::{Move, Position, Side, HALF};
 use crate::tablebase::{terminal_value, ProbeError, Tablebase};
 use crate::value::Wdl;
 
-pub mod graph;
+mod graph;
 mod pns;
 
 /// What a search may spend.
