@@ -142,13 +142,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a = parse_args()?;
     let tb = Tablebase::open([&a.tables])?;
     let positions = sample(&a);
-    let done: HashSet<String> = match std::fs::File::open(&a.out) {
+    // Done: (time limit, FEN) pairs already in the file, so one file can
+    // hold runs with several limits.
+    let done: HashSet<(String, String)> = match std::fs::File::open(&a.out) {
         Ok(f) => BufReader::new(f)
             .lines()
             .map_while(Result::ok)
             .filter_map(|l| {
-                l.split_once(",\"")
-                    .map(|(_, f)| f.trim_end_matches('"').to_owned())
+                let (head, fen) = l.split_once(",\"")?;
+                let limit = head.split(',').nth(2)?.to_owned();
+                Some((limit, fen.trim_end_matches('"').to_owned()))
             })
             .collect(),
         Err(_) => HashSet::new(),
@@ -171,7 +174,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for pos in &positions {
         let fen = pos.fen();
-        if done.contains(&fen) {
+        if done.contains(&(a.seconds.to_string(), fen.clone())) {
             continue;
         }
         // A fresh table per position: each is measured on its own.

@@ -39,7 +39,8 @@ mod pns;
 pub struct Budget {
     /// Wall-clock limit (`None`: no limit).
     pub time: Option<Duration>,
-    /// Limit on depth-first nodes (`None`: no limit).
+    /// Limit on the nodes of each depth-first prover, per question for
+    /// df-pn (`None`: no limit).
     pub nodes: Option<u64>,
     /// Transposition-table entries (rounded up to a power of two; 32 bytes
     /// each). Kept between searches by one [`Solver`].
