@@ -16,7 +16,10 @@
 //! ```
 //!
 //! `--provers dfs,dfpn,graph` (the default: all three) picks the provers,
-//! `--tt ENTRIES` the transposition-table size.
+//! `--tt ENTRIES` the transposition-table size, `--nodes N` replaces the
+//! time limit by a node limit per prover (reproducible on a busy machine;
+//! the CSV's limit column then still shows `--seconds`, so give each node
+//! budget its own file).
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
@@ -39,6 +42,7 @@ struct Args {
     out: PathBuf,
     provers: String,
     tt: usize,
+    nodes: Option<u64>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -52,6 +56,7 @@ fn parse_args() -> Result<Args, String> {
         out: "search-measure.csv".into(),
         provers: "dfs,dfpn,graph".into(),
         tt: Budget::default().tt_entries,
+        nodes: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -74,6 +79,7 @@ fn parse_args() -> Result<Args, String> {
             "--out" => a.out = value.into(),
             "--provers" => a.provers = value,
             "--tt" => a.tt = value.parse().map_err(bad)?,
+            "--nodes" => a.nodes = Some(value.parse().map_err(bad)?),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -168,6 +174,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let on = |name| a.provers.split(',').any(|p| p == name);
     budget.dfs = on("dfs");
     budget.tt_entries = a.tt;
+    if let Some(n) = a.nodes {
+        // A node budget instead of the clock: the same answers on a busy
+        // machine as on an idle one.
+        budget.time = None;
+        budget.nodes = Some(n);
+    }
     budget.dfpn = on("dfpn");
     if !on("graph") {
         budget.graph_positions = 0;
