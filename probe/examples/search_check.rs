@@ -50,8 +50,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut proven, mut by_value, mut open) = (0, [0usize; 3], 0);
     let mut done = 0;
     while done < count {
-        let p = layout.slot(rng.random_range(0..layout.positions())).position();
-        let p = if rng.random_range(0..2) == 0 { p } else { p.mirrored() };
+        let p = layout
+            .slot(rng.random_range(0..layout.positions()))
+            .position();
+        let p = if rng.random_range(0..2) == 0 {
+            p
+        } else {
+            p.mirrored()
+        };
         if terminal_value(&p).is_some() {
             continue;
         }

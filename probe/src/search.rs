@@ -265,10 +265,6 @@ impl Shared {
     pub(crate) fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
-
-    fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-    }
 }
 
 /// One transposition-table entry. `lower`/`upper` are proven bounds;
@@ -524,11 +520,9 @@ impl<'a> Solver<'a> {
                     moves: pos.legal_moves().map(|mv| (mv, lower, upper)).collect(),
                 })
             };
-            if self.budget.dfs {
-                shared.stop();
-            }
+            // Each prover ends by its own budget, or when the root interval
+            // closes.
             let dfpn = dfpn.map(|h| h.join().expect("df-pn does not panic"));
-            shared.stop();
             let graph = graph.map(|h| h.join().expect("the retrograde solve does not panic"));
             (dfs, graph, dfpn)
         });
