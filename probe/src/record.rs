@@ -302,11 +302,12 @@ impl fmt::Display for GameRecord {
         let name = |tag, default| self.tag(tag).unwrap_or(default).to_owned();
         write!(
             f,
-            "{} – {}, {} ({} plies)",
+            "{} – {}, {} ({} pl{})",
             name("White", "South"),
             name("Black", "North"),
             self.result.unwrap_or(RecordedResult::Unknown).text(),
-            self.moves.len()
+            self.moves.len(),
+            if self.moves.len() == 1 { "y" } else { "ies" }
         )
     }
 }
