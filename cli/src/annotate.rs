@@ -118,15 +118,7 @@ pub fn run(args: Args) -> CliResult {
         text = std::fs::read_to_string(&args.file)
             .map_err(|e| format!("cannot read {}: {e}", args.file))?;
     }
-    let dir = args
-        .tables
-        .clone()
-        .or_else(|| {
-            std::env::var_os("TOGYZ_TABLES")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        })
-        .unwrap_or_else(|| PathBuf::from("tables"));
+    let dir = crate::query::tables_dir(args.tables.clone());
     let tb = Tablebase::open([&dir])?;
     let budget = Budget::time(Duration::from_secs_f64(args.search_time));
     let mut out = io::stdout().lock();

@@ -238,17 +238,20 @@ impl Tables {
     }
 }
 
+/// The tables folder: `--tables DIR`, else `$TOGYZ_TABLES`, else
+/// [`DEFAULT_TABLES`].
+pub fn tables_dir(arg: Option<PathBuf>) -> PathBuf {
+    arg.or_else(|| {
+        std::env::var_os("TOGYZ_TABLES")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    })
+    .unwrap_or_else(|| PathBuf::from(DEFAULT_TABLES))
+}
+
 /// Runs the subcommand and returns its exit code.
 pub fn run(args: Args) -> ExitCode {
-    let dir = args
-        .tables
-        .clone()
-        .or_else(|| {
-            std::env::var_os("TOGYZ_TABLES")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        })
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_TABLES));
+    let dir = tables_dir(args.tables.clone());
     let tables = Tables {
         search_time: args.search_time,
         ..Tables::open(dir)
