@@ -38,8 +38,9 @@ enum Command {
     /// move and the FEN after it.
     Play(play::Args),
     /// Who wins here: the result and distance to the end from the tables,
-    /// every legal move with its result, and the line of best play (exit
-    /// codes: 0 answered, 2 bad input, 3 missing table, 4 damaged table).
+    /// every legal move with its result, and the line of best play; above
+    /// the tables, proof search (exit codes: 0 answered, 2 bad input, 3
+    /// missing table, 4 damaged table).
     Query(query::Args),
 }
 
