@@ -387,7 +387,7 @@ fn tick(
     if *nodes >= limit {
         return Err(Halt::Budget);
     }
-    if *nodes % 1024 == 0
+    if nodes.is_multiple_of(1024)
         && (stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
     {
         return Err(Halt::Budget);

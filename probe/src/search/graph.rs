@@ -79,7 +79,7 @@ pub(crate) fn solve(
             continue;
         }
         expansions += 1;
-        if expansions % CLOCK_EVERY == 0 {
+        if expansions.is_multiple_of(CLOCK_EVERY) {
             if shared.stopped() {
                 return Ok(GraphOutcome {
                     positions: nodes.len() as u64,
