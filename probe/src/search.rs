@@ -111,7 +111,8 @@ pub struct SearchResult {
     pub best_move: Option<Move>,
     /// Where the answer came from.
     pub source: Source,
-    /// Depth-first nodes visited.
+    /// Nodes visited by the depth-first provers (iterative deepening and
+    /// df-pn).
     pub nodes: u64,
     /// The deepest completed iteration of the depth-first search (plies).
     pub depth: u32,
