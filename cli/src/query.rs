@@ -77,7 +77,8 @@ struct ErrorJson<'a> {
     /// The place in the move list of a move that could not be played.
     #[serde(skip_serializing_if = "Option::is_none")]
     move_index: Option<usize>,
-    /// The position that move was tried in.
+    /// Where moves given after the FEN led: the position a bad move was
+    /// tried in, or the one no table covers.
     #[serde(skip_serializing_if = "Option::is_none")]
     position: Option<String>,
 }
@@ -120,24 +121,26 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     // A move never holds a `/`, a `,` or a space; a FEN (even a broken one)
     // almost always does.
-    let start_fen = args
-        .position
-        .first()
-        .filter(|a| a.contains(['/', ',']) || a.contains(char::is_whitespace));
-    let (start, moves) = match start_fen {
-        Some(fen) => (fen_arg(fen, &args.position[1..])?, &args.position[1..]),
-        None => (Position::start(), &args.position[..]),
-    };
+    let start_fen = args.position.first().filter(|a| {
+        a.trim().is_empty() || a.contains(['/', ',']) || a.contains(char::is_whitespace)
+    });
     let mut out = io::stdout().lock();
-    let asked = match replay(&start, moves) {
-        Ok(played) => Asked {
-            start,
-            pos: played.last().map_or(start, |p| p.after),
-            played: played.iter().map(|p| p.report.traditional()).collect(),
-        },
+    let (given, asked) = match start_fen {
+        Some(fen) => (
+            fen.clone(),
+            fen_arg(fen, &args.position[1..]).and_then(|start| ask(start, &args.position[1..])),
+        ),
+        None => (
+            Position::start().fen(),
+            ask(Position::start(), &args.position),
+        ),
+    };
+    let asked = match asked {
+        Ok(asked) => asked,
         Err(f) => {
             if args.json {
-                writeln!(out, "{}", error_json(&start.fen(), &f))?;
+                let at = f.stop.as_ref().map(|s| s.pos.fen());
+                writeln!(out, "{}", error_json(&given, &f, at))?;
             }
             return Err(f);
         }
@@ -146,7 +149,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if args.json {
         let line = match &verdict {
             Ok(Verdict::Tables(a)) => answer_json(a, Some(&asked)),
-            Ok(Verdict::Beyond(_, f)) | Err(f) => error_json(&asked.start.fen(), f),
+            Ok(Verdict::Beyond(_, f)) | Err(f) => {
+                let reached = (!asked.played.is_empty()).then(|| asked.pos.fen());
+                error_json(&given, f, reached)
+            }
         };
         writeln!(out, "{line}")?;
     } else {
@@ -168,6 +174,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Ok(Verdict::Tables(_)) => Ok(()),
         Ok(Verdict::Beyond(_, f)) | Err(f) => Err(f),
     }
+}
+
+/// Plays `moves` from `start`.
+fn ask(start: Position, moves: &[String]) -> Result<Asked, Failure> {
+    let played = replay(&start, moves)?;
+    Ok(Asked {
+        start,
+        pos: played.last().map_or(start, |p| p.after),
+        played: played.iter().map(|p| p.report.traditional()).collect(),
+    })
 }
 
 /// Answers a position from the tables.
@@ -223,7 +239,7 @@ fn run_stdin(tables: &Tables) -> Result<(), Failure> {
             Ok(Verdict::Beyond(_, f)) | Err(f) => {
                 failed += 1;
                 worst = worst.max(Some(f.kind));
-                error_json(fen, &f)
+                error_json(fen, &f, None)
             }
         };
         writeln!(out, "{json}")?;
@@ -273,13 +289,15 @@ fn answer_json(a: &Answer, asked: Option<&Asked>) -> String {
     serde_json::to_string(&json).expect("an answer always serialises")
 }
 
-fn error_json(fen: &str, f: &Failure) -> String {
+/// The JSON error object for the FEN given; `position` is where the
+/// failure happened when moves led away from that FEN.
+fn error_json(fen: &str, f: &Failure, position: Option<String>) -> String {
     serde_json::to_string(&ErrorJson {
         fen,
         error: &f.message,
         kind: f.kind.name(),
         move_index: f.stop.as_ref().map(|s| s.index),
-        position: f.stop.as_ref().map(|s| s.pos.fen()),
+        position,
     })
     .expect("strings always serialise")
 }
