@@ -106,7 +106,13 @@ pub fn run(start: Position, played: Vec<Played>, tables: &Tables) -> Result<(), 
                         writeln!(out)?;
                         show(&mut out, &game, tables, &mut noted_beyond)?;
                     }
-                    Err(f) => writeln!(out, "error: {} (nothing played)", f.message)?,
+                    Err(f) => {
+                        let hint = match f.kind {
+                            Kind::BadMove => "; `help` lists the commands",
+                            _ => "",
+                        };
+                        writeln!(out, "error: {} (nothing played){hint}", f.message)?;
+                    }
                 }
             }
         }

@@ -19,11 +19,16 @@ mod query;
 mod render;
 mod tables;
 
-/// The exit codes, for `--help`.
+/// The exit codes, for `--help` (`failure::Kind::code` gives them).
 const EXIT_CODES: &str = "\
 Exit codes: 0 done; 1 the output could not be written; 2 bad input (FEN,
 move, arguments); 3 no table covers the position; 4 a table is damaged;
 5 a table or the tables folder cannot be read (permissions, I/O).";
+
+/// The exit codes of the commands that read no tables.
+const EXIT_CODES_NO_TABLES: &str = "\
+Exit codes: 0 done; 1 the output could not be written; 2 bad input (FEN,
+move, arguments). `play -i` exits with 0 at `quit` or the end of input.";
 
 /// Togyz Kumalak rules tools and endgame tablebase prober.
 #[derive(Parser, Debug)]
@@ -42,11 +47,11 @@ enum Command {
     Query(query::Args),
     /// Replay moves and print each move and the FEN after it, or play at a
     /// prompt with the tables' verdicts (`-i`).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES_NO_TABLES)]
     Play(play::Args),
     /// Count the leaves DEPTH plies below a position (finished games count
     /// as leaves).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES_NO_TABLES)]
     Perft(perft::Args),
 }
 

@@ -15,7 +15,7 @@ use togyz_probe::Value;
 
 use crate::failure::{Failure, Kind};
 use crate::moves::{fen_arg, replay};
-use crate::render::{diagram, ending, legal_moves, names, valued_moves, verdict};
+use crate::render::{count, diagram, ending, legal_moves, names, valued_moves, verdict};
 use crate::tables::{Tables, TablesArg};
 
 /// Arguments of `query`.
@@ -250,10 +250,15 @@ fn run_stdin(tables: &Tables) -> Result<(), Failure> {
         None => Ok(()),
         Some(kind) => Err(Failure::new(
             kind,
-            format!(
-                "{failed} of {lines} lines could not be answered (their JSON objects say why); \
-                 the exit code is the highest of theirs"
-            ),
+            match failed {
+                1 => format!(
+                    "1 of {} was not answered: its JSON error object says why",
+                    count(lines, "line", "lines")
+                ),
+                _ => format!(
+                    "{failed} of {lines} lines were not answered: their JSON error objects say why"
+                ),
+            },
         )),
     }
 }

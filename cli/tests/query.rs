@@ -238,7 +238,10 @@ fn standard_input_answers_every_line_in_order() {
     assert_eq!(lines[3]["result"], "draw");
     // Spaces around a FEN are forgiven.
     assert_eq!(lines[4], lines[0]);
-    assert!(stderr(&out).starts_with("error: 2 of 5 lines could not be answered"));
+    assert_eq!(
+        stderr(&out),
+        "error: 2 of 5 lines were not answered: their JSON error objects say why\n"
+    );
     // All good: exit 0, nothing on standard error.
     let out = query(
         &["--tables", dir, "-"],
