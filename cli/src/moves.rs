@@ -57,7 +57,9 @@ pub fn replay(start: &Position, moves: &[String]) -> Result<Vec<Played>, Failure
     let mut pos = *start;
     let mut played: Vec<Played> = Vec::with_capacity(moves.len());
     for (i, text) in moves.iter().enumerate() {
-        let mv = parse_move(&pos, text).map_err(|e| {
+        // `36X` and `G1D2` are meant as `36x` and `g1d2`.
+        let text = text.trim().to_ascii_lowercase();
+        let mv = parse_move(&pos, &text).map_err(|e| {
             let mut f = Failure::notation(&e);
             if moves.len() > 1 {
                 f.message = format!("move {} of {}: {e}", i + 1, moves.len());

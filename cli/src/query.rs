@@ -21,7 +21,9 @@ use crate::tables::{Tables, TablesArg};
 /// Arguments of `query`.
 #[derive(clap::Args, Debug)]
 #[command(
-    override_usage = "togyz-probe query [OPTIONS] [FEN] [MOVE]...\n       togyz-probe query [OPTIONS] -"
+    override_usage = "togyz-probe query [OPTIONS] [FEN] [MOVE]...\n       \
+                      togyz-probe query [OPTIONS] --fen FEN [MOVE]...\n       \
+                      togyz-probe query [OPTIONS] -"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -32,11 +34,15 @@ pub struct Args {
     /// The position: a PlayStrategy FEN in quotes, then moves played from
     /// it (traditional `76`/`36x`, UCI `g1d2`, or a hole number; move
     /// numbers such as `1.` are skipped). Without a FEN (the first argument
-    /// has no `/`, `,` or space) the moves start from the initial position. `-` alone
-    /// reads one FEN per line from standard input and answers each with a
-    /// JSON line.
+    /// has no `/`, `,` or space) the moves start from the initial position.
+    /// `-` alone reads one FEN per line from standard input and answers
+    /// each with a JSON line.
     #[arg(value_name = "FEN|MOVE")]
     position: Vec<String>,
+    /// The FEN, as `play` and `perft` take it; every argument is then a
+    /// move.
+    #[arg(long, value_name = "FEN")]
+    fen: Option<String>,
 }
 
 /// One legal move in the JSON answer.
@@ -110,8 +116,8 @@ struct Asked {
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<(), Failure> {
     let tables = args.tables.open();
-    if args.position.first().is_some_and(|a| a == "-") {
-        if args.position.len() > 1 {
+    if args.fen.as_deref() == Some("-") || args.position.first().is_some_and(|a| a == "-") {
+        if args.position.len() + usize::from(args.fen.is_some()) > 1 {
             return Err(Failure::new(
                 Kind::BadFen,
                 "`-` reads FENs from standard input and takes no moves after it",
@@ -121,19 +127,25 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     // A move never holds a `/`, a `,` or a space; a FEN (even a broken one)
     // almost always does.
-    let start_fen = args.position.first().filter(|a| {
-        a.trim().is_empty() || a.contains(['/', ',']) || a.contains(char::is_whitespace)
-    });
+    let (start_fen, moves) = match &args.fen {
+        Some(fen) => (Some(fen), &args.position[..]),
+        None => {
+            // A move never holds a `/`, a `,` or a space; a FEN (even a
+            // broken one) almost always does.
+            let first = args.position.first().filter(|a| {
+                a.trim().is_empty() || a.contains(['/', ',']) || a.contains(char::is_whitespace)
+            });
+            let skip = usize::from(first.is_some());
+            (first, &args.position[skip..])
+        }
+    };
     let mut out = io::stdout().lock();
     let (given, asked) = match start_fen {
         Some(fen) => (
             fen.clone(),
-            fen_arg(fen, &args.position[1..]).and_then(|start| ask(start, &args.position[1..])),
+            fen_arg(fen, moves).and_then(|start| ask(start, moves)),
         ),
-        None => (
-            Position::start().fen(),
-            ask(Position::start(), &args.position),
-        ),
+        None => (Position::start().fen(), ask(Position::start(), moves)),
     };
     let asked = match asked {
         Ok(asked) => asked,

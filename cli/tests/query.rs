@@ -184,6 +184,14 @@ fn moves_after_the_fen_are_played_first() {
     trimmed.as_object_mut().unwrap().remove("start");
     trimmed.as_object_mut().unwrap().remove("played");
     assert_eq!(trimmed, json_of(&direct));
+    // The FEN as an option, as `play` takes it; capitals are forgiven.
+    let out = query(
+        &["--json", "--tables", dir, "--fen", EXAMPLE_3, "91", "I2H2"],
+        None,
+        None,
+    );
+    assert_code(&out, 0);
+    assert_eq!(json_of(&out), j);
     let text_out = query(&["--tables", dir, EXAMPLE_3, "1.", "91", "12"], None, None);
     assert_code(&text_out, 0);
     let report = stdout(&text_out);
