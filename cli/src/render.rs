@@ -23,19 +23,6 @@ pub fn stones(n: u32) -> String {
     count(n.into(), "stone", "stones")
 }
 
-/// `1234567` as `1,234,567`.
-pub fn thousands(x: u64) -> String {
-    let s = x.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// "wins in 7 plies", "draws", "loses in 1 ply".
 pub fn in_words(v: Value) -> String {
     match v {
@@ -157,10 +144,6 @@ mod tests {
         assert_eq!(stones(0), "0 stones");
         assert_eq!(plies(1), "1 ply");
         assert_eq!(plies(2), "2 plies");
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(512_753_762), "512,753,762");
     }
 
     #[test]

@@ -8,7 +8,9 @@ use togyz_probe::index::{positions_for, MAX_STONES};
 use togyz_probe::tablebase::{ProbeError, Tablebase};
 
 use crate::failure::{Failure, Kind};
-use crate::render::{stones, thousands};
+use indicatif::HumanCount;
+
+use crate::render::stones;
 
 /// The folder used when neither `--tables` nor `$TOGYZ_TABLES` is given.
 const DEFAULT_TABLES: &str = "tables";
@@ -182,7 +184,7 @@ impl Tables {
                  `togyz-gen generate --max-stones {n}{out}` makes the missing tables up to it, \
                  checking first that this machine can hold them",
                 stones(n),
-                thousands(positions_for(n)),
+                HumanCount(positions_for(n)),
             ),
         )
     }
