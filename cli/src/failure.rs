@@ -2,7 +2,7 @@
 //! name) and a message, with the position where a move list stopped.
 //!
 //! The exit codes, here and in the README and `--help`:
-//! 0 answered; 1 the output could not be written; 2 bad input (a FEN, a move,
+//! 0 answered; 1 standard input could not be read or the output written; 2 bad input (a FEN, a move,
 //! or the command line itself, which clap reports); 3 no table covers the
 //! position; 4 a table is damaged; 5 a table or its folder cannot be read
 //! (permissions, an I/O failure).
@@ -18,8 +18,8 @@ use crate::render::diagram;
 /// What went wrong. The order is the order of their exit codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {
-    /// Standard output could not be written.
-    Output,
+    /// Standard input could not be read, or standard output written.
+    Io,
     /// The FEN (or a line of standard input) is not a position.
     BadFen,
     /// A move is written in neither notation.
@@ -38,7 +38,7 @@ impl Kind {
     /// The exit code.
     pub fn code(self) -> u8 {
         match self {
-            Kind::Output => 1,
+            Kind::Io => 1,
             Kind::BadFen | Kind::BadMove | Kind::IllegalMove => 2,
             Kind::NoTable => 3,
             Kind::DamagedTable => 4,
@@ -49,7 +49,7 @@ impl Kind {
     /// The name in JSON error objects.
     pub fn name(self) -> &'static str {
         match self {
-            Kind::Output => "output",
+            Kind::Io => "io",
             Kind::BadFen => "bad_fen",
             Kind::BadMove => "bad_move",
             Kind::IllegalMove => "illegal_move",
@@ -105,7 +105,12 @@ impl Failure {
     /// Whether this is standard output closing under us (a reader such as
     /// `head` that has seen enough): the program then stops quietly.
     pub fn is_closed_output(&self) -> bool {
-        self.kind == Kind::Output && self.message.is_empty()
+        self.kind == Kind::Io && self.message.is_empty()
+    }
+
+    /// A failure to read standard input.
+    pub fn input(e: io::Error) -> Failure {
+        Failure::new(Kind::Io, format!("cannot read standard input: {e}"))
     }
 
     /// The text for standard error: the `error: ` line, then, for a move
@@ -130,9 +135,9 @@ impl Failure {
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
         if e.kind() == io::ErrorKind::BrokenPipe {
-            Failure::new(Kind::Output, "")
+            Failure::new(Kind::Io, "")
         } else {
-            Failure::new(Kind::Output, format!("cannot write the output: {e}"))
+            Failure::new(Kind::Io, format!("cannot write the output: {e}"))
         }
     }
 }

@@ -58,7 +58,7 @@ pub fn run(start: Position, played: Vec<Played>, tables: &Tables) -> Result<(), 
     writeln!(out, "Type a move, or `help`.\n")?;
     let mut noted_beyond = false;
     show(&mut out, &game, tables, &mut noted_beyond)?;
-    let mut line = String::new();
+    let mut line = Vec::new();
     loop {
         match game.current().outcome() {
             Some(_) => write!(out, "game over> ")?,
@@ -66,12 +66,13 @@ pub fn run(start: Position, played: Vec<Played>, tables: &Tables) -> Result<(), 
         }
         out.flush()?;
         line.clear();
-        if input.read_line(&mut line)? == 0 {
+        if input.read_until(b'\n', &mut line).map_err(Failure::input)? == 0 {
             // End of input: end the prompt's line and leave.
             writeln!(out)?;
             return Ok(());
         }
-        let command = line.trim();
+        let text = String::from_utf8_lossy(&line);
+        let command = text.trim();
         if echo {
             writeln!(out, "{command}")?;
         }

@@ -21,13 +21,13 @@ mod tables;
 
 /// The exit codes, for `--help` (`failure::Kind::code` gives them).
 const EXIT_CODES: &str = "\
-Exit codes: 0 done; 1 the output could not be written; 2 bad input (FEN,
+Exit codes: 0 done; 1 standard input or output failed; 2 bad input (FEN,
 move, arguments); 3 no table covers the position; 4 a table is damaged;
 5 a table or the tables folder cannot be read (permissions, I/O).";
 
 /// The exit codes of the commands that read no tables.
 const EXIT_CODES_NO_TABLES: &str = "\
-Exit codes: 0 done; 1 the output could not be written; 2 bad input (FEN,
+Exit codes: 0 done; 1 standard input or output failed; 2 bad input (FEN,
 move, arguments). `play -i` exits with 0 at `quit` or the end of input.";
 
 /// Togyz Kumalak rules tools and endgame tablebase prober.
@@ -60,10 +60,10 @@ const QUERY_HELP: &str = "\
 Examples:
   togyz-probe query '7,2S,1/8,2S 79 79 S 1'
   togyz-probe query '7,2S,1/8,2S 79 79 S 1' 91 12
-  togyz-probe query 76 98 21        (moves from the initial position)
+  togyz-probe query 76 98 22        (moves from the initial position)
   printf '%s\\n' FEN FEN | togyz-probe query -
 
-Exit codes: 0 answered; 1 the output could not be written; 2 bad input
+Exit codes: 0 answered; 1 standard input or output failed; 2 bad input
 (FEN, move, arguments); 3 no table covers the position (the board and the
 legal moves are still printed); 4 a table is damaged; 5 a table or the
 tables folder cannot be read (permissions, I/O). With `-`, the highest code

@@ -233,7 +233,7 @@ fn run_stdin(tables: &Tables) -> Result<(), Failure> {
     let mut line = Vec::new();
     loop {
         line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
+        if input.read_until(b'\n', &mut line).map_err(Failure::input)? == 0 {
             break;
         }
         lines += 1;

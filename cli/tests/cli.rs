@@ -251,3 +251,32 @@ fn usage_errors_exit_with_2() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// Output that cannot be written is exit code 1 with the reason; a reader
+/// that closes the pipe early ends the program quietly.
+#[test]
+fn output_failures() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full exists on Linux");
+    let out = common::command(&["perft", "3"], None)
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_code(&out, 1);
+    assert!(
+        stderr(&out).starts_with("error: cannot write the output: No space left on device"),
+        "{}",
+        stderr(&out)
+    );
+    let mut child = common::command(&["perft", "4", "--divide"], None)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_code(&out, 0);
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+}
