@@ -125,28 +125,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
         return run_stdin(&tables);
     }
-    // A move never holds a `/`, a `,` or a space; a FEN (even a broken one)
-    // almost always does.
-    let (start_fen, moves) = match &args.fen {
-        Some(fen) => (Some(fen), &args.position[..]),
-        None => {
-            // A move never holds a `/`, a `,` or a space; a FEN (even a
-            // broken one) almost always does.
-            let first = args.position.first().filter(|a| {
-                a.trim().is_empty() || a.contains(['/', ',']) || a.contains(char::is_whitespace)
-            });
-            let skip = usize::from(first.is_some());
-            (first, &args.position[skip..])
-        }
-    };
     let mut out = io::stdout().lock();
-    let (given, asked) = match start_fen {
-        Some(fen) => (
-            fen.clone(),
-            fen_arg(fen, moves).and_then(|start| ask(start, moves)),
-        ),
-        None => (Position::start().fen(), ask(Position::start(), moves)),
-    };
+    let (given, asked) = asked(&args);
     let asked = match asked {
         Ok(asked) => asked,
         Err(f) => {
@@ -185,6 +165,30 @@ pub fn run(args: Args) -> Result<(), Failure> {
     match verdict {
         Ok(Verdict::Tables(_)) => Ok(()),
         Ok(Verdict::Beyond(_, f)) | Err(f) => Err(f),
+    }
+}
+
+/// The FEN the arguments give (the start position's if none) and the
+/// position they ask about: that FEN after the moves.
+fn asked(args: &Args) -> (String, Result<Asked, Failure>) {
+    let (fen, moves) = match &args.fen {
+        Some(fen) => (Some(fen), &args.position[..]),
+        None => {
+            // A move never holds a `/`, a `,` or a space; a FEN (even a
+            // broken one) almost always does.
+            let first = args.position.first().filter(|a| {
+                a.trim().is_empty() || a.contains(['/', ',']) || a.contains(char::is_whitespace)
+            });
+            let skip = usize::from(first.is_some());
+            (first, &args.position[skip..])
+        }
+    };
+    match fen {
+        Some(fen) => (
+            fen.clone(),
+            fen_arg(fen, moves).and_then(|start| ask(start, moves)),
+        ),
+        None => (Position::start().fen(), ask(Position::start(), moves)),
     }
 }
 
