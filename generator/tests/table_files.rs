@@ -387,10 +387,9 @@ fn missing_tables_name_the_stone_count() {
     let empty = tempdir();
     let tb = Tablebase::open([empty.path()]).unwrap();
     assert_eq!(tb.complete_up_to(), 0);
-    assert!(matches!(
-        tb.wdl(&p),
-        Err(ProbeError::MissingTable { stones: 1 })
-    ));
+    let e = tb.wdl(&p).unwrap_err();
+    assert!(matches!(e, ProbeError::MissingTable { stones: 1 }));
+    assert_eq!(e.to_string(), "no table for 1 stone on the board");
     // Finished games need no table.
     let over: Position = "9/4S,8 79 79 N 1".parse().unwrap();
     assert_eq!(tb.value(&over).unwrap(), Value::Loss(0));

@@ -34,7 +34,7 @@ pub const DRAW_LINE_PLIES: usize = 40;
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum ProbeError {
     /// No table holds positions with this many stones on the board.
-    #[error("no table for {stones} stones on the board")]
+    #[error("no table for {stones} stone{} on the board", if *stones == 1 { "" } else { "s" })]
     MissingTable {
         /// Stones on the board of the position that needed the table.
         stones: u32,
