@@ -52,8 +52,9 @@ pub fn run(start: Position, played: Vec<Played>, tables: &Tables) -> Result<(), 
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut out = io::stdout().lock();
-    if let Some(f) = tables.open_failure() {
-        writeln!(out, "note: {}", f.message)?;
+    match tables.open_failure() {
+        Some(f) => writeln!(out, "note: {}", f.message)?,
+        None => writeln!(out, "{}.", capitalised(&tables.coverage()))?,
     }
     writeln!(out, "Type a move, or `help`.\n")?;
     let mut noted_beyond = false;
@@ -187,4 +188,12 @@ fn show(
         }
     }
     writeln!(out)
+}
+
+/// `text` with its first letter in capitals.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
