@@ -61,7 +61,7 @@ Examples:
   togyz-probe query '7,2S,1/8,2S 79 79 S 1'
   togyz-probe query '7,2S,1/8,2S 79 79 S 1' 91 12
   togyz-probe query 76 98 22        (moves from the initial position)
-  printf '%s\\n' FEN FEN | togyz-probe query -
+  printf '%s\\n' FEN 'FEN MOVE...' | togyz-probe query -
 
 Exit codes: 0 answered; 1 standard input or output failed; 2 bad input
 (FEN, move, arguments); 3 no table covers the position (the board and the

@@ -8,27 +8,37 @@ use crate::failure::{Failure, Stop};
 
 /// Reads a FEN given as one argument. `following` are the arguments after
 /// it: when the shell split an unquoted FEN at its spaces, they hold the
-/// rest of it, and the error says to quote it.
+/// rest of it, and the error says to quote it. A FEN with moves inside its
+/// quotes is told to move them out.
 pub fn fen_arg(fen: &str, following: &[String]) -> Result<Position, Failure> {
     parse_fen(fen).map_err(|e| {
         let mut f = Failure::notation(&e);
-        if let NotationError::FieldCount {
-            found: found @ 1..=4,
-        } = e
-        {
-            let missing = 5 - found;
-            if following.len() >= missing {
-                let joined = std::iter::once(fen)
-                    .chain(following[..missing].iter().map(String::as_str))
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                if parse_fen(&joined).is_ok() {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        match e {
+            NotationError::FieldCount {
+                found: found @ 1..=4,
+            } => {
+                let missing = 5 - found;
+                let mut joined = fields.clone();
+                joined.extend(following.iter().take(missing).map(String::as_str));
+                let joined = joined.join(" ");
+                if following.len() >= missing && parse_fen(&joined).is_ok() {
                     f.message = format!(
                         "the FEN came as separate arguments, split at its spaces: put it in \
                          quotes, as '{joined}'"
                     );
                 }
             }
+            NotationError::FieldCount { found: found @ 6.. } => {
+                if parse_fen(&fields[..5].join(" ")).is_ok() {
+                    f.message = format!(
+                        "a FEN has 5 fields, found {found}: the first five make a FEN; moves \
+                         (`{}`) go after the quoted FEN, each an argument of its own",
+                        fields[5..].join(" ")
+                    );
+                }
+            }
+            _ => {}
         }
         f
     })

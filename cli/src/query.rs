@@ -3,7 +3,7 @@
 //!
 //! The position is the FEN (the start position without one) after the
 //! moves, if any. With `-` for the FEN, every line of standard input is a
-//! FEN answered with one JSON line. Exit codes are [`Kind::code`]'s; in
+//! FEN, optionally followed by moves, answered with one JSON line. Exit codes are [`Kind::code`]'s; in
 //! that batch mode, the highest code of any line.
 
 use std::io::{self, BufRead, Write};
@@ -35,8 +35,8 @@ pub struct Args {
     /// it (traditional `76`/`36x`, UCI `g1d2`, or a hole number; move
     /// numbers such as `1.` are skipped). Without a FEN (the first argument
     /// has no `/`, `,` or space) the moves start from the initial position.
-    /// `-` alone reads one FEN per line from standard input and answers
-    /// each with a JSON line.
+    /// `-` alone reads one FEN per line from standard input (moves may
+    /// follow it on the line) and answers each with a JSON line.
     #[arg(value_name = "FEN|MOVE")]
     position: Vec<String>,
     /// The FEN, as `play` and `perft` take it; every argument is then a
@@ -120,7 +120,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         if args.position.len() + usize::from(args.fen.is_some()) > 1 {
             return Err(Failure::new(
                 Kind::BadFen,
-                "`-` reads FENs from standard input and takes no moves after it",
+                "`-` reads FENs from standard input and takes no moves after it (put them on \
+                 the lines, after each FEN)",
             ));
         }
         return run_stdin(&tables);
@@ -243,19 +244,33 @@ fn run_stdin(tables: &Tables) -> Result<(), Failure> {
         lines += 1;
         let text = String::from_utf8_lossy(&line);
         let fen = text.trim_end_matches(['\n', '\r']);
-        let verdict = if std::str::from_utf8(&line).is_err() {
+        let asked = if std::str::from_utf8(&line).is_err() {
             Err(Failure::new(Kind::BadFen, "the line is not valid UTF-8"))
         } else if fen.trim().is_empty() {
             Err(Failure::new(Kind::BadFen, "empty line: expected a FEN"))
         } else {
-            fen_arg(fen, &[]).and_then(|pos| answer(tables, &pos))
+            // The FEN's five fields, then moves, as on the command line.
+            let fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
+            let (head, moves) = fields.split_at(fields.len().min(5));
+            fen_arg(&head.join(" "), &[]).and_then(|start| ask(start, moves))
         };
+        let verdict = asked
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|q| answer(tables, &q.pos));
         let json = match verdict {
-            Ok(Verdict::Tables(a)) => answer_json(&a, None),
+            Ok(Verdict::Tables(a)) => answer_json(&a, asked.as_ref().ok()),
             Ok(Verdict::Beyond(_, f)) | Err(f) => {
                 failed += 1;
                 worst = worst.max(Some(f.kind));
-                error_json(fen, &f, None)
+                let at = match &asked {
+                    Ok(q) if !q.played.is_empty() => Some(q.pos.fen()),
+                    Err(Failure {
+                        stop: Some(stop), ..
+                    }) => Some(stop.pos.fen()),
+                    _ => None,
+                };
+                error_json(fen, &f, at)
             }
         };
         writeln!(out, "{json}")?;

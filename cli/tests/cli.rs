@@ -116,6 +116,12 @@ fn an_unquoted_fen_is_met_with_the_quoted_one() {
         let e = fails(args);
         assert!(e.contains(quoted), "{args:?}: {e}");
     }
+    // Moves inside the quotes.
+    let e = fails(&["query", "7,2S,1/8,2S 79 79 S 1 91 12"]);
+    assert!(
+        e.contains("found 7: the first five make a FEN; moves (`91 12`) go after the quoted FEN"),
+        "{e}"
+    );
     // Whitespace around and inside a quoted FEN is forgiven.
     let out = run(&["perft", "2", "--fen", " 7,2S,1/8,2S  79 79 S 1\n"]);
     assert_code(&out, 0);

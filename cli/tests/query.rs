@@ -250,6 +250,23 @@ fn standard_input_answers_every_line_in_order() {
         stderr(&out),
         "error: 2 of 5 lines were not answered: their JSON error objects say why\n"
     );
+    // Moves after the FEN on a line, as on the command line.
+    let out = query(
+        &["--tables", dir, "-"],
+        None,
+        Some(&format!("{EXAMPLE_3} 91 12\n{EXAMPLE_3} 91 91\n")),
+    );
+    assert_code(&out, 2);
+    let lines: Vec<Json> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["fen"], "7,3S,1/8,1S 79 79 S 2");
+    assert_eq!(lines[0]["played"], json!(["91", "12"]));
+    assert_eq!(lines[0]["dtm"], 2);
+    assert_eq!(lines[1]["kind"], "illegal_move");
+    assert_eq!(lines[1]["move_index"], 2);
+    assert_eq!(lines[1]["position"], "7,2S,1S/8,1S 79 79 N 1");
     // All good: exit 0, nothing on standard error.
     let out = query(
         &["--tables", dir, "-"],
