@@ -29,14 +29,14 @@ pub fn fen_arg(fen: &str, following: &[String]) -> Result<Position, Failure> {
                     );
                 }
             }
-            NotationError::FieldCount { found: found @ 6.. } => {
-                if parse_fen(&fields[..5].join(" ")).is_ok() {
-                    f.message = format!(
-                        "a FEN has 5 fields, found {found}: the first five make a FEN; moves \
-                         (`{}`) go after the quoted FEN, each an argument of its own",
-                        fields[5..].join(" ")
-                    );
-                }
+            NotationError::FieldCount { found: found @ 6.. }
+                if parse_fen(&fields[..5].join(" ")).is_ok() =>
+            {
+                f.message = format!(
+                    "a FEN has 5 fields, found {found}: the first five make a FEN; moves (`{}`) \
+                     go after the quoted FEN, each an argument of its own",
+                    fields[5..].join(" ")
+                );
             }
             _ => {}
         }
