@@ -69,7 +69,13 @@ pub fn replay(start: &Position, moves: &[String]) -> Result<Vec<Played>, Failure
     for (i, text) in moves.iter().enumerate() {
         // `36X` and `G1D2` are meant as `36x` and `g1d2`.
         let text = text.trim().to_ascii_lowercase();
-        let mv = parse_move(&pos, &text).map_err(|e| {
+        let step = parse_move(&pos, &text).and_then(|mv| {
+            pos.play(mv).map_err(|e| NotationError::IllegalMove {
+                text: text.clone(),
+                reason: e.into(),
+            })
+        });
+        let report = step.map_err(|e| {
             let mut f = Failure::notation(&e);
             if moves.len() > 1 {
                 f.message = format!("move {} of {}: {e}", i + 1, moves.len());
@@ -81,7 +87,6 @@ pub fn replay(start: &Position, moves: &[String]) -> Result<Vec<Played>, Failure
             });
             f
         })?;
-        let report = pos.play(mv);
         played.push(Played { report, after: pos });
     }
     Ok(played)

@@ -40,7 +40,7 @@ pub fn parallel_perft(pos: &Position, depth: u32) -> u64 {
     let moves: Vec<Move> = pos.legal_moves().collect();
     moves
         .par_iter()
-        .map(|&m| parallel_perft(&pos.after(m), depth - 1))
+        .map(|&m| parallel_perft(&pos.after_unchecked(m), depth - 1))
         .sum()
 }
 
@@ -69,7 +69,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let moves: Vec<Move> = pos.legal_moves().collect();
     let counts: Vec<u64> = moves
         .par_iter()
-        .map(|&m| parallel_perft(&pos.after(m), args.depth - 1))
+        .map(|&m| parallel_perft(&pos.after_unchecked(m), args.depth - 1))
         .collect();
     for (&m, count) in moves.iter().zip(&counts) {
         let (traditional, uci) = names(&pos, m);

@@ -306,7 +306,7 @@ fn answer_json(a: &Answer, asked: Option<&Asked>) -> String {
                 uci,
                 result: m.value.wdl().name(),
                 dtm: m.value.dtm(),
-                fen: pos.after(m.mv).fen(),
+                fen: pos.after_unchecked(m.mv).fen(),
             }
         })
         .collect();
@@ -341,7 +341,9 @@ fn error_json(fen: &str, f: &Failure, position: Option<String>) -> String {
 /// A line of moves from `pos` in traditional notation.
 fn line_names(pos: &Position, line: &[Move]) -> Vec<String> {
     let mut p = *pos;
-    line.iter().map(|&mv| p.play(mv).traditional()).collect()
+    line.iter()
+        .map(|&mv| p.play_unchecked(mv).traditional())
+        .collect()
 }
 
 /// The text report: diagram, verdict, moves, line of best play.
@@ -359,7 +361,7 @@ fn report(a: &Answer) -> String {
     s.push_str(&valued_moves(pos, &a.moves));
     let mut end = *pos;
     for &mv in &a.line {
-        end.play(mv);
+        end.play_unchecked(mv);
     }
     let tail = match (ending(&end), a.value) {
         (Some(r), _) => format!(", then {r}"),

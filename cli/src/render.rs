@@ -58,10 +58,11 @@ pub fn names(pos: &Position, mv: Move) -> (String, String) {
     (report.traditional(), report.uci())
 }
 
-/// What `mv` does in `pos`, leaving `pos` unchanged.
+/// What the legal move `mv` (from the rules or the tables) does in `pos`,
+/// leaving `pos` unchanged.
 pub fn report_of(pos: &Position, mv: Move) -> MoveReport {
     let mut p = *pos;
-    p.play(mv)
+    p.play_unchecked(mv)
 }
 
 /// One line per move with its value: `  91x  i1i2  wins in 11 plies`.
@@ -125,9 +126,8 @@ pub fn diagram(pos: &Position) -> String {
         if let Some(number) = pos.tuzdyk(owner) {
             let _ = writeln!(
                 s,
-                "X: {owner}'s tuzdyk in {}'s hole {}",
-                owner.opponent(),
-                number + 1
+                "X: {owner}'s tuzdyk in {}'s hole {number}",
+                owner.opponent()
             );
         }
     }

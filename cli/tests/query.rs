@@ -6,8 +6,8 @@ mod common;
 use common::{assert_code, json_of, query, stderr, stdout, tables, text, EXAMPLE_3};
 use serde_json::{json, Value as Json};
 use togyz_gen::verify::thousands;
-use togyz_probe::format::file_name;
-use togyz_probe::index::positions_for;
+use togyz_probe::raw::format::file_name;
+use togyz_probe::raw::index::positions_for;
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
