@@ -231,12 +231,16 @@ South     .   .   .   .   .   .   .   .   1   kazan 79
 }
 
 #[test]
-fn pasted_move_numbers_are_skipped() {
+fn pasted_move_numbers_are_skipped_and_hole_numbers_read() {
     let plain = run(&["play", "65", "g2c1", "77"]);
     assert_eq!(stdout(&plain).lines().count(), 3);
     let pasted = run(&["play", "1.", "65", "g2c1", "2.", "77"]);
     assert_code(&pasted, 0);
     assert_eq!(stdout(&pasted), stdout(&plain));
+    // Bare hole numbers, the way players call moves.
+    let holes = run(&["play", "6", "3", "7"]);
+    assert_code(&holes, 0);
+    assert_eq!(stdout(&holes), stdout(&plain));
 }
 
 #[test]

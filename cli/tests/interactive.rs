@@ -20,7 +20,7 @@ fn session(args: &[&str], input: &str) -> String {
 
 #[test]
 fn a_session_reads_as_a_transcript() {
-    let text = session(&["--fen", EXAMPLE_3], "91\nquit\n");
+    let text = session(&["--fen", EXAMPLE_3], "9\nquit\n");
     let tables_line = format!(
         "The tables in {} cover 1 to 4 stones.\n",
         tables().display()
@@ -39,7 +39,7 @@ South to move loses in 4 plies.
 Moves, best first:
   91   i1i2  loses in 4 plies
 
-South> 91
+South> 9
 South plays 91: loses in 4 plies (a best move).
 
           9   8   7   6   5   4   3   2   1
