@@ -26,28 +26,28 @@ several moves on one line are played in turn. Commands:
   quit    leave (end of input, Ctrl-D, leaves too)
 ";
 
-/// The game so far: the positions from the start, and the moves between.
+/// The game so far: where it started, and each move with the position
+/// after it.
 struct Game {
-    positions: Vec<Position>,
-    moves: Vec<String>,
+    start: Position,
+    moves: Vec<(String, Position)>,
 }
 
 impl Game {
     fn current(&self) -> &Position {
-        self.positions.last().expect("the start is never undone")
+        self.moves.last().map_or(&self.start, |(_, p)| p)
     }
 }
 
 /// Runs the session from `start` after the moves already `played`.
 pub fn run(start: Position, played: Vec<Played>, tables: &Tables) -> Result<(), Failure> {
     let mut game = Game {
-        positions: vec![start],
-        moves: Vec::new(),
+        start,
+        moves: played
+            .into_iter()
+            .map(|p| (p.report.traditional(), p.after))
+            .collect(),
     };
-    for p in played {
-        game.moves.push(p.report.traditional());
-        game.positions.push(p.after);
-    }
     let echo = !io::stdin().is_terminal();
     let stdin = io::stdin();
     let mut input = stdin.lock();
@@ -86,8 +86,7 @@ pub fn run(start: Position, played: Vec<Played>, tables: &Tables) -> Result<(), 
                 show(&mut out, &game, tables, &mut noted_beyond)?;
             }
             "undo" | "u" => match game.moves.pop() {
-                Some(mv) => {
-                    game.positions.pop();
+                Some((mv, _)) => {
                     let mover = game.current().side_to_move();
                     writeln!(out, "Took back {mover}'s {mv}.\n")?;
                     show(&mut out, &game, tables, &mut noted_beyond)?;
@@ -100,10 +99,8 @@ pub fn run(start: Position, played: Vec<Played>, tables: &Tables) -> Result<(), 
                     Ok(played) => {
                         for p in played {
                             let before = *game.current();
-                            let name = p.report.traditional();
                             writeln!(out, "{}", judged(&before, &p, tables))?;
-                            game.moves.push(name);
-                            game.positions.push(p.after);
+                            game.moves.push((p.report.traditional(), p.after));
                         }
                         writeln!(out)?;
                         show(&mut out, &game, tables, &mut noted_beyond)?;
