@@ -2,8 +2,8 @@
 //!
 //! Each subcommand lives in its own file beside this one and exposes an
 //! `Args` struct (clap) and a `run` function; this file only dispatches and
-//! turns a [`failure::Failure`] into its `error: ...` text on standard error and its
-//! exit code (clap's own usage errors exit with 2 as well).
+//! turns a [`failure::Failure`] into its `error: ...` text on standard
+//! error and its exit code (clap's own usage errors exit with 2 as well).
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -3,8 +3,9 @@
 //!
 //! The position is the FEN (the start position without one) after the
 //! moves, if any. With `-` for the FEN, every line of standard input is a
-//! FEN, optionally followed by moves, answered with one JSON line. Exit codes are [`Kind::code`]'s; in
-//! that batch mode, the highest code of any line.
+//! FEN, optionally followed by moves, answered with one JSON line. Exit
+//! codes are [`Kind::code`]'s; in that batch mode, the highest code of any
+//! line.
 
 use std::io::{self, BufRead, Write};
 
