@@ -382,15 +382,21 @@ fn report(a: &Answer) -> String {
     s
 }
 
-/// The text for a position no table covers: the board and the legal moves
-/// (the reason follows on standard error).
+/// The text for a position no table covers: the board, what is known
+/// about it, and the legal moves (the reason follows on standard error).
 fn report_beyond(pos: &Position) -> String {
     let mut s = diagram(pos);
     s.push('\n');
-    s.push_str(&format!(
-        "{} to move; no table covers this position.\nLegal moves: {}\n",
-        pos.side_to_move(),
-        legal_moves(pos)
-    ));
+    s.push_str(&beyond_answer(pos));
+    s.push_str(&format!("Legal moves: {}\n", legal_moves(pos)));
     s
+}
+
+/// What is known about a position above the tables, one line or more: the
+/// place where a search beyond the tables reports what it proves.
+fn beyond_answer(pos: &Position) -> String {
+    format!(
+        "{} to move; no table covers this position.\n",
+        pos.side_to_move()
+    )
 }
