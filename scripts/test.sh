@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
-echo "== cargo test (Rust workspace)"
-cargo test --workspace --release
+echo "== cargo test (Rust workspace, profile ci: optimised, debug assertions on)"
+cargo test --workspace --profile ci
