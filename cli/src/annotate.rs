@@ -13,7 +13,6 @@
 //! the exit code is then 2.
 
 use std::io::{self, Read, Write};
-use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -21,16 +20,16 @@ use togyz_probe::notation::{result_text, traditional};
 use togyz_probe::record::{move_label, parse_records, GameRecord};
 use togyz_probe::search::{Budget, Source};
 use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Move, Position, Side, Solver, Tablebase, Value, Wdl};
+use togyz_probe::{Move, Position, ProbeError, Side, Solver, Tablebase, Value, Wdl};
 
-use crate::CliResult;
+use crate::failure::{Failure, Kind};
+use crate::tables::{Tables, TablesArg};
 
 /// Arguments of `annotate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Folder of the table files (default: $TOGYZ_TABLES, else ./tables).
-    #[arg(long, value_name = "DIR")]
-    tables: Option<PathBuf>,
+    #[command(flatten)]
+    tables: TablesArg,
     /// One JSON object per game instead of the text report.
     #[arg(long)]
     json: bool,
@@ -109,23 +108,28 @@ struct GameJson {
     moves: Vec<MoveJson>,
 }
 
-/// Runs the subcommand.
-pub fn run(args: Args) -> CliResult {
+/// Runs the subcommand. Games that cannot be read or replayed are reported
+/// in place and make the exit code 2 at the end.
+pub fn run(args: Args) -> Result<(), Failure> {
     let mut text = String::new();
     if args.file == "-" {
-        io::stdin().read_to_string(&mut text)?;
+        io::stdin()
+            .read_to_string(&mut text)
+            .map_err(Failure::input)?;
     } else {
         text = std::fs::read_to_string(&args.file)
-            .map_err(|e| format!("cannot read {}: {e}", args.file))?;
+            .map_err(|e| Failure::new(Kind::BadFen, format!("cannot read {}: {e}", args.file)))?;
     }
-    let dir = crate::query::tables_dir(args.tables.clone());
-    let tb = Tablebase::open([&dir])?;
+    let tables = args.tables.open();
+    if let Some(f) = tables.open_failure() {
+        return Err(f);
+    }
     let budget = Budget::time(Duration::from_secs_f64(args.search_time));
     let mut out = io::stdout().lock();
     let mut failed = false;
     let games = parse_records(&text);
     if games.is_empty() {
-        return Err("the input holds no game".into());
+        return Err(Failure::new(Kind::BadMove, "the input holds no game"));
     }
     for (i, game) in games.into_iter().enumerate() {
         let number = i + 1;
@@ -150,22 +154,25 @@ pub fn run(args: Args) -> CliResult {
                 text.push_str(&format!("Game {number}: error: {e}\n"));
             }
             Ok(g) => {
-                failed |= annotate(&tb, budget, &g, &mut json, &mut text)?;
+                failed |= annotate(&tables, budget, &g, &mut json, &mut text)?;
             }
         }
         let written = if args.json {
-            writeln!(out, "{}", serde_json::to_string(&json)?)
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&json).expect("a game always serialises")
+            )
         } else {
             writeln!(out, "{text}")
         };
-        match written.and_then(|()| out.flush()) {
-            // Standard output went away (a closed pipe): nothing more to say.
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
-            r => r?,
-        }
+        written.and_then(|()| out.flush())?;
     }
     if failed {
-        return Err("some games could not be read or replayed (see above)".into());
+        return Err(Failure::new(
+            Kind::BadMove,
+            "some games could not be read or replayed (see above)",
+        ));
     }
     Ok(())
 }
@@ -173,12 +180,12 @@ pub fn run(args: Args) -> CliResult {
 /// Annotates one game into `json` and `text`; returns whether it failed to
 /// replay.
 fn annotate(
-    tb: &Tablebase,
+    tables: &Tables,
     budget: Budget,
     g: &GameRecord,
     json: &mut GameJson,
     text: &mut String,
-) -> Result<bool, Box<dyn std::error::Error + Send + Sync>> {
+) -> Result<bool, Failure> {
     json.line = g.line;
     json.plies = g.moves.len();
     json.result = g.result.map(|r| r.text());
@@ -194,7 +201,7 @@ fn annotate(
             return Ok(true);
         }
     };
-    let evals = evaluate(tb, budget, &replay.positions)?;
+    let evals = evaluate(&tables.tb, budget, &replay.positions).map_err(|e| tables.failure(e))?;
     let first_mover = replay.positions[0].side_to_move();
     let first = evals.iter().position(Option::is_some);
     json.first_settled = first;
@@ -312,7 +319,7 @@ fn evaluate(
     tb: &Tablebase,
     budget: Budget,
     positions: &[Position],
-) -> Result<Vec<Option<Eval>>, Box<dyn std::error::Error + Send + Sync>> {
+) -> Result<Vec<Option<Eval>>, ProbeError> {
     let mut out = vec![None; positions.len()];
     let mut solver = Solver::new(tb, budget);
     let mut misses = 0;
