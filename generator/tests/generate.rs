@@ -32,6 +32,17 @@ fn spawn_generate(out: &Path, max: u32, threads: usize) -> std::process::Child {
         .expect("runs togyz-gen")
 }
 
+/// Asserts that a run succeeded (showing its errors if not) and returns
+/// its standard output.
+fn ok_stdout(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn read_all(dir: &Path, max: u32) -> Vec<Vec<u8>> {
     (1..=max)
         .map(|n| std::fs::read(dir.join(file_name(n))).expect("table written"))
@@ -43,17 +54,9 @@ fn same_command_gives_identical_bytes_whatever_the_threads() {
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
     let ra = generate(a.path(), 4, 1);
-    assert!(
-        ra.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ra.stderr)
-    );
+    ok_stdout(&ra);
     let rb = generate(b.path(), 4, 2);
-    assert!(
-        rb.status.success(),
-        "{}",
-        String::from_utf8_lossy(&rb.stderr)
-    );
+    ok_stdout(&rb);
     assert_eq!(read_all(a.path(), 4), read_all(b.path(), 4));
     let summary = String::from_utf8_lossy(&ra.stdout);
     assert!(
@@ -81,12 +84,7 @@ fn a_second_run_keeps_complete_tables_and_fills_gaps() {
     // Lose the 3-stone table as an interrupted run would, then resume to 4.
     std::fs::remove_file(dir.path().join(file_name(3))).unwrap();
     let out = generate(dir.path(), 4, 2);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = ok_stdout(&out);
     assert!(
         stdout.contains(" 2 stones: complete table found"),
         "{stdout}"
@@ -161,11 +159,7 @@ fn a_killed_run_leaves_nothing_that_passes_as_complete() {
     // Resuming finishes the job, removes the dead run's temporary files, and
     // gives the same bytes as an uninterrupted run.
     let out = generate(dir.path(), 6, 2);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok_stdout(&out);
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .flatten()
@@ -253,12 +247,7 @@ fn a_run_killed_mid_level_keeps_its_finished_units() {
     );
     assert!(!dir.path().join(file_name(6)).exists());
     let out = generate(dir.path(), 6, 2);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = ok_stdout(&out);
     assert!(
         stdout.contains(&format!("{kept} of 37 units already solved")),
         "{stdout}"
@@ -294,11 +283,7 @@ fn three_shards_give_the_bytes_of_one_process() {
     let mut assembled = 0;
     for child in shards {
         let out = child.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        ok_stdout(&out);
         assembled += String::from_utf8_lossy(&out.stdout)
             .matches("table assembled")
             .count();
@@ -318,11 +303,7 @@ fn a_shard_alone_solves_what_nobody_else_does_and_waits_for_what_others_hold() {
         &["generate", "--quiet", "--max-stones", "2", "--shard", "0/2"],
         shared.path(),
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok_stdout(&out);
     // A unit held by another process (its lock taken here) is waited for,
     // with a message, up to the timeout.
     let work = shared.path().join("togyz-03.work");
@@ -357,11 +338,7 @@ fn a_shard_alone_solves_what_nobody_else_does_and_waits_for_what_others_hold() {
     );
     drop(held);
     let out = generate(shared.path(), 3, 1);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok_stdout(&out);
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("36 of 37 units already solved"),
         "{}",
