@@ -7,3 +7,16 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 echo "== cargo test (Rust workspace)"
 cargo test --workspace --release
+
+# The Python package, built the way users build it (pip runs maturin), in a
+# venv of its own; the tests generate their tables with togyz-gen and check
+# answers against togyz-probe, both built above.
+echo "== Python package (python/): pip install ./python, pytest"
+venv=target/py-venv
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check ./python pytest
+TOGYZ_GEN="$PWD/target/release/togyz-gen" TOGYZ_PROBE="$PWD/target/release/togyz-probe" \
+    "$venv/bin/python" -m pytest -q python/tests
+
+echo "== JVM example (jvm/): Java through JNA"
+bash jvm/test.sh
