@@ -10,9 +10,9 @@
 use std::path::PathBuf;
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString};
 use togyz_probe::format::TableError;
 use togyz_probe::notation::{self, parse_fen, NotationError};
 use togyz_probe::rules::{Move, Position, Side};
@@ -99,20 +99,20 @@ fn fen_failure(e: NotationError) -> Failure {
     Failure::BadFen(e.to_string())
 }
 
-/// A position given as a FEN or as a [`PyPosition`].
-#[derive(FromPyObject)]
-enum PositionArg {
-    Position(PyPosition),
-    Fen(String),
-}
-
-impl PositionArg {
-    fn position(&self) -> Result<Position, Failure> {
-        match self {
-            PositionArg::Position(p) => Ok(p.pos),
-            PositionArg::Fen(f) => parse_fen(f).map_err(fen_failure),
-        }
+/// The position of an argument that is a FEN or a [`PyPosition`]. Checks
+/// the type first: a failed extraction would build a Python exception,
+/// which costs more than a probe.
+fn position_of(obj: &Bound<'_, PyAny>) -> PyResult<Position> {
+    if let Ok(fen) = obj.cast::<PyString>() {
+        return Ok(parse_fen(fen.to_str()?).map_err(fen_failure)?);
     }
+    if let Ok(p) = obj.cast::<PyPosition>() {
+        return Ok(p.get().pos);
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected a FEN (str) or a Position, got {}",
+        obj.get_type().name()?
+    )))
 }
 
 /// A move given as a hole number (1..9) or in notation (`"91"`, `"i1i2"`).
@@ -276,28 +276,36 @@ impl PyTablebase {
 
     /// The full answer for a position, the dict `togyz-probe query --json`
     /// prints: fen, stones, side, result, dtm, moves (best first) and pv.
-    fn probe<'py>(&self, py: Python<'py>, fen: PositionArg) -> PyResult<Bound<'py, PyDict>> {
-        let a = py.detach(|| answer(&self.tb, &fen.position()?))?;
+    fn probe<'py>(&self, py: Python<'py>, fen: &Bound<'_, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let pos = position_of(fen)?;
+        let a = py.detach(|| answer(&self.tb, &pos))?;
         answer_dict(py, &a)
     }
 
     /// 1 (win), 0 (draw) or -1 (loss) for the side to move.
-    fn wdl(&self, py: Python<'_>, fen: PositionArg) -> PyResult<i8> {
-        let w = py.detach(|| Ok::<_, Failure>(self.tb.wdl(&fen.position()?)?))?;
+    fn wdl(&self, py: Python<'_>, fen: &Bound<'_, PyAny>) -> PyResult<i8> {
+        let pos = position_of(fen)?;
+        let w = py.detach(|| Ok::<_, Failure>(self.tb.wdl(&pos)?))?;
         Ok(wdl_int(w))
     }
 
     /// `(result, dtm)`: "win", "draw" or "loss" and plies to the end (None
     /// for a draw).
-    fn value(&self, py: Python<'_>, fen: PositionArg) -> PyResult<(&'static str, Option<u32>)> {
-        let v = py.detach(|| Ok::<_, Failure>(self.tb.value(&fen.position()?)?))?;
+    fn value(
+        &self,
+        py: Python<'_>,
+        fen: &Bound<'_, PyAny>,
+    ) -> PyResult<(&'static str, Option<u32>)> {
+        let pos = position_of(fen)?;
+        let v = py.detach(|| Ok::<_, Failure>(self.tb.value(&pos)?))?;
         Ok((v.wdl().name(), v.dtm()))
     }
 
     /// Every legal move with its value for the mover, best first, as in
     /// `probe(fen)["moves"]`.
-    fn moves<'py>(&self, py: Python<'py>, fen: PositionArg) -> PyResult<Bound<'py, PyList>> {
-        let ms = py.detach(|| ranked(&self.tb, &fen.position()?))?;
+    fn moves<'py>(&self, py: Python<'py>, fen: &Bound<'_, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let pos = position_of(fen)?;
+        let ms = py.detach(|| ranked(&self.tb, &pos))?;
         let dicts = ms
             .iter()
             .map(|m| move_dict(py, m))
@@ -309,9 +317,10 @@ impl PyTablebase {
     fn best_move<'py>(
         &self,
         py: Python<'py>,
-        fen: PositionArg,
+        fen: &Bound<'_, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let ms = py.detach(|| ranked(&self.tb, &fen.position()?))?;
+        let pos = position_of(fen)?;
+        let ms = py.detach(|| ranked(&self.tb, &pos))?;
         ms.first().map(|m| move_dict(py, m)).transpose()
     }
 
@@ -366,7 +375,14 @@ fn at_index(i: usize, f: Failure) -> Failure {
 
 /// A Togyz Kumalak position (immutable): board, kazans, tuzdyks and side
 /// to move.
-#[pyclass(name = "Position", module = "togyz_tb", frozen, eq, hash, from_py_object)]
+#[pyclass(
+    name = "Position",
+    module = "togyz_tb",
+    frozen,
+    eq,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct PyPosition {
     pos: Position,

@@ -169,6 +169,8 @@ def test_errors(tb, tables, tmp_path):
         Position.from_fen(SEED).play(1)
     with pytest.raises(IllegalMoveError):
         Position.from_fen(SEED).play("zz")
+    with pytest.raises(TypeError, match="a FEN .str. or a Position"):
+        tb.wdl(42)
     with pytest.raises(TableIoError):
         Tablebase(tmp_path / "no such folder")
     for cls in (BadFenError, MissingTableError, DamagedTableError, IllegalMoveError, TableIoError):
