@@ -209,7 +209,12 @@ thread_local! {
 fn set_last_error(message: &str) {
     // A NUL inside would cut the message short in C.
     let text = CString::new(message.replace('\0', "?")).unwrap_or_default();
-    LAST_ERROR.with(|e| *e.borrow_mut() = text);
+    // `try_with`: a call from a thread-local destructor must not panic.
+    let _ = LAST_ERROR.try_with(|e| {
+        if let Ok(mut e) = e.try_borrow_mut() {
+            *e = text;
+        }
+    });
 }
 
 /// Runs `f`, turning its failure or panic into a status and the thread's
@@ -359,6 +364,7 @@ fn value_to_c(value: Value) -> TogyzValue {
 fn root_move_to_c(pos: &Position, m: &MoveValue) -> Result<TogyzRootMove, Failure> {
     let notation_failure = |e: NotationError| Failure::new(TogyzStatus::Internal, e.to_string());
     Ok(TogyzRootMove {
+        // `Move::hole` is 0-based; C gets the number players use.
         hole: m.mv.hole() as u8 + 1,
         traditional: fixed_text(&notation::traditional(pos, m.mv).map_err(notation_failure)?),
         uci: fixed_text(&notation::uci(pos, m.mv).map_err(notation_failure)?),
@@ -377,7 +383,11 @@ pub extern "C" fn togyz_tb_version() -> *const c_char {
 /// next failing call on the same thread; copy it to keep it.
 #[no_mangle]
 pub extern "C" fn togyz_tb_last_error() -> *const c_char {
-    LAST_ERROR.with(|e| e.borrow().as_ptr())
+    LAST_ERROR
+        .try_with(|e| e.try_borrow().map(|m| m.as_ptr()).ok())
+        .ok()
+        .flatten()
+        .unwrap_or(c"".as_ptr())
 }
 
 /// Opens the tables (`togyz-NN.tkb` files) in the folders `dirs[0..ndirs]`,

@@ -123,6 +123,11 @@ fn the_seed_is_a_loss_in_4_with_every_move_ranked() {
     let stdout = text(&out.stdout);
     assert_eq!(stdout, expected(SEED));
     assert!(stdout.contains("value: loss in 4\n"), "{stdout}");
+    // South's only stones are in hole 9.
+    assert!(
+        stdout.contains("  91   hole 9  i1i2  loss in 4\n"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -135,7 +140,13 @@ fn other_positions_match_the_rust_library() {
     ] {
         let out = run(&[dir, fen]);
         assert!(out.status.success(), "{fen}: {}", text(&out.stderr));
-        assert_eq!(text(&out.stdout), expected(fen), "{fen}");
+        let stdout = text(&out.stdout);
+        assert_eq!(stdout, expected(fen), "{fen}");
+        // The hole number is the first digit of the traditional notation.
+        for line in stdout.lines().filter(|l| l.contains(" hole ")) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(&words[0][..1], words[2], "{line}");
+        }
     }
 }
 

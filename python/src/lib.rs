@@ -128,7 +128,7 @@ impl MoveArg {
         match self {
             MoveArg::Hole(h) => pos
                 .legal_moves()
-                .find(|m| m.hole() as i64 + 1 == *h)
+                .find(|&m| hole_number(m) as i64 == *h)
                 .ok_or_else(|| {
                     Failure::Illegal(format!(
                         "hole {h} cannot be played in {}: the legal holes are {:?}",
@@ -143,9 +143,14 @@ impl MoveArg {
     }
 }
 
+/// The number players give a move's hole, 1..9 (`Move::hole` is 0-based).
+fn hole_number(m: Move) -> u32 {
+    m.hole() as u32 + 1
+}
+
 /// The legal moves of `pos` as hole numbers 1..9.
 fn holes(pos: &Position) -> Vec<u32> {
-    pos.legal_moves().map(|m| m.hole() as u32 + 1).collect()
+    pos.legal_moves().map(hole_number).collect()
 }
 
 fn wdl_int(w: Wdl) -> i8 {
@@ -160,7 +165,7 @@ fn wdl_int(w: Wdl) -> i8 {
 struct MoveAnswer {
     traditional: String,
     uci: String,
-    hole: u8,
+    hole: u32,
     value: Value,
     fen: String,
 }
@@ -188,7 +193,7 @@ fn ranked(tb: &Tablebase, pos: &Position) -> Result<Vec<MoveAnswer>, Failure> {
             Ok(MoveAnswer {
                 traditional: written(notation::traditional(pos, m.mv))?,
                 uci: written(notation::uci(pos, m.mv))?,
-                hole: m.mv.hole() as u8 + 1,
+                hole: hole_number(m.mv),
                 value: m.value,
                 fen: pos.after(m.mv).fen(),
             })

@@ -89,6 +89,8 @@ def test_values_follow_from_the_moves(tb):
         assert [m["hole"] for m in moves] != [] or p.is_game_over()
         assert sorted(m["hole"] for m in moves) == p.legal_moves()
         for m in moves:
+            # Traditional notation starts with the hole number.
+            assert m["move"][0] == str(m["hole"])
             child_result, child_dtm = tb.value(m["fen"])
             assert m["result"] == flip[child_result]
             assert m["dtm"] == (None if child_dtm is None else child_dtm + 1)
