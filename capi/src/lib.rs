@@ -25,7 +25,7 @@ use std::path::PathBuf;
 
 use togyz_probe::format::TableError;
 use togyz_probe::notation::{self, NotationError};
-use togyz_probe::rules::{Position, Side, CYCLE};
+use togyz_probe::rules::{Position, PositionError, Side};
 use togyz_probe::tablebase::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
 use togyz_probe::{Value, Wdl};
 
@@ -296,34 +296,56 @@ fn fixed_text<const N: usize>(s: &str) -> [c_char; N] {
     out
 }
 
-/// Converts the C struct to a checked [`Position`].
-fn position_from_c(p: &TogyzPosition) -> Result<Position, Failure> {
+/// Converts the C struct to a checked [`Position`] and hands it to `f`.
+// Inlined, with the failures out of line, and `f` borrows the position
+// where `Position::new` wrote it: moving it into another `Result` cost a
+// store-forwarding stall on every probe.
+#[inline(always)]
+fn with_position<T>(
+    p: &TogyzPosition,
+    f: impl FnOnce(&Position) -> Result<T, Failure>,
+) -> Result<T, Failure> {
     let side = match p.side_to_move {
         TOGYZ_SOUTH => Side::South,
         TOGYZ_NORTH => Side::North,
-        s => {
-            return Err(Failure::new(
-                TogyzStatus::BadArgument,
-                format!("side_to_move is {s}: it must be 0 (South) or 1 (North)"),
-            ))
-        }
+        s => return Err(bad_side(s)),
     };
-    let mut tuzdyks = [None; 2];
-    for (t, &number) in tuzdyks.iter_mut().zip(&p.tuzdyks) {
-        *t = match number {
-            0 => None,
-            1..=9 => Some(number - 1),
-            _ => {
-                return Err(Failure::new(
-                    TogyzStatus::BadPosition,
-                    format!("tuzdyk hole number {number}: it must be 1..9, or 0 for none"),
-                ))
-            }
-        };
+    let tuzdyk = |number: u8| match number {
+        0 => Ok(None),
+        1..=9 => Ok(Some(number - 1)),
+        _ => Err(bad_tuzdyk(number)),
+    };
+    let tuzdyks = [tuzdyk(p.tuzdyks[0])?, tuzdyk(p.tuzdyks[1])?];
+    match Position::new(p.holes, p.kazans, tuzdyks, side, p.move_number) {
+        Ok(ref pos) => f(pos),
+        Err(e) => Err(bad_position(e)),
     }
-    let holes: [u8; CYCLE] = p.holes;
-    Position::new(holes, p.kazans, tuzdyks, side, p.move_number)
-        .map_err(|e| Failure::new(TogyzStatus::BadPosition, e.to_string()))
+}
+
+/// Converts the C struct to a checked [`Position`].
+fn position_from_c(p: &TogyzPosition) -> Result<Position, Failure> {
+    with_position(p, |pos| Ok(*pos))
+}
+
+#[cold]
+fn bad_side(s: u8) -> Failure {
+    Failure::new(
+        TogyzStatus::BadArgument,
+        format!("side_to_move is {s}: it must be 0 (South) or 1 (North)"),
+    )
+}
+
+#[cold]
+fn bad_tuzdyk(number: u8) -> Failure {
+    Failure::new(
+        TogyzStatus::BadPosition,
+        format!("tuzdyk hole number {number}: it must be 1..9, or 0 for none"),
+    )
+}
+
+#[cold]
+fn bad_position(e: PositionError) -> Failure {
+    Failure::new(TogyzStatus::BadPosition, e.to_string())
 }
 
 /// Converts a [`Position`] to the C struct.
@@ -579,8 +601,7 @@ pub unsafe extern "C" fn togyz_tb_wdl(
         // SAFETY: the contract.
         let tb = unsafe { deref(tb, "tb") }?;
         // SAFETY: the contract.
-        let pos = position_from_c(unsafe { deref(pos, "pos") }?)?;
-        let wdl = tb.tb.wdl(&pos)?;
+        let wdl = with_position(unsafe { deref(pos, "pos") }?, |pos| Ok(tb.tb.wdl(pos)?))?;
         // SAFETY: the contract.
         unsafe { put(out, wdl_to_c(wdl), "out") }
     })
@@ -602,8 +623,7 @@ pub unsafe extern "C" fn togyz_tb_value(
         // SAFETY: the contract.
         let tb = unsafe { deref(tb, "tb") }?;
         // SAFETY: the contract.
-        let pos = position_from_c(unsafe { deref(pos, "pos") }?)?;
-        let value = tb.tb.value(&pos)?;
+        let value = with_position(unsafe { deref(pos, "pos") }?, |pos| Ok(tb.tb.value(pos)?))?;
         // SAFETY: the contract.
         unsafe { put(out, value_to_c(value), "out") }
     })
@@ -671,7 +691,7 @@ pub unsafe extern "C" fn togyz_tb_root(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use togyz_probe::rules::ROW;
+    use togyz_probe::rules::{CYCLE, ROW};
 
     fn c(s: &str) -> CString {
         CString::new(s).unwrap()
