@@ -28,7 +28,7 @@ const SPLIT_DEPTH: u32 = 5;
 
 /// The legal moves of `pos`, as an array slice without allocation.
 fn moves(pos: &Position) -> ([Move; ROW], usize) {
-    let mut out = [Move(0); ROW];
+    let mut out = [Move::from_index(0).expect("hole 1 exists"); ROW];
     let mut n = 0;
     for mv in pos.legal_moves() {
         out[n] = mv;
@@ -45,7 +45,7 @@ pub fn parallel_perft(pos: &Position, depth: u32) -> u64 {
     let (mv, n) = moves(pos);
     mv[..n]
         .par_iter()
-        .map(|&m| parallel_perft(&pos.after(m), depth - 1))
+        .map(|&m| parallel_perft(&pos.after_unchecked(m), depth - 1))
         .sum()
 }
 
@@ -68,11 +68,11 @@ pub fn run(args: Args) -> CliResult {
     let (mv, n) = moves(&pos);
     let counts: Vec<u64> = mv[..n]
         .par_iter()
-        .map(|&m| parallel_perft(&pos.after(m), args.depth - 1))
+        .map(|&m| parallel_perft(&pos.after_unchecked(m), args.depth - 1))
         .collect();
     for (&m, count) in mv[..n].iter().zip(&counts) {
         let mut p = pos;
-        let report = p.play(m);
+        let report = p.play_unchecked(m);
         writeln!(out, "{:<4}{:<6}{count}", report.traditional(), report.uci())?;
     }
     writeln!(out, "total {}", counts.iter().sum::<u64>())?;

@@ -32,7 +32,7 @@ pub fn run(args: Args) -> CliResult {
     for text in &args.moves {
         let mv = parse_move(&pos, text)?;
         let mover = pos.side_to_move();
-        let report = pos.play(mv);
+        let report = pos.play(mv)?;
         lines.push(format!(
             "{:<6}{:<4}{pos}",
             mover.to_string(),

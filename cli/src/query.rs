@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::Serialize;
-use togyz_probe::index::MAX_STONES;
 use togyz_probe::notation::{parse_fen, result_text, traditional, uci};
+use togyz_probe::raw::index::MAX_STONES;
 use togyz_probe::rules::{Move, Position, Side, ROW};
 use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, Tablebase, DRAW_LINE_PLIES};
 use togyz_probe::Value;
@@ -166,7 +166,7 @@ impl Tables {
         let move_values = tb.moves(&pos).map_err(fail)?;
         let mut moves = Vec::new();
         for m in &move_values {
-            let after = pos.after(m.mv);
+            let after = pos.after_unchecked(m.mv);
             moves.push(MoveJson {
                 traditional: traditional(&pos, m.mv).map_err(Failure::bad_input)?,
                 uci: uci(&pos, m.mv).map_err(Failure::bad_input)?,
@@ -180,7 +180,7 @@ impl Tables {
         let mut p = pos;
         for &mv in &line {
             pv.push(traditional(&p, mv).map_err(Failure::bad_input)?);
-            p.play(mv);
+            p.play_unchecked(mv);
         }
         Ok(Answer {
             fen: pos.fen(),
@@ -342,9 +342,8 @@ fn diagram(pos: &Position) -> String {
     for owner in [Side::South, Side::North] {
         if let Some(number) = pos.tuzdyk(owner) {
             s.push_str(&format!(
-                "X: {owner}'s tuzdyk in {}'s hole {}\n",
+                "X: {owner}'s tuzdyk in {}'s hole {number}\n",
                 owner.opponent(),
-                number + 1
             ));
         }
     }
@@ -378,7 +377,7 @@ fn report(a: &Answer) -> String {
     // Where the line ends.
     let mut end = *pos;
     for &mv in &a.line {
-        end.play(mv);
+        end.play_unchecked(mv);
     }
     let tail = match (result_text(&end), a.value) {
         (Some(r), _) => format!(", then {r}"),

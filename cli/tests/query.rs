@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use serde_json::{json, Value as Json};
 use togyz_gen::retro::solve_all;
 use togyz_gen::write::write_table;
-use togyz_probe::format::file_name;
+use togyz_probe::raw::format::file_name;
 
 const EXAMPLE_3: &str = "7,2S,1/8,2S 79 79 S 1";
 

@@ -9,8 +9,8 @@ use crate::write::{self, TableStatus, WriteError};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use togyz_probe::format::{file_name, TableError, TableFile};
-use togyz_probe::index::{Layout, MAX_STONES};
+use togyz_probe::raw::format::{file_name, TableError, TableFile};
+use togyz_probe::raw::index::{Layout, MAX_STONES};
 
 /// Arguments of `togyz-gen generate`.
 #[derive(clap::Args, Debug, Clone)]

@@ -6,6 +6,7 @@
 //! ([`generate`]), an independent verification pass over written tables
 //! ([`verify`]) and endgame statistics ([`stats`]).
 
+pub mod decode;
 pub mod generate;
 pub mod progress;
 pub mod retro;

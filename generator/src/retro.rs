@@ -22,13 +22,16 @@
 //! position lost once its last quiet move is refuted takes the longest
 //! refutation. Whatever is unresolved at the fixed point is a draw.
 
+use crate::decode::DecodeAll;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_probe::index::{
+use togyz_probe::raw::index::Slot;
+use togyz_probe::raw::index::{
     board_count, rank_board, BoardWalker, Layout, TuzdykConfig, CONFIG_COUNT,
 };
-use togyz_probe::rules::{landing, sow, tuzdyk_allowed, Landing, Side, CYCLE, ROW};
-use togyz_probe::{Position, Slot, Value};
+use togyz_probe::raw::{landing, sow, tuzdyk_allowed, Landing};
+use togyz_probe::rules::{Side, CYCLE, ROW};
+use togyz_probe::{Position, Value};
 
 /// Why a level could not be solved.
 #[derive(Debug, thiserror::Error)]
@@ -96,8 +99,8 @@ impl LevelValues {
 
     /// Reads a whole table back, in one-byte cells when it fits.
     pub fn load(
-        table: &togyz_probe::format::TableFile,
-    ) -> Result<LevelValues, togyz_probe::format::TableError> {
+        table: &togyz_probe::raw::format::TableFile,
+    ) -> Result<LevelValues, togyz_probe::raw::format::TableError> {
         if table.fits_in_bytes() {
             table.decode_all_narrow().map(LevelValues::Narrow)
         } else {
@@ -309,7 +312,7 @@ pub fn solve_level(
 /// [`solve_level`] into cells of type `T`; fails with
 /// [`SolveError::CellTooNarrow`] if a value does not fit.
 fn solve_into<T: Cell>(n: u32, lower: &Levels, progress: &AtomicU64) -> Result<Vec<T>, SolveError> {
-    if n > 63 || n > togyz_probe::index::MAX_STONES {
+    if n > 63 || n > togyz_probe::raw::index::MAX_STONES {
         return Err(SolveError::TooManyStones(n));
     }
     if lower.max_stones() + 1 < n {
@@ -821,7 +824,7 @@ fn unmoves(
                     count += 1;
                 }
             }
-        } else if tz == [togyz_probe::rules::NO_TUZDYK; 2] {
+        } else if tz == [togyz_probe::raw::NO_TUZDYK; 2] {
             // Laps: c in 18(a-1)+1 ..= 18a stones, origin gets a stone per lap.
             let lo = 18 * (a as u32 - 1) + 1;
             let hi = (18 * a as u32).min(n);
@@ -947,7 +950,7 @@ mod tests {
         assert_eq!(u8::from_packed(Value::Loss(126).pack().unwrap()), Some(254));
     }
 
-    /// RULES.md example 3: the side to move loses in 4 plies.
+    /// docs/rules.md example 3: the side to move loses in 4 plies.
     #[test]
     fn one_extra_move_is_lost_in_four() {
         let levels = solve_all(4).unwrap();
@@ -959,7 +962,7 @@ mod tests {
         };
         let pos = Position::new(holes, [79, 79], [None, None], Side::South, 1).unwrap();
         assert_eq!(levels.value(&pos), Some(Value::Loss(4)));
-        let after = pos.after(Move(8));
+        let after = pos.after(Move::new(9).unwrap()).unwrap();
         assert_eq!(levels.value(&after), Some(Value::Win(3)));
     }
 }

@@ -21,6 +21,7 @@
 //! The tables are read through the probe crate: each is decoded whole
 //! ([`TableFile::decode_all`]); lines come from [`Tablebase`].
 
+use crate::decode::DecodeAll;
 use crate::progress::{positions_bar, with_threads};
 use crate::verify::{self, thousands, VerifyError};
 use indicatif::ProgressBar;
@@ -29,11 +30,12 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use togyz_probe::format::{self, TableError, TableFile};
-use togyz_probe::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig};
+use togyz_probe::raw::format::{self, TableError, TableFile};
+use togyz_probe::raw::index::Slot;
+use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig};
 use togyz_probe::rules::{Position, Side, HALF};
 use togyz_probe::tablebase::{ProbeError, Tablebase};
-use togyz_probe::{Slot, Value};
+use togyz_probe::Value;
 
 /// Arguments of `togyz-gen stats`.
 #[derive(clap::Args, Debug, Clone)]
@@ -300,7 +302,7 @@ fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Positi
     Position::new(
         *board,
         [(HALF as u32 - n + j) as u8, (HALF as u32 - j) as u8],
-        [config.mover, config.opponent],
+        config.hole_numbers(),
         Side::South,
         1,
     )
@@ -484,7 +486,7 @@ fn line(tb: &Tablebase, pos: &Position) -> Result<Line, StatsError> {
     let mut cur = *pos;
     let mut pv = Vec::new();
     for mv in tb.principal_variation(pos)? {
-        pv.push(cur.play(mv).traditional());
+        pv.push(cur.play_unchecked(mv).traditional());
     }
     Ok(Line {
         dtm: value.dtm().unwrap_or(0),

@@ -24,6 +24,7 @@
 //! win or loss stored as a draw would contradict a correctly stored
 //! successor.
 
+use crate::decode::DecodeAll;
 use crate::progress::{positions_bar, with_threads};
 use crate::retro::LevelValues;
 use indicatif::ProgressBar;
@@ -31,11 +32,12 @@ use rayon::prelude::*;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use togyz_probe::format::{self, TableError, TableFile};
-use togyz_probe::index::{BoardWalker, Layout, TuzdykConfig};
+use togyz_probe::raw::format::{self, TableError, TableFile};
+use togyz_probe::raw::index::Slot;
+use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykConfig};
 use togyz_probe::rules::{Move, Position, Side, HALF};
 use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Slot, Value};
+use togyz_probe::Value;
 
 /// Arguments of `togyz-gen verify`.
 #[derive(clap::Args, Debug, Clone)]
@@ -327,7 +329,7 @@ fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Positi
     Position::new(
         *board,
         [mover as u8, opponent as u8],
-        [config.mover, config.opponent],
+        config.hole_numbers(),
         Side::South,
         1,
     )
@@ -346,7 +348,7 @@ fn move_value(
     cache: &mut Option<(u32, u64)>,
 ) -> Value {
     let mut child = *pos;
-    let report = child.play(mv);
+    let report = child.play_unchecked(mv);
     if let Some(o) = report.outcome {
         return match o.winner {
             None => Value::Draw,
@@ -390,7 +392,13 @@ fn expected_value(
     while mask != 0 {
         let hole = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        let v = move_value(pos, Move(hole as u8), tables, layouts, &mut caches[hole]);
+        let v = move_value(
+            pos,
+            Move::from_index(hole).expect("a bit of the row mask"),
+            tables,
+            layouts,
+            &mut caches[hole],
+        );
         best = best.max(Some(v));
     }
     best.expect("a position whose game is not over has a move")
@@ -439,7 +447,7 @@ fn describe_moves(pos: &Position, tables: &[LevelValues], layouts: &[Layout]) ->
         .map(|mv| {
             let report = {
                 let mut p = *pos;
-                p.play(mv)
+                p.play_unchecked(mv)
             };
             let v = move_value(pos, mv, tables, layouts, &mut None);
             format!("{} gives a {v}", report.traditional())

@@ -8,17 +8,18 @@
 //! An existing file with the table's name is never overwritten: the
 //! `generate` driver asks [`table_status`] first and skips or refuses.
 
+use crate::decode::DecodeAll;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use togyz_probe::format::{
+use togyz_probe::raw::format::{
     self, dtm_width_for, pack_thresholds, wdl_width_for, BlockEntry, Header, Section, TableFile,
     DTM_BLOCK_POSITIONS, FORMAT_VERSION, HEADER_LEN, INDEX_ENTRY_LEN, MAX_BLOCK_BYTES,
     RULES_VARIANT, WDL_BLOCK_BOARDS,
 };
-use togyz_probe::index::{Layout, CONFIG_COUNT, MAX_STONES};
+use togyz_probe::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};
 use togyz_probe::{Value, Wdl};
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 

@@ -83,7 +83,7 @@ fn values_satisfy_the_rules_locally() {
             .legal_moves()
             .map(|mv| {
                 let mut c = *p;
-                let r = c.play(mv);
+                let r = c.play(mv).unwrap();
                 match r.outcome {
                     Some(o) if o.winner == Some(r.mover) => Value::Win(1),
                     Some(o) if o.winner.is_none() => Value::Draw,
@@ -194,7 +194,7 @@ fn brute_census(b: &Brute) -> Vec<[BruteCensus; 5]> {
 #[test]
 fn stats_census_agrees_with_brute_force() {
     use togyz_gen::stats;
-    use togyz_probe::index::Layout;
+    use togyz_probe::raw::index::Layout;
 
     let dir = tempfile::tempdir().unwrap();
     for n in 1..=MAX as u32 {

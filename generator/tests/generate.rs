@@ -3,7 +3,7 @@
 
 use std::path::Path;
 use std::process::Command;
-use togyz_probe::format::file_name;
+use togyz_probe::raw::format::file_name;
 
 fn generate(out: &Path, max: u32, threads: usize) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_togyz-gen"))

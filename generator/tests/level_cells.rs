@@ -1,10 +1,11 @@
 //! Reading tables back into one- or two-byte cells, as `generate` (when it
 //! resumes) and `verify` do.
 
+use togyz_gen::decode::DecodeAll;
 use togyz_gen::retro::{solve_all, LevelValues};
 use togyz_gen::write::write_table;
-use togyz_probe::format::{file_name, TableFile};
-use togyz_probe::index::Layout;
+use togyz_probe::raw::format::{file_name, TableFile};
+use togyz_probe::raw::index::Layout;
 use togyz_probe::Value;
 
 #[test]

@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use togyz_gen::write::write_table;
-use togyz_probe::index::Layout;
+use togyz_probe::raw::index::Layout;
 use togyz_probe::tablebase::{terminal_value, Tablebase};
 
 struct Counting;

@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use togyz_gen::retro::{solve_all, Levels};
 use togyz_gen::write::write_table;
-use togyz_probe::index::Layout;
 use togyz_probe::notation::traditional;
+use togyz_probe::raw::index::Layout;
 use togyz_probe::tablebase::{terminal_value, Tablebase, DRAW_LINE_PLIES};
 use togyz_probe::{parse_fen, Position, Value};
 
@@ -35,7 +35,7 @@ fn notation(pos: &Position, line: &[togyz_probe::Move]) -> Vec<String> {
     line.iter()
         .map(|&mv| {
             let text = traditional(&p, mv).unwrap();
-            p.play(mv);
+            p.play(mv).unwrap();
             text
         })
         .collect()
@@ -52,7 +52,7 @@ fn rules_example_three_loses_in_four() {
     let pv = tb.principal_variation(&p).unwrap();
     assert_eq!(notation(&p, &pv), ["91", "12", "91", "12"]);
     // North, to move after 91, wins in 3.
-    let after = p.after(pv[0]);
+    let after = p.after(pv[0]).unwrap();
     assert_eq!(tb.value(&after).unwrap(), Value::Win(3));
 }
 
@@ -96,7 +96,7 @@ fn principal_variations_end_the_game_in_exactly_the_distance() {
         let mut end = p;
         for &mv in &pv {
             assert!(end.is_legal(mv));
-            end.play(mv);
+            end.play(mv).unwrap();
         }
         match value {
             Value::Win(d) | Value::Loss(d) => {

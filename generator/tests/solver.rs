@@ -1,8 +1,9 @@
 //! Properties of the solved tables that the format and the rules rely on.
 
 use togyz_gen::retro::solve_all;
-use togyz_probe::index::Layout;
-use togyz_probe::{Position, Slot, Value, Wdl};
+use togyz_probe::raw::index::Layout;
+use togyz_probe::raw::index::Slot;
+use togyz_probe::{Position, Value, Wdl};
 
 /// More kazan never hurts the side to move: along the kazan axis a board's
 /// results run losses, draws, wins.
@@ -44,7 +45,7 @@ fn search_one_ply(pos: &Position, levels: &togyz_gen::retro::Levels) -> Value {
     }
     let mut best: Option<Value> = None;
     for mv in pos.legal_moves() {
-        let child = pos.after(mv);
+        let child = pos.after(mv).unwrap();
         let v = match child.outcome() {
             Some(_) => search_one_ply(&child, levels).back(),
             None => levels.value(&child).expect("live child").back(),

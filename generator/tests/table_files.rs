@@ -1,5 +1,5 @@
 //! The table file format end to end, on synthetic tables: the writer
-//! (`togyz_gen::write`), the reader (`togyz_probe::format`) and the
+//! (`togyz_gen::write`), the reader (`togyz_probe::raw::format`) and the
 //! tablebase (`togyz_probe::tablebase`). The synthetic values are monotone
 //! along the kazan axis, as the format requires, but not game-correct, so
 //! only format properties are tested here (`probe_real.rs` has the real
@@ -7,17 +7,18 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use togyz_gen::decode::DecodeAll;
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 use proptest::prelude::*;
 use togyz_gen::write::{
     table_status, write_table, write_table_with, TableStatus, WriteError, WriteOptions,
 };
-use togyz_probe::format::{
+use togyz_probe::raw::format::{
     file_name, Section, TableError, TableFile, DTM_BLOCK_POSITIONS, HEADER_LEN, INDEX_ENTRY_LEN,
     WDL_BLOCK_BOARDS,
 };
-use togyz_probe::index::{Layout, Slot};
+use togyz_probe::raw::index::{Layout, Slot};
 use togyz_probe::tablebase::{terminal_value, ProbeError, Tablebase};
 use togyz_probe::{Position, Value, Wdl};
 use xxhash_rust::xxh3::xxh3_64;

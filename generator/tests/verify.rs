@@ -8,9 +8,10 @@ use std::sync::OnceLock;
 use togyz_gen::retro::{solve_all, Levels};
 use togyz_gen::verify::{self, VerifyArgs, VerifyError};
 use togyz_gen::write::write_table;
-use togyz_probe::format::{file_name, TableError, HEADER_LEN};
-use togyz_probe::index::Layout;
-use togyz_probe::{parse_fen, Slot, Value};
+use togyz_probe::raw::format::{file_name, TableError, HEADER_LEN};
+use togyz_probe::raw::index::Layout;
+use togyz_probe::raw::index::Slot;
+use togyz_probe::{parse_fen, Value};
 
 const MAX: u32 = 4;
 
@@ -92,7 +93,7 @@ fn a_consistently_rewritten_wrong_entry_is_caught() {
     } else {
         assert!(
             pos.legal_moves()
-                .any(|mv| Slot::of(&pos.after(mv)) == target),
+                .any(|mv| Slot::of(&pos.after(mv).unwrap()) == target),
             "{fen} is neither the altered position {} nor a predecessor",
             altered.fen()
         );

@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use togyz_probe::index::Layout;
+use togyz_probe::raw::index::Layout;
 use togyz_probe::tablebase::{terminal_value, Tablebase};
 use togyz_probe::Position;
 

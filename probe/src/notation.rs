@@ -12,6 +12,28 @@
 //!   tuzdyk: `65`, `36x`.
 //! * Move, PlayStrategy UCI: origin and landing square, `a1`..`i1` being
 //!   South's holes 1..9 and `i2`..`a2` North's holes 1..9: `f1e2`.
+//! * Move, bare hole: the number of the hole played, `6`, the way players
+//!   call a move (read by [`parse_move`]; written by [`Move`]'s `Display`).
+//!
+//! ```
+//! use togyz_probe::notation::{parse_fen, parse_move, traditional, uci};
+//! use togyz_probe::Position;
+//!
+//! let start = Position::start();
+//! // South's hole 7: its last stone lands in North's hole 6.
+//! let mv = parse_move(&start, "7").unwrap();
+//! assert_eq!(parse_move(&start, "76").unwrap(), mv);
+//! assert_eq!(parse_move(&start, "g1d2").unwrap(), mv);
+//! assert_eq!(traditional(&start, mv).unwrap(), "76");
+//! assert_eq!(uci(&start, mv).unwrap(), "g1d2");
+//! // A wrong landing hole is refused with the right move named.
+//! let err = parse_move(&start, "75").unwrap_err();
+//! assert!(err.to_string().contains("`76`"));
+//!
+//! let pos = parse_fen("9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 1")
+//!     .unwrap();
+//! assert_eq!(pos.fen().parse::<Position>().unwrap(), pos);
+//! ```
 //!
 //! Parsing is strict: every accepted FEN prints back to exactly the same
 //! string, and a FEN written by [`Position::fen`] always parses. Nothing here
@@ -22,7 +44,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::rules::{
-    EndReason, Move, MoveReport, Position, PositionError, Side, CYCLE, ROW, TOTAL_STONES,
+    EndReason, IllegalMove, Move, MoveReport, Position, PositionError, Side, CYCLE, ROW,
+    TOTAL_STONES,
 };
 
 /// Why a FEN or a move could not be read.
@@ -117,16 +140,16 @@ pub enum NotationError {
     /// Both tuzdyks carry the same hole number.
     #[error("both tuzdyks are on hole number {number}")]
     TuzdykSameNumber {
-        /// The shared 1-based number.
-        number: usize,
+        /// The shared hole number, 1..=8.
+        number: u8,
     },
     /// A tuzdyk written with stones in it (`3t`).
     #[error("the tuzdyk in hole {number} of the {row} row holds stones; a tuzdyk is written `t`")]
     StonesInTuzdyk {
         /// The row holding it.
         row: Side,
-        /// 1-based hole number.
-        number: usize,
+        /// Hole number, 1..=8.
+        number: u8,
     },
     /// The side-to-move field is not `S` or `N`.
     #[error("the side to move must be `S` or `N`, found `{text}`")]
@@ -143,8 +166,11 @@ pub enum NotationError {
         /// The field.
         text: String,
     },
-    /// The text is neither a traditional nor a UCI move.
-    #[error("`{text}` is not a move: write it as traditional (`76`, `36x`) or UCI (`g1d2`)")]
+    /// The text is neither a hole number, a traditional nor a UCI move.
+    #[error(
+        "`{text}` is not a move: write the hole number (`7`), or the move in traditional \
+         (`76`, `36x`) or UCI (`g1d2`) notation"
+    )]
     MalformedMove {
         /// The text.
         text: String,
@@ -158,14 +184,20 @@ pub enum NotationError {
         /// What is wrong with it.
         reason: IllegalReason,
     },
+    /// The parts of a position contradict each other in a way the checks
+    /// above do not name (not produced by [`parse_fen`], kept so that every
+    /// [`PositionError`] has a notation error).
+    #[error(transparent)]
+    Position(PositionError),
 }
 
 /// What is wrong with a well-formed move in a given position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalReason {
-    /// The game is already over.
-    #[error("the game is over")]
-    GameOver,
+    /// The move cannot be played here: the game is over, the hole is empty
+    /// or it is a tuzdyk.
+    #[error(transparent)]
+    Unplayable(#[from] IllegalMove),
     /// A UCI origin square outside the mover's row.
     #[error("{square} is not in {side}'s row ({side} is to move)")]
     NotMoversRow {
@@ -173,24 +205,6 @@ pub enum IllegalReason {
         square: String,
         /// The side to move.
         side: Side,
-    },
-    /// The hole has no stones.
-    #[error("{side}'s hole {hole} is empty")]
-    EmptyHole {
-        /// The side to move.
-        side: Side,
-        /// 1-based hole number.
-        hole: usize,
-    },
-    /// The hole is the opponent's tuzdyk.
-    #[error("{side}'s hole {hole} is {owner}'s tuzdyk")]
-    TuzdykHole {
-        /// The side to move.
-        side: Side,
-        /// 1-based hole number.
-        hole: usize,
-        /// The tuzdyk's owner.
-        owner: Side,
     },
     /// The last stone lands elsewhere than the move says.
     #[error("its last stone lands elsewhere: the move is `{correct}`")]
@@ -274,7 +288,7 @@ fn parse_row(
             if !n.is_empty() && n.bytes().all(|d| d.is_ascii_digit()) {
                 return Err(NotationError::StonesInTuzdyk {
                     row,
-                    number: number_of(slot.min(ROW - 1)),
+                    number: number_of(slot.min(ROW - 1)) as u8,
                 });
             }
             return Err(NotationError::BadHole {
@@ -325,6 +339,12 @@ fn parse_row(
 ///
 /// Only the canonical form is accepted (the one [`Position::fen`] writes), so
 /// `parse_fen(s)?.fen() == s` for every accepted `s`.
+///
+/// # Errors
+///
+/// A [`NotationError`] naming the first problem found: the number of
+/// fields or rows, an unreadable hole, kazan, side or move number, stones
+/// that do not add up to 162, or tuzdyks the rules do not allow.
 pub fn parse_fen(fen: &str) -> Result<Position, NotationError> {
     let fields: Vec<&str> = fen.split(' ').collect();
     if fields.len() != 5 {
@@ -372,10 +392,11 @@ pub fn parse_fen(fen: &str) -> Result<Position, NotationError> {
     for (slot, &c) in north.cells.iter().enumerate() {
         holes[ROW + (ROW - 1 - slot)] = c;
     }
-    // A tuzdyk in a row belongs to the player opposite that row.
+    // A tuzdyk in a row belongs to the player opposite that row; numbers
+    // are 1-based.
     let tuzdyks = [
-        north.tuzdyk_slot.map(|slot| (ROW - 1 - slot) as u8),
-        south.tuzdyk_slot.map(|slot| slot as u8),
+        north.tuzdyk_slot.map(|slot| (ROW - slot) as u8),
+        south.tuzdyk_slot.map(|slot| slot as u8 + 1),
     ];
     Position::new(holes, kazans, tuzdyks, side, move_number).map_err(|e| match e {
         PositionError::StoneCount {
@@ -394,6 +415,7 @@ pub fn parse_fen(fen: &str) -> Result<Position, NotationError> {
         PositionError::StonesInTuzdyk { row, number } => {
             NotationError::StonesInTuzdyk { row, number }
         }
+        other => NotationError::Position(other),
     })
 }
 
@@ -500,7 +522,7 @@ impl MoveReport {
     pub fn traditional(&self) -> String {
         format!(
             "{}{}{}",
-            self.mv.hole() + 1,
+            self.mv,
             self.last % ROW + 1,
             if self.tuzdyk_made.is_some() { "x" } else { "" }
         )
@@ -508,78 +530,91 @@ impl MoveReport {
 
     /// The move in PlayStrategy UCI: origin and landing square (`f1e2`).
     pub fn uci(&self) -> String {
-        let from = self.mover.row_start() + self.mv.hole();
+        let from = self.mover.row_start() + self.mv.index();
         format!("{}{}", square_name(from), square_name(self.last))
     }
 }
 
-/// Checks that `mv` can be played in `pos`, naming the reason if not.
-fn check_playable(pos: &Position, mv: Move) -> Result<(), IllegalReason> {
-    if pos.outcome().is_some() {
-        return Err(IllegalReason::GameOver);
-    }
-    let side = pos.side_to_move();
-    let idx = side.row_start() + mv.hole();
-    if pos.is_tuzdyk(idx) {
-        return Err(IllegalReason::TuzdykHole {
-            side,
-            hole: mv.hole() + 1,
-            owner: side.opponent(),
-        });
-    }
-    if !pos.is_legal(mv) {
-        return Err(IllegalReason::EmptyHole {
-            side,
-            hole: mv.hole() + 1,
-        });
-    }
-    Ok(())
-}
-
 /// Plays `mv` on a copy of `pos`, for notation purposes.
-fn report_of(pos: &Position, mv: Move) -> MoveReport {
+fn report_of(pos: &Position, mv: Move) -> Result<MoveReport, IllegalReason> {
     let mut p = *pos;
-    p.play(mv)
+    Ok(p.play(mv)?)
 }
 
-/// Writes a legal move in traditional notation, or says why it is illegal.
+/// Writes a move in traditional notation (`65`, `36x`), which needs the
+/// position: the landing hole follows from it.
+///
+/// # Errors
+///
+/// [`NotationError::IllegalMove`] if `mv` cannot be played in `pos`.
 pub fn traditional(pos: &Position, mv: Move) -> Result<String, NotationError> {
-    let text = (mv.hole() + 1).to_string();
-    if mv.hole() >= ROW {
-        return Err(NotationError::MalformedMove { text });
-    }
-    check_playable(pos, mv).map_err(|reason| NotationError::IllegalMove { text, reason })?;
-    Ok(report_of(pos, mv).traditional())
+    report_of(pos, mv)
+        .map(|r| r.traditional())
+        .map_err(|reason| NotationError::IllegalMove {
+            text: mv.to_string(),
+            reason,
+        })
 }
 
-/// Writes a legal move in PlayStrategy UCI, or says why it is illegal.
+/// Writes a move in PlayStrategy UCI (`f1e2`).
+///
+/// # Errors
+///
+/// [`NotationError::IllegalMove`] if `mv` cannot be played in `pos`.
 pub fn uci(pos: &Position, mv: Move) -> Result<String, NotationError> {
-    let text = (mv.hole() + 1).to_string();
-    if mv.hole() >= ROW {
-        return Err(NotationError::MalformedMove { text });
+    report_of(pos, mv)
+        .map(|r| r.uci())
+        .map_err(|reason| NotationError::IllegalMove {
+            text: mv.to_string(),
+            reason,
+        })
+}
+
+/// Reads a bare hole number (`1` to `9`) as the move from that hole of the
+/// mover's row, checking that it is legal in `pos`.
+///
+/// # Errors
+///
+/// [`NotationError::MalformedMove`] unless `text` is one digit 1-9;
+/// [`NotationError::IllegalMove`] if the hole cannot be played.
+pub fn parse_hole(pos: &Position, text: &str) -> Result<Move, NotationError> {
+    let mv = match text.as_bytes() {
+        [h @ b'1'..=b'9'] => Move::new(h - b'0'),
+        _ => None,
     }
-    check_playable(pos, mv).map_err(|reason| NotationError::IllegalMove { text, reason })?;
-    Ok(report_of(pos, mv).uci())
+    .ok_or_else(|| NotationError::MalformedMove {
+        text: text.to_owned(),
+    })?;
+    pos.check(mv).map_err(|e| NotationError::IllegalMove {
+        text: text.to_owned(),
+        reason: e.into(),
+    })?;
+    Ok(mv)
 }
 
 /// Reads a move in traditional notation (`76`, `36x`), checking that it is
 /// legal in `pos` and that the landing hole and the `x` are right.
+///
+/// # Errors
+///
+/// [`NotationError::MalformedMove`] for text of another shape;
+/// [`NotationError::IllegalMove`] for a move that cannot be played, lands
+/// elsewhere, or has a wrong `x`.
 pub fn parse_traditional(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let malformed = || NotationError::MalformedMove {
         text: text.to_owned(),
     };
     let (hole, landing, mark) = match text.as_bytes() {
-        [h @ b'1'..=b'9', l @ b'1'..=b'9'] => (h - b'1', l - b'1', false),
-        [h @ b'1'..=b'9', l @ b'1'..=b'9', b'x'] => (h - b'1', l - b'1', true),
+        [h @ b'1'..=b'9', l @ b'1'..=b'9'] => (h - b'0', l - b'1', false),
+        [h @ b'1'..=b'9', l @ b'1'..=b'9', b'x'] => (h - b'0', l - b'1', true),
         _ => return Err(malformed()),
     };
     let illegal = |reason| NotationError::IllegalMove {
         text: text.to_owned(),
         reason,
     };
-    let mv = Move(hole);
-    check_playable(pos, mv).map_err(illegal)?;
-    let report = report_of(pos, mv);
+    let mv = Move::new(hole).ok_or_else(malformed)?;
+    let report = report_of(pos, mv).map_err(illegal)?;
     let correct = report.traditional();
     if report.last % ROW != landing as usize {
         return Err(illegal(IllegalReason::WrongLanding { correct }));
@@ -593,6 +628,12 @@ pub fn parse_traditional(pos: &Position, text: &str) -> Result<Move, NotationErr
 
 /// Reads a move in PlayStrategy UCI (`g1d2`), checking that it is legal in
 /// `pos` and that the destination is where the last stone lands.
+///
+/// # Errors
+///
+/// [`NotationError::MalformedMove`] unless `text` is two squares;
+/// [`NotationError::IllegalMove`] for an origin outside the mover's row, a
+/// move that cannot be played, or a wrong destination.
 pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let b = text.as_bytes();
     let (from, to) = match (
@@ -612,7 +653,7 @@ pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, NotationError> {
     };
     let side = pos.side_to_move();
     if pos.outcome().is_some() {
-        return Err(illegal(IllegalReason::GameOver));
+        return Err(illegal(IllegalMove::GameOver.into()));
     }
     if Side::of_hole(from) != side {
         return Err(illegal(IllegalReason::NotMoversRow {
@@ -620,9 +661,8 @@ pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, NotationError> {
             side,
         }));
     }
-    let mv = Move((from - side.row_start()) as u8);
-    check_playable(pos, mv).map_err(illegal)?;
-    let report = report_of(pos, mv);
+    let mv = Move::from_index(from - side.row_start()).expect("a square of the mover's row");
+    let report = report_of(pos, mv).map_err(illegal)?;
     if report.last != to {
         return Err(illegal(IllegalReason::WrongLanding {
             correct: report.uci(),
@@ -631,12 +671,18 @@ pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, NotationError> {
     Ok(mv)
 }
 
-/// Reads a move in either notation: traditional if it starts with a digit,
-/// UCI if it starts with a letter.
+/// Reads a move in any notation: a bare hole number if it is one digit
+/// (`6`), traditional if it starts with a digit (`65`, `36x`), UCI if it
+/// starts with a letter (`f1e2`).
+///
+/// # Errors
+///
+/// As [`parse_hole`], [`parse_traditional`] and [`parse_uci`].
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
-    match text.as_bytes().first() {
-        Some(b'0'..=b'9') => parse_traditional(pos, text),
-        Some(b'a'..=b'z') => parse_uci(pos, text),
+    match text.as_bytes() {
+        [_] => parse_hole(pos, text),
+        [b'0'..=b'9', ..] => parse_traditional(pos, text),
+        [b'a'..=b'z', ..] => parse_uci(pos, text),
         _ => Err(NotationError::MalformedMove {
             text: text.to_owned(),
         }),
@@ -711,11 +757,13 @@ mod tests {
 
     #[test]
     fn traditional_and_uci_of_south_seven() {
-        // RULES.md: South's `76` is `g1d2`.
+        // docs/rules.md: South's `76` is `g1d2`.
         let p = Position::start();
-        assert_eq!(traditional(&p, Move(6)).unwrap(), "76");
-        assert_eq!(uci(&p, Move(6)).unwrap(), "g1d2");
-        assert_eq!(parse_move(&p, "76").unwrap(), Move(6));
-        assert_eq!(parse_move(&p, "g1d2").unwrap(), Move(6));
+        let seven = Move::new(7).unwrap();
+        assert_eq!(traditional(&p, seven).unwrap(), "76");
+        assert_eq!(uci(&p, seven).unwrap(), "g1d2");
+        assert_eq!(parse_move(&p, "76").unwrap(), seven);
+        assert_eq!(parse_move(&p, "g1d2").unwrap(), seven);
+        assert_eq!(parse_move(&p, "7").unwrap(), seven);
     }
 }

@@ -1,14 +1,41 @@
 //! The rules of Togyz Kumalak: the board, sowing, captures, tuzdyks and the end
 //! of the game, exactly as `docs/rules.md` states them.
 //!
-//! Holes are addressed by their place in the sowing cycle: index 0..9 is
-//! South's hole 1..9, index 9..18 is North's hole 1..9. Sowing runs up the
-//! indices and wraps from 17 (North 9) to 0 (South 1).
+//! **Hole numbers.** Everywhere in the public API a hole is named the way
+//! players name it: its *number* 1..=9 in its owner's row ([`Move::new`],
+//! [`Move::hole`], [`Position::hole`], [`Position::tuzdyk`],
+//! [`Position::new`]'s tuzdyks, and the errors). Arrays over the whole
+//! board use the *cycle index* 0..18 instead: index 0..9 is South's hole
+//! 1..9, index 9..18 North's hole 1..9; sowing runs up the indices and wraps
+//! from 17 (North 9) to 0 (South 1). Items that take or give a cycle index
+//! say so in their name or docs ([`Position::holes`], [`MoveReport::last`]).
+//!
+//! A finished game needs no tables:
+//!
+//! ```
+//! use togyz_probe::{notation, Move, Side};
+//!
+//! // North to move with an empty row: South collects the board and wins.
+//! let pos = notation::parse_fen("9/5S,8 80 77 N 30").unwrap();
+//! assert_eq!(pos.legal_moves().count(), 0);
+//! assert_eq!(pos.outcome().unwrap().winner, Some(Side::South));
+//!
+//! // Moves are checked: the 9th hole is empty here, hole 10 does not exist.
+//! let mut pos = notation::parse_fen("9/5S,8 78 79 S 30").unwrap();
+//! assert!(Move::new(10).is_none());
+//! assert!(pos.play(Move::new(9).unwrap()).is_err());
+//! let report = pos.play(Move::new(1).unwrap()).unwrap();
+//! assert_eq!(report.traditional(), "15");
+//! ```
 //!
 //! Everything on the move path is allocation-free: the generator calls
-//! [`sow`] billions of times.
+//! [`Position::play_unchecked`] billions of times.
 
 use std::fmt;
+
+pub(crate) mod sowing;
+
+use sowing::{landing, sow, Landing, Sown, NO_TUZDYK};
 
 /// Holes in one player's row.
 pub const ROW: usize = 9;
@@ -18,8 +45,6 @@ pub const CYCLE: usize = 18;
 pub const TOTAL_STONES: u32 = 162;
 /// A kazan holding more than this many stones has won.
 pub const HALF: u8 = 81;
-/// Marker for "no tuzdyk" in the cycle-index form used by [`sow`].
-pub const NO_TUZDYK: u8 = u8::MAX;
 
 /// One of the two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -80,102 +105,6 @@ impl fmt::Display for Side {
     }
 }
 
-/// What one sowing did, before any capture is looked at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sown {
-    /// Cycle index where the last stone landed (it may be a tuzdyk).
-    pub last: usize,
-    /// Stones that fell into each side's tuzdyk, by owner (`fed[side]`).
-    pub fed: [u8; 2],
-}
-
-/// Sows the stones of cycle index `from` (which must be non-empty and not a
-/// tuzdyk). `tuzdyks[side]` is the cycle index of the hole that is `side`'s
-/// tuzdyk, or [`NO_TUZDYK`]. Stones that land in a tuzdyk are taken out of
-/// the board and reported in [`Sown::fed`]; the caller adds them to kazans.
-///
-/// `c >= 2` stones: one goes back into `from`, the rest into the following
-/// holes, lapping the whole cycle (origin included) for 19 or more.
-/// `c == 1`: the stone moves to the next hole.
-#[inline]
-pub fn sow(holes: &mut [u8; CYCLE], from: usize, tuzdyks: [u8; 2]) -> Sown {
-    debug_assert!(from < CYCLE && holes[from] > 0);
-    let c = holes[from] as usize;
-    holes[from] = 0;
-    let last;
-    if c == 1 {
-        last = if from + 1 == CYCLE { 0 } else { from + 1 };
-        holes[last] += 1;
-    } else {
-        let laps = (c / CYCLE) as u8;
-        let rest = c % CYCLE;
-        if laps > 0 {
-            for h in holes.iter_mut() {
-                *h += laps;
-            }
-        }
-        // The `rest` holes starting at `from` get one more, wrapping once.
-        let first_run = rest.min(CYCLE - from);
-        for h in &mut holes[from..from + first_run] {
-            *h += 1;
-        }
-        for h in &mut holes[..rest - first_run] {
-            *h += 1;
-        }
-        last = (from + c - 1) % CYCLE;
-    }
-    let mut fed = [0u8; 2];
-    for (side, &t) in tuzdyks.iter().enumerate() {
-        if t != NO_TUZDYK {
-            fed[side] = holes[t as usize];
-            holes[t as usize] = 0;
-        }
-    }
-    Sown { last, fed }
-}
-
-/// What happens at the hole where the last stone landed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Landing {
-    /// No capture: own side, a tuzdyk, or an odd count that makes no tuzdyk.
-    Quiet,
-    /// An even count in an opponent's hole: the mover takes these stones.
-    Capture(u8),
-    /// Exactly 3 in an eligible opponent's hole: it becomes the mover's
-    /// tuzdyk and the 3 stones go to the mover's kazan.
-    Tuzdyk,
-}
-
-/// Decides the capture at `last` for `mover`, after [`sow`]. Does not change
-/// the board. `tuzdyks` is in the same cycle-index form as for [`sow`].
-#[inline]
-pub fn landing(holes: &[u8; CYCLE], last: usize, mover: Side, tuzdyks: [u8; 2]) -> Landing {
-    let opp = mover.opponent();
-    if Side::of_hole(last) != opp || last as u8 == tuzdyks[0] || last as u8 == tuzdyks[1] {
-        return Landing::Quiet;
-    }
-    let count = holes[last];
-    if count % 2 == 0 {
-        return Landing::Capture(count);
-    }
-    if count == 3 && tuzdyk_allowed(last, mover, tuzdyks) {
-        return Landing::Tuzdyk;
-    }
-    Landing::Quiet
-}
-
-/// Whether `mover` may turn the opponent's hole at cycle index `idx` into a
-/// tuzdyk: he has none yet, it is not the opponent's 9th hole, and the
-/// opponent's tuzdyk (if any) does not carry the same number.
-#[inline]
-pub fn tuzdyk_allowed(idx: usize, mover: Side, tuzdyks: [u8; 2]) -> bool {
-    let number = idx % ROW;
-    let opp_tuz = tuzdyks[mover.opponent().index()];
-    tuzdyks[mover.index()] == NO_TUZDYK
-        && number != ROW - 1
-        && (opp_tuz == NO_TUZDYK || opp_tuz as usize % ROW != number)
-}
-
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
@@ -212,31 +141,99 @@ pub struct Position {
     move_number: u32,
 }
 
-/// A move: the number (0-based, 0..9) of the hole played in the mover's row.
+/// A move: the hole played, by its number 1..=9 in the mover's row.
+///
+/// Every `Move` names an existing hole ([`Move::new`] refuses anything
+/// else); whether it can be played depends on the position
+/// ([`Position::is_legal`], [`Position::play`]). Displayed as the hole
+/// number (`6`); the notations with the landing hole are in
+/// [`notation`](crate::notation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Move(pub u8);
+pub struct Move(u8);
 
 impl Move {
-    /// The 0-based hole number in the mover's row.
-    pub fn hole(self) -> usize {
+    /// The move from hole `hole` (1..=9) of the mover's row; `None` for
+    /// any other number.
+    #[inline]
+    pub const fn new(hole: u8) -> Option<Move> {
+        if hole >= 1 && hole <= ROW as u8 {
+            Some(Move(hole - 1))
+        } else {
+            None
+        }
+    }
+
+    /// The move whose hole has offset `index` (0..9, that is `hole - 1`)
+    /// in the mover's row, the bit of [`Position::legal_mask`]; `None` for
+    /// 9 and above.
+    #[inline]
+    pub const fn from_index(index: usize) -> Option<Move> {
+        if index < ROW {
+            Some(Move(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The hole number, 1..=9.
+    #[inline]
+    pub const fn hole(self) -> u8 {
+        self.0 + 1
+    }
+
+    /// The hole's offset in the mover's row, `hole() - 1` (0..9).
+    #[inline]
+    pub const fn index(self) -> usize {
         self.0 as usize
     }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.hole())
+    }
+}
+
+/// Why a move cannot be played in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// The game is already over.
+    #[error("the game is over")]
+    GameOver,
+    /// The hole has no stones.
+    #[error("{side}'s hole {hole} is empty")]
+    EmptyHole {
+        /// The side to move.
+        side: Side,
+        /// Hole number, 1..=9.
+        hole: u8,
+    },
+    /// The hole is the opponent's tuzdyk.
+    #[error("{side}'s hole {hole} is {owner}'s tuzdyk")]
+    TuzdykHole {
+        /// The side to move.
+        side: Side,
+        /// Hole number, 1..=9.
+        hole: u8,
+        /// The tuzdyk's owner.
+        owner: Side,
+    },
 }
 
 /// Everything a move did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveReport {
-    /// The hole played (0-based number in the mover's row).
+    /// The hole played.
     pub mv: Move,
     /// Who moved.
     pub mover: Side,
-    /// Cycle index where the last stone landed.
+    /// Cycle index (0..18, not a hole number) where the last stone landed.
     pub last: usize,
     /// Stones sown into each side's tuzdyk, by owner.
     pub fed: [u8; 2],
     /// Stones captured by an even count (0 if none).
     pub captured: u8,
-    /// Cycle index of the tuzdyk this move made, if any.
+    /// Cycle index (0..18) of the tuzdyk this move made, if any.
     pub tuzdyk_made: Option<usize>,
     /// Set when the game is over after this move.
     pub outcome: Option<Outcome>,
@@ -263,17 +260,28 @@ pub enum PositionError {
         /// Row holding it.
         row: Side,
     },
+    /// A tuzdyk number outside 1..=9.
+    #[error("{owner}'s tuzdyk is given as hole {number}; holes are numbered 1 to 9")]
+    TuzdykOutOfRange {
+        /// The tuzdyk's owner.
+        owner: Side,
+        /// The number given.
+        number: u8,
+    },
     /// Both tuzdyks on the same hole number.
     #[error("both tuzdyks are on hole number {0}")]
-    TuzdykSameNumber(usize),
+    TuzdykSameNumber(u8),
     /// A tuzdyk hole holds stones.
     #[error("the tuzdyk in {row}'s hole {number} holds stones")]
     StonesInTuzdyk {
         /// Row holding it.
         row: Side,
-        /// 1-based hole number.
-        number: usize,
+        /// Hole number, 1..=9.
+        number: u8,
     },
+    /// The move number is 0 (a FEN counts moves from 1).
+    #[error("the move number must be at least 1")]
+    MoveNumberZero,
 }
 
 impl Position {
@@ -288,10 +296,19 @@ impl Position {
         }
     }
 
-    /// Builds a position from its parts, checking every invariant.
+    /// Builds a position from its parts, checking every invariant, so that
+    /// every position this returns prints as a FEN that
+    /// [`parse_fen`](crate::notation::parse_fen) reads back unchanged.
     ///
-    /// `tuzdyks[side]` is the 0-based number, in the opponent's row, of
-    /// `side`'s tuzdyk. Stones plus kazans must be 162.
+    /// `holes` is by cycle index (South's holes 1..9, then North's 1..9);
+    /// `tuzdyks[side]` is the hole number (1..=8) of `side`'s tuzdyk in the
+    /// opponent's row; `move_number` counts from 1 as in a FEN.
+    ///
+    /// # Errors
+    ///
+    /// [`PositionError`] when stones plus kazans are not 162, a tuzdyk
+    /// number is outside 1..=9, is a 9th hole, holds stones, or both
+    /// tuzdyks carry the same number, or the move number is 0.
     pub fn new(
         holes: [u8; CYCLE],
         kazans: [u8; 2],
@@ -311,25 +328,28 @@ impl Position {
         }
         let mut cyc = [NO_TUZDYK; 2];
         for owner in [Side::South, Side::North] {
-            if let Some(num) = tuzdyks[owner.index()] {
+            if let Some(number) = tuzdyks[owner.index()] {
                 let row = owner.opponent();
-                if num as usize >= ROW - 1 {
+                if !(1..=ROW as u8).contains(&number) {
+                    return Err(PositionError::TuzdykOutOfRange { owner, number });
+                }
+                if number == ROW as u8 {
                     return Err(PositionError::TuzdykInNinth { row });
                 }
-                let idx = row.row_start() + num as usize;
+                let idx = row.row_start() + number as usize - 1;
                 if holes[idx] != 0 {
-                    return Err(PositionError::StonesInTuzdyk {
-                        row,
-                        number: num as usize + 1,
-                    });
+                    return Err(PositionError::StonesInTuzdyk { row, number });
                 }
                 cyc[owner.index()] = idx as u8;
             }
         }
         if let [Some(a), Some(b)] = tuzdyks {
             if a == b {
-                return Err(PositionError::TuzdykSameNumber(a as usize + 1));
+                return Err(PositionError::TuzdykSameNumber(a));
             }
+        }
+        if move_number == 0 {
+            return Err(PositionError::MoveNumberZero);
         }
         Ok(Position {
             holes,
@@ -340,16 +360,17 @@ impl Position {
         })
     }
 
-    /// Stones in every hole, by cycle index.
+    /// Stones in every hole, by cycle index (0..18; see the module docs).
     #[inline]
     pub fn holes(&self) -> &[u8; CYCLE] {
         &self.holes
     }
 
-    /// Stones in `side`'s hole `number` (0-based).
+    /// Stones in `side`'s hole `number` (1..=9); `None` for another number.
     #[inline]
-    pub fn hole(&self, side: Side, number: usize) -> u8 {
-        self.holes[side.row_start() + number]
+    pub fn hole(&self, side: Side, number: u8) -> Option<u8> {
+        let m = Move::new(number)?;
+        Some(self.holes[side.row_start() + m.index()])
     }
 
     /// Kazans, South then North.
@@ -364,20 +385,21 @@ impl Position {
         self.kazans[side.index()]
     }
 
-    /// The 0-based number (in the opponent's row) of `side`'s tuzdyk.
+    /// The hole number (1..=8, in the opponent's row) of `side`'s tuzdyk.
     #[inline]
     pub fn tuzdyk(&self, side: Side) -> Option<u8> {
         let t = self.tuzdyks[side.index()];
-        (t != NO_TUZDYK).then_some(t % ROW as u8)
+        (t != NO_TUZDYK).then_some(t % ROW as u8 + 1)
     }
 
-    /// Tuzdyks in the cycle-index form used by [`sow`] and [`landing`].
+    /// Tuzdyks by owner as cycle indices, [`raw::NO_TUZDYK`](crate::raw::NO_TUZDYK)
+    /// for none: the form of the sowing primitives in [`crate::raw`].
     #[inline]
     pub fn tuzdyk_indices(&self) -> [u8; 2] {
         self.tuzdyks
     }
 
-    /// Whether cycle index `idx` is a tuzdyk (of either player).
+    /// Whether cycle index `idx` (0..18) is a tuzdyk (of either player).
     #[inline]
     pub fn is_tuzdyk(&self, idx: usize) -> bool {
         self.tuzdyks[0] as usize == idx || self.tuzdyks[1] as usize == idx
@@ -408,8 +430,8 @@ impl Position {
         self.holes[s..s + ROW].iter().map(|&h| h as u32).sum()
     }
 
-    /// Legal moves as a bit set over hole numbers 0..9 of the mover's row
-    /// (empty when the game is over).
+    /// Legal moves as a bit set: bit `i` is the move from hole `i + 1` of
+    /// the mover's row ([`Move::index`]); empty when the game is over.
     #[inline]
     pub fn legal_mask(&self) -> u16 {
         if self.outcome().is_some() {
@@ -418,8 +440,8 @@ impl Position {
         self.row_mask()
     }
 
-    /// Non-empty holes of the mover's row as a bit set, without checking
-    /// whether the game is over.
+    /// Non-empty holes of the mover's row as a bit set (as
+    /// [`Position::legal_mask`]), without checking whether the game is over.
     #[inline]
     pub fn row_mask(&self) -> u16 {
         let s = self.side.row_start();
@@ -443,7 +465,34 @@ impl Position {
 
     /// Whether `mv` is legal here.
     pub fn is_legal(&self, mv: Move) -> bool {
-        (mv.hole() < ROW) && self.legal_mask() & (1 << mv.hole()) != 0
+        self.legal_mask() & (1 << mv.index()) != 0
+    }
+
+    /// Why `mv` cannot be played here, if it cannot.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove`]: the game is over, the hole is empty, or it is the
+    /// opponent's tuzdyk.
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        if self.outcome().is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let side = self.side;
+        if self.is_tuzdyk(side.row_start() + mv.index()) {
+            return Err(IllegalMove::TuzdykHole {
+                side,
+                hole: mv.hole(),
+                owner: side.opponent(),
+            });
+        }
+        if !self.is_legal(mv) {
+            return Err(IllegalMove::EmptyHole {
+                side,
+                hole: mv.hole(),
+            });
+        }
+        Ok(())
     }
 
     /// The result if the game is over in this position, else `None`.
@@ -479,11 +528,28 @@ impl Position {
         None
     }
 
-    /// Plays a legal move and reports what happened. The caller must check
-    /// legality ([`Position::is_legal`]); notation parsers do.
+    /// Plays `mv` and reports what happened.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove`] if `mv` cannot be played here; the position is then
+    /// unchanged.
     #[inline]
-    pub fn play(&mut self, mv: Move) -> MoveReport {
-        debug_assert!(self.is_legal(mv));
+    pub fn play(&mut self, mv: Move) -> Result<MoveReport, IllegalMove> {
+        self.check(mv)?;
+        Ok(self.play_unchecked(mv))
+    }
+
+    /// [`Position::play`] without the legality check, for hot loops over
+    /// moves that come from [`Position::legal_moves`] or
+    /// [`Position::legal_mask`] (the generator, perft).
+    ///
+    /// The caller must pass a legal move. An illegal one is caught by a
+    /// debug assertion; in a release build it leaves a meaningless position
+    /// (never undefined behaviour).
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) -> MoveReport {
+        debug_assert!(self.is_legal(mv), "illegal move {mv} in {self:?}");
         let mover = self.side;
         let (sown, land) = self.apply(mv);
         MoveReport {
@@ -506,7 +572,7 @@ impl Position {
     #[inline]
     fn apply(&mut self, mv: Move) -> (Sown, Landing) {
         let mover = self.side;
-        let from = mover.row_start() + mv.hole();
+        let from = mover.row_start() + mv.index();
         let sown = sow(&mut self.holes, from, self.tuzdyks);
         self.kazans[0] += sown.fed[0];
         self.kazans[1] += sown.fed[1];
@@ -532,14 +598,28 @@ impl Position {
     }
 
     /// The position after `mv`, leaving `self` unchanged.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove`] if `mv` cannot be played here.
     #[inline]
-    pub fn after(&self, mv: Move) -> Position {
+    pub fn after(&self, mv: Move) -> Result<Position, IllegalMove> {
         let mut p = *self;
-        p.play(mv);
+        p.play(mv)?;
+        Ok(p)
+    }
+
+    /// [`Position::after`] without the legality check; the contract of
+    /// [`Position::play_unchecked`] applies.
+    #[inline]
+    pub fn after_unchecked(&self, mv: Move) -> Position {
+        let mut p = *self;
+        p.play_unchecked(mv);
         p
     }
 
-    /// The same physical position with the other side to move.
+    /// The same board, kazans and tuzdyks with `side` to move (which may be
+    /// the side already to move).
     pub fn with_side_to_move(&self, side: Side) -> Position {
         Position { side, ..*self }
     }

@@ -19,8 +19,8 @@ use std::sync::{Arc, OnceLock};
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
-use crate::format::{self, read_header, wdl_at, Header, Section, TableError, TableFile};
-use crate::index::{Layout, Slot, MAX_STONES};
+use crate::raw::format::{self, read_header, wdl_at, Header, Section, TableError, TableFile};
+use crate::raw::index::{Layout, Slot, MAX_STONES};
 use crate::rules::{Move, Position, CYCLE};
 use crate::value::{Value, Wdl};
 
@@ -300,7 +300,7 @@ impl Tablebase {
     pub fn moves(&self, pos: &Position) -> Result<Vec<MoveValue>, ProbeError> {
         let mut out: Vec<MoveValue> = Vec::with_capacity(9);
         for mv in pos.legal_moves() {
-            let value = self.value(&pos.after(mv))?.back();
+            let value = self.value(&pos.after_unchecked(mv))?.back();
             out.push(MoveValue { mv, value });
         }
         // Stable: equal values keep hole order.
@@ -340,7 +340,7 @@ impl Tablebase {
                 return Err(inconsistent(&cur, value, best));
             }
             line.push(best.mv);
-            cur.play(best.mv);
+            cur.play_unchecked(best.mv);
             value = self.value(&cur)?;
         }
         Ok(line)
@@ -357,7 +357,7 @@ impl Tablebase {
                 return Err(inconsistent(&cur, Value::Draw, best));
             }
             line.push(best.mv);
-            cur.play(best.mv);
+            cur.play_unchecked(best.mv);
             let k = key(&cur);
             if seen.contains(&k) {
                 break;
@@ -392,7 +392,7 @@ fn inconsistent(pos: &Position, stored: Value, best: MoveValue) -> ProbeError {
         detail: format!(
             "{} is stored as a {stored}, but its best move (hole {}) gives a {}",
             pos.fen(),
-            best.mv.hole() + 1,
+            best.mv,
             best.value
         ),
     }

@@ -5,8 +5,14 @@ use std::cmp::Ordering;
 use std::fmt;
 
 /// Win, draw or loss for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+///
+/// Ordered from the side to move's view: `Loss < Draw < Win`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Wdl {
     /// The side to move loses with best play.
     Loss,
@@ -44,6 +50,13 @@ impl fmt::Display for Wdl {
 
 /// An exact value: the winner hurries, the loser delays, and the distance is
 /// counted in plies to the moment the game ends.
+///
+/// Ordered from the side to move's view, better is greater: every win is
+/// greater than a draw, which is greater than every loss; a faster win is
+/// greater than a slower one (`Win(1) > Win(3)`) and a slower loss greater
+/// than a faster one (`Loss(9) > Loss(2)`). So the best move is the one
+/// with the greatest value ([`Value::score`] gives the same order as a
+/// number).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     /// The side to move wins; the game ends after this many plies.
@@ -75,8 +88,10 @@ impl Value {
         }
     }
 
-    /// The value, for the player who moved, of a move into a position whose
-    /// side to move has this value: one ply further, colours reversed.
+    /// One ply back: the value, for the player who moved, of a move into a
+    /// position whose side to move has this value. The result flips (the
+    /// opponent's loss is the mover's win) and the distance grows by the
+    /// move itself: `Loss(3).back() == Win(4)`, `Draw.back() == Draw`.
     #[inline]
     pub fn back(self) -> Value {
         match self {

@@ -1,7 +1,7 @@
 //! Property tests of the position index: rank/unrank and slot round trips.
 
 use proptest::prelude::*;
-use togyz_probe::index::{
+use togyz_probe::raw::index::{
     board_count, rank_board, unrank_board, Layout, Slot, TuzdykConfig, CONFIG_COUNT, MAX_STONES,
 };
 use togyz_probe::rules::{Position, Side, CYCLE, HALF};
@@ -24,14 +24,7 @@ fn position(config_id: usize, n: u32, weights: &[u32; CYCLE], j: u32, side: Side
     board[free[(weights[17] as usize) % m] as usize] += left as u8;
     let mover = (HALF as u32 - n + j) as u8;
     let opp = (162 - n - mover as u32) as u8;
-    let pos = Position::new(
-        board,
-        [mover, opp],
-        [config.mover, config.opponent],
-        Side::South,
-        1,
-    )
-    .unwrap();
+    let pos = Position::new(board, [mover, opp], config.hole_numbers(), Side::South, 1).unwrap();
     match side {
         Side::South => pos,
         Side::North => pos.mirrored(),

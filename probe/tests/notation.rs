@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use togyz_probe::notation::{parse_fen, parse_move, IllegalReason, NotationError};
-use togyz_probe::rules::{Move, Position, Side};
+use togyz_probe::rules::{IllegalMove, Move, Position, Side};
 
 const START: &str = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1";
 
@@ -172,7 +172,7 @@ fn tuzdyk_errors() {
 fn move_errors() {
     let start = Position::start();
     for m in [
-        "", "7", "0", "01", "766", "7 6", "j1a1", "g1d2x", "G1D2", "g1d", "g1d3", "76X", "-1", "٧٦",
+        "", "0", "x", "01", "766", "7 6", "j1a1", "g1d2x", "G1D2", "g1d", "g1d3", "76X", "-1", "٧٦",
     ] {
         assert_eq!(
             parse_move(&start, m),
@@ -213,23 +213,21 @@ fn move_errors() {
         }
     );
     let p = parse_fen("7,2S,1/8,2S 79 79 S 1").unwrap();
-    assert_eq!(
-        illegal(&p, "12"),
-        IllegalReason::EmptyHole {
-            side: Side::South,
-            hole: 1
-        }
-    );
-    assert_eq!(
-        illegal(&p, "a1b1"),
-        IllegalReason::EmptyHole {
-            side: Side::South,
-            hole: 1
-        }
-    );
+    let empty_one = IllegalReason::Unplayable(IllegalMove::EmptyHole {
+        side: Side::South,
+        hole: 1,
+    });
+    for m in ["12", "a1b1", "1"] {
+        assert_eq!(illegal(&p, m), empty_one, "{m}");
+    }
     let over = parse_fen("9/4S,8 79 79 N 1").unwrap();
-    assert_eq!(illegal(&over, "11"), IllegalReason::GameOver);
-    assert_eq!(illegal(&over, "i2h2"), IllegalReason::GameOver);
+    for m in ["11", "i2h2", "1"] {
+        assert_eq!(
+            illegal(&over, m),
+            IllegalReason::Unplayable(IllegalMove::GameOver),
+            "{m}"
+        );
+    }
     let e = parse_move(&start, "75").unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -245,7 +243,7 @@ fn play_out(choices: &[u8]) -> Position {
         if moves.is_empty() {
             break;
         }
-        p.play(moves[c as usize % moves.len()]);
+        p.play(moves[c as usize % moves.len()]).unwrap();
     }
     p
 }
@@ -339,9 +337,10 @@ proptest! {
         prop_assert_eq!(s.parse::<Position>().unwrap().to_string(), s);
         for mv in p.legal_moves() {
             let mut q = p;
-            let r = q.play(mv);
+            let r = q.play(mv).unwrap();
             prop_assert_eq!(parse_move(&p, &r.traditional()), Ok(mv));
             prop_assert_eq!(parse_move(&p, &r.uci()), Ok(mv));
+            prop_assert_eq!(parse_move(&p, &mv.to_string()), Ok(mv));
         }
     }
 
@@ -355,8 +354,40 @@ proptest! {
             // Whatever was accepted is legal and written exactly that way.
             prop_assert!(p.is_legal(mv));
             let mut q = p;
-            let r = q.play(mv);
-            prop_assert!(m == r.traditional() || m == r.uci());
+            let r = q.play(mv).unwrap();
+            prop_assert!(m == r.traditional() || m == r.uci() || m == mv.to_string());
         }
     }
+}
+
+#[test]
+fn a_bare_hole_number_is_the_move_from_that_hole() {
+    let start = Position::start();
+    for hole in 1..=9u8 {
+        let text = hole.to_string();
+        let mv = parse_move(&start, &text).unwrap();
+        assert_eq!(mv, Move::new(hole).unwrap());
+        assert_eq!(mv.to_string(), text);
+    }
+    // 6 from the start is `65` and `f1e2`: three names of one move.
+    let six = parse_move(&start, "6").unwrap();
+    let trad = togyz_probe::notation::traditional(&start, six).unwrap();
+    let uci = togyz_probe::notation::uci(&start, six).unwrap();
+    assert_eq!(parse_move(&start, &trad).unwrap(), six);
+    assert_eq!(parse_move(&start, &uci).unwrap(), six);
+    assert_eq!(trad, "65");
+    assert_eq!(uci, "f1e2");
+    // A tuzdyk hole named by its number is refused with the reason.
+    let p = parse_fen("4,10S,2,t,1S/8,1S 77 73 N 1").unwrap();
+    assert_eq!(
+        parse_move(&p, "2"),
+        Err(NotationError::IllegalMove {
+            text: "2".into(),
+            reason: IllegalReason::Unplayable(IllegalMove::TuzdykHole {
+                side: Side::North,
+                hole: 2,
+                owner: Side::South,
+            }),
+        })
+    );
 }

@@ -1,11 +1,13 @@
-//! Every rule and every worked example of RULES.md (mirrored in
-//! docs/rules.md), played through the public API. Expected boards are worked
+//! Every rule and every worked example of docs/rules.md, played through the
+//! public API. Expected boards are worked
 //! out by hand in the comments, not computed by the code under test.
 
 use togyz_probe::notation::{
     parse_fen, parse_move, result_text, traditional, uci, IllegalReason, NotationError,
 };
-use togyz_probe::rules::{perft, EndReason, Move, MoveReport, Position, Side, ROW};
+use togyz_probe::rules::{
+    perft, EndReason, IllegalMove, Move, MoveReport, Position, PositionError, Side, CYCLE, ROW,
+};
 
 const START: &str = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1";
 
@@ -16,7 +18,7 @@ fn fen(s: &str) -> Position {
 /// Plays `text` (either notation) and checks the traditional form it prints.
 fn play(pos: &mut Position, text: &str) -> MoveReport {
     let mv = parse_move(pos, text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    let report = pos.play(mv);
+    let report = pos.play(mv).unwrap_or_else(|e| panic!("{text}: {e}"));
     if text.as_bytes()[0].is_ascii_digit() {
         assert_eq!(report.traditional(), text);
     } else {
@@ -125,7 +127,7 @@ fn example_5_tuzdyk_deposit_on_opponents_move_ends_the_game() {
     assert!(matches!(
         parse_move(&p, "11"),
         Err(NotationError::IllegalMove {
-            reason: IllegalReason::GameOver,
+            reason: IllegalReason::Unplayable(IllegalMove::GameOver),
             ..
         })
     ));
@@ -293,7 +295,7 @@ fn tuzdyk_is_made_automatically() {
     let r = play(&mut p, "92x");
     assert_eq!(r.tuzdyk_made, Some(ROW + 1));
     assert_eq!(r.captured, 0);
-    assert_eq!(p.tuzdyk(Side::South), Some(1));
+    assert_eq!(p.tuzdyk(Side::South), Some(2));
     assert_eq!(p.tuzdyk(Side::North), None);
     assert_eq!(p.fen(), "4,10S,2,t,1S/8,1S 77 73 N 1");
     assert_eq!(total(&p), 162);
@@ -313,7 +315,7 @@ fn tuzdyk_refused_when_mover_already_has_one() {
     let r = play(&mut p, "92");
     assert_eq!((r.captured, r.tuzdyk_made), (0, None));
     assert_eq!(p.fen(), "4,10S,t,1,3S,1S/8,1S 74 73 N 1");
-    assert_eq!(p.tuzdyk(Side::South), Some(3));
+    assert_eq!(p.tuzdyk(Side::South), Some(4));
 }
 
 #[test]
@@ -389,7 +391,7 @@ fn north_makes_a_tuzdyk_in_south_row() {
     let mut p = fen("3S,8/1,2S,4,10S,2 74 73 N 1");
     let r = play(&mut p, "92x");
     assert_eq!(r.tuzdyk_made, Some(1));
-    assert_eq!(p.tuzdyk(Side::North), Some(1));
+    assert_eq!(p.tuzdyk(Side::North), Some(2));
     assert_eq!(p.fen(), "1S,8/1S,t,4,10S,2 74 76 S 2");
 }
 
@@ -401,14 +403,27 @@ fn tuzdyk_hole_cannot_be_played() {
         parse_move(&p, "23").unwrap_err(),
         NotationError::IllegalMove {
             text: "23".into(),
-            reason: IllegalReason::TuzdykHole {
+            reason: IllegalReason::Unplayable(IllegalMove::TuzdykHole {
                 side: Side::North,
                 hole: 2,
                 owner: Side::South
-            }
+            })
         }
     );
-    assert!(!p.is_legal(Move(1)));
+    let two = Move::new(2).unwrap();
+    assert!(!p.is_legal(two));
+    // The checked play refuses it and leaves the position as it was.
+    let mut q = p;
+    assert_eq!(
+        q.play(two).unwrap_err(),
+        IllegalMove::TuzdykHole {
+            side: Side::North,
+            hole: 2,
+            owner: Side::South
+        }
+    );
+    assert_eq!(q, p);
+    assert!(p.after(two).is_err());
 }
 
 #[test]
@@ -530,14 +545,16 @@ fn fen_round_trips() {
         assert_eq!(fen(s).fen(), s);
         assert_eq!(s.parse::<Position>().unwrap().to_string(), s);
     }
-    // The fields land where RULES.md says: North written from hole 9 down,
-    // a `t` owned by the player opposite its row.
+    // The fields land where docs/rules.md says: North written from hole 9
+    // down, a `t` owned by the player opposite its row; hole numbers 1..=9.
     let p = fen("4,10S,2,t,1S/2,t,5,1S 77 73 N 1");
-    assert_eq!(p.hole(Side::North, 4), 10);
-    assert_eq!(p.hole(Side::North, 0), 1);
-    assert_eq!(p.hole(Side::South, 8), 1);
-    assert_eq!(p.tuzdyk(Side::South), Some(1));
-    assert_eq!(p.tuzdyk(Side::North), Some(2));
+    assert_eq!(p.hole(Side::North, 5), Some(10));
+    assert_eq!(p.hole(Side::North, 1), Some(1));
+    assert_eq!(p.hole(Side::South, 9), Some(1));
+    assert_eq!(p.hole(Side::South, 0), None);
+    assert_eq!(p.hole(Side::South, 10), None);
+    assert_eq!(p.tuzdyk(Side::South), Some(2));
+    assert_eq!(p.tuzdyk(Side::North), Some(3));
     assert_eq!(p.kazans(), [77, 73]);
     assert_eq!((p.side_to_move(), p.move_number()), (Side::North, 1));
 }
@@ -562,7 +579,7 @@ fn fen_of_random_games_round_trips() {
             let u = uci(&p, mv).unwrap();
             assert_eq!(parse_move(&p, &trad).unwrap(), mv);
             assert_eq!(parse_move(&p, &u).unwrap(), mv);
-            p.play(mv);
+            p.play(mv).unwrap();
             assert_eq!(total(&p), 162);
             let s = p.fen();
             assert_eq!(parse_fen(&s).unwrap(), p, "{s}");
@@ -649,7 +666,13 @@ fn random_position(rng: &mut Rng) -> Position {
             Side::North
         };
         let kazans = [south as u8, (rest - south) as u8];
-        return Position::new(holes, kazans, tuz, side, 1).expect("valid by construction");
+        // Hole numbers are 1-based in the public API.
+        let numbers = tuz.map(|t| t.map(|offset| offset + 1));
+        let p = Position::new(holes, kazans, numbers, side, 1 + rng.below(200) as u32)
+            .expect("valid by construction");
+        // Every position the API builds prints as a FEN that reads back.
+        assert_eq!(parse_fen(&p.fen()).as_ref(), Ok(&p));
+        return p;
     }
 }
 
@@ -673,13 +696,13 @@ fn compare_moves(p: &Position) -> Vec<Position> {
     }
     let ours: Vec<usize> = p
         .legal_moves()
-        .map(|m| p.side_to_move().row_start() + m.hole())
+        .map(|m| p.side_to_move().row_start() + m.index())
         .collect();
     assert_eq!(ours, r.moves(), "{p}");
     p.legal_moves()
         .map(|m| {
-            let after = p.after(m);
-            let from = p.side_to_move().row_start() + m.hole();
+            let after = p.after(m).unwrap();
+            let from = p.side_to_move().row_start() + m.index();
             assert_eq!(
                 reference::Board::from_position(&after),
                 r.play(from),
@@ -726,4 +749,81 @@ fn perft_agrees_with_the_reference() {
         assert_eq!(perft(&p, 4), r.perft(4), "{p}");
     }
     assert_eq!(reference::Board::start().perft(6), 360_035);
+}
+
+#[test]
+fn moves_exist_only_for_holes_one_to_nine() {
+    assert_eq!(Move::new(0), None);
+    assert_eq!(Move::new(10), None);
+    assert_eq!(Move::from_index(9), None);
+    for hole in 1..=9u8 {
+        let m = Move::new(hole).unwrap();
+        assert_eq!(m.hole(), hole);
+        assert_eq!(m.index(), hole as usize - 1);
+        assert_eq!(Move::from_index(m.index()), Some(m));
+        assert_eq!(m.to_string(), hole.to_string());
+    }
+}
+
+#[test]
+fn play_refuses_empty_holes_and_finished_games() {
+    // South's hole 9 is empty.
+    let mut p = fen("9/5S,8 78 79 S 30");
+    let before = p;
+    assert_eq!(
+        p.play(Move::new(9).unwrap()).unwrap_err(),
+        IllegalMove::EmptyHole {
+            side: Side::South,
+            hole: 9
+        }
+    );
+    assert_eq!(p, before);
+    p.play(Move::new(1).unwrap()).unwrap();
+    // North has no stones: the game is over, every move is refused.
+    assert!(p.outcome().is_some());
+    for hole in 1..=9 {
+        assert_eq!(
+            p.play(Move::new(hole).unwrap()).unwrap_err(),
+            IllegalMove::GameOver
+        );
+    }
+}
+
+#[test]
+fn every_constructible_position_round_trips_through_its_fen() {
+    let mut holes = [0u8; CYCLE];
+    holes[0] = 2;
+    // Move number 0 cannot be written as a FEN, so it cannot be built.
+    assert_eq!(
+        Position::new(holes, [80, 80], [None, None], Side::South, 0),
+        Err(PositionError::MoveNumberZero)
+    );
+    // Tuzdyk numbers are hole numbers 1..=8; 9 is a 9th hole, 0 and 10 do
+    // not exist.
+    for (number, err) in [
+        (
+            0,
+            PositionError::TuzdykOutOfRange {
+                owner: Side::South,
+                number: 0,
+            },
+        ),
+        (
+            10,
+            PositionError::TuzdykOutOfRange {
+                owner: Side::South,
+                number: 10,
+            },
+        ),
+        (9, PositionError::TuzdykInNinth { row: Side::North }),
+    ] {
+        assert_eq!(
+            Position::new(holes, [80, 80], [Some(number), None], Side::South, 1),
+            Err(err)
+        );
+    }
+    let p = Position::new(holes, [80, 80], [Some(8), Some(2)], Side::North, 7).unwrap();
+    assert_eq!(p.tuzdyk(Side::South), Some(8));
+    assert_eq!(p.tuzdyk(Side::North), Some(2));
+    assert_eq!(parse_fen(&p.fen()).unwrap(), p);
 }

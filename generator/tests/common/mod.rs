@@ -1,7 +1,7 @@
 //! An independent brute-force solver for the test suite.
 //!
 //! It shares nothing with the retrograde solver (`togyz_gen::retro`) nor with
-//! the position index (`togyz_probe::index`) but the rules: positions are
+//! the position index (`togyz_probe::raw::index`) but the rules: positions are
 //! enumerated here by hand, looked up in a hash map, linked by forward moves
 //! (`Position::play`), and solved by plain value iteration to a fixed point.
 //! Iteration `i` settles the wins and losses of distance `i`; whatever is
@@ -84,7 +84,8 @@ pub fn enumerate(n: u8) -> Vec<Position> {
     let mut out = Vec::new();
     // South's tuzdyk sits in North's row, North's in South's; no 9th holes,
     // never both on the same number.
-    let options: Vec<Option<u8>> = std::iter::once(None).chain((0..8).map(Some)).collect();
+    // Hole numbers 1..=8.
+    let options: Vec<Option<u8>> = std::iter::once(None).chain((1..=8).map(Some)).collect();
     for &south_tz in &options {
         for &north_tz in &options {
             if south_tz.is_some() && south_tz == north_tz {
@@ -92,7 +93,7 @@ pub fn enumerate(n: u8) -> Vec<Position> {
             }
             let free: Vec<usize> = (0..CYCLE)
                 .filter(|&i| {
-                    let num = Some((i % ROW) as u8);
+                    let num = Some((i % ROW) as u8 + 1);
                     // The tuzdyk in this hole's row, if any.
                     let tuzdyk_here = if i >= ROW { south_tz } else { north_tz };
                     tuzdyk_here != num
@@ -181,7 +182,7 @@ impl Brute {
                 assert!(!moves.is_empty(), "a live position has a move: {p}");
                 for mv in moves {
                     let mut child = *p;
-                    let report = child.play(mv);
+                    let report = child.play(mv).unwrap();
                     match report.outcome {
                         Some(o) => match o.winner {
                             None => node.ends_in_draw = true,

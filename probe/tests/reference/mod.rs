@@ -39,7 +39,7 @@ impl Board {
                 Side::South => 9,
                 Side::North => 0,
             };
-            p.tuzdyk(owner).map(|n| row + n as usize)
+            p.tuzdyk(owner).map(|hole| row + hole as usize - 1)
         };
         Board {
             holes,

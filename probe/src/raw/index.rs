@@ -14,7 +14,8 @@
 //! `(config_board_offset[config] + board_rank) * (n + 1) + j`: all kazan
 //! splits of one board are adjacent. `docs/index.md` gives the counts.
 
-use crate::rules::{Position, Side, CYCLE, HALF, NO_TUZDYK, ROW};
+use crate::raw::NO_TUZDYK;
+use crate::rules::{Position, Side, CYCLE, HALF, ROW};
 
 /// The largest stone count the index supports (binomials stay in `u64`).
 pub const MAX_STONES: u32 = 40;
@@ -84,9 +85,11 @@ impl TuzdykClass {
     }
 }
 
-/// The tuzdyks seen from the side to move: `mover` is the 0-based number, in
-/// the opponent's row, of the mover's tuzdyk; `opponent` the number, in the
-/// mover's row, of the opponent's. Neither is 8 (a 9th hole), and they differ.
+/// The tuzdyks seen from the side to move: `mover` is the offset (hole
+/// number − 1, so 0..8), in the opponent's row, of the mover's tuzdyk;
+/// `opponent` the offset, in the mover's row, of the opponent's. Neither is
+/// 8 (a 9th hole), and they differ. Offsets, not hole numbers, because they
+/// feed the arithmetic of [`TuzdykConfig::id`] and the cycle indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TuzdykConfig {
     /// The mover's tuzdyk (a hole of the opponent's row).
@@ -157,6 +160,12 @@ impl TuzdykConfig {
         }
     }
 
+    /// The tuzdyks as hole numbers (1..=8), `[mover's, opponent's]`: the
+    /// form [`Position::new`] takes with the mover seated South.
+    pub fn hole_numbers(self) -> [Option<u8>; 2] {
+        [self.mover.map(|a| a + 1), self.opponent.map(|b| b + 1)]
+    }
+
     /// Holes that can hold stones.
     pub const fn free_holes(self) -> usize {
         CYCLE - self.mover.is_some() as usize - self.opponent.is_some() as usize
@@ -172,7 +181,7 @@ impl TuzdykConfig {
         }
     }
 
-    /// Cycle indices for [`crate::rules::sow`] with the mover seated South:
+    /// Cycle indices for [`crate::raw::sow`] with the mover seated South:
     /// `[mover's tuzdyk, opponent's tuzdyk]`, or [`NO_TUZDYK`].
     pub const fn cycle_indices(self) -> [u8; 2] {
         [
@@ -473,8 +482,8 @@ impl Slot {
             return None;
         }
         let config = TuzdykConfig {
-            mover: pos.tuzdyk(side),
-            opponent: pos.tuzdyk(side.opponent()),
+            mover: pos.tuzdyk(side).map(|hole| hole - 1),
+            opponent: pos.tuzdyk(side.opponent()).map(|hole| hole - 1),
         };
         let board = relative_board(pos);
         Some(Slot {
@@ -499,7 +508,7 @@ impl Slot {
         Position::new(
             board,
             [mover, opp],
-            [self.config.mover, self.config.opponent],
+            self.config.hole_numbers(),
             Side::South,
             1,
         )

@@ -1,0 +1,144 @@
+//! Whole-table tools over the reader's [`TableFile`]: decoding every value
+//! into memory (resume, verify, stats) and checking every checksum, in
+//! parallel. They live here, not in `togyz-probe`, because only the
+//! generator needs them and they need rayon.
+
+use std::io;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use togyz_probe::raw::format::{wdl_at, Section, TableError, TableFile};
+
+/// The generator's whole-table operations on a [`TableFile`] (import the
+/// trait to call them as methods).
+pub trait DecodeAll {
+    /// The packed values ([`Value::pack`](togyz_probe::Value::pack)) of the
+    /// whole table in index order, decoded in parallel over DTM blocks.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] for a damaged block or an allocation that fails.
+    fn decode_all(&self) -> Result<Vec<u16>, TableError>;
+
+    /// Whether every packed value of the table fits one byte (its longest
+    /// distance is at most 126 plies), so [`DecodeAll::decode_all_narrow`]
+    /// can hold it in half the memory.
+    fn fits_in_bytes(&self) -> bool;
+
+    /// [`DecodeAll::decode_all`] into one byte a position.
+    ///
+    /// # Errors
+    ///
+    /// As [`DecodeAll::decode_all`], and an error unless
+    /// [`DecodeAll::fits_in_bytes`].
+    fn decode_all_narrow(&self) -> Result<Vec<u8>, TableError>;
+
+    /// Checks the checksum of everything after the header, then every
+    /// block's checksum (in parallel). Does not decompress.
+    ///
+    /// # Errors
+    ///
+    /// The first mismatch or read error found.
+    fn verify_checksums(&self) -> Result<(), TableError>;
+}
+
+impl DecodeAll for TableFile {
+    fn decode_all(&self) -> Result<Vec<u16>, TableError> {
+        decode_cells(self, Some)
+    }
+
+    fn fits_in_bytes(&self) -> bool {
+        self.header().longest() <= 126
+    }
+
+    fn decode_all_narrow(&self) -> Result<Vec<u8>, TableError> {
+        decode_cells(self, |v| u8::try_from(v).ok())
+    }
+
+    fn verify_checksums(&self) -> Result<(), TableError> {
+        self.check_body()?;
+        for section in [Section::Wdl, Section::Dtm] {
+            (0..self.header().blocks(section))
+                .into_par_iter()
+                .try_for_each(|b| self.check_block(section, b))?;
+        }
+        Ok(())
+    }
+}
+
+/// Decodes every position and stores `cell(packed)`; a `None` is an
+/// error (a value the cells cannot hold).
+fn decode_cells<T: Copy + Default + Send + Sync>(
+    file: &TableFile,
+    cell: impl Fn(u16) -> Option<T> + Sync,
+) -> Result<Vec<T>, TableError> {
+    let h = file.header();
+    let positions = usize::try_from(h.positions).map_err(|_| TableError::Io {
+        path: file.path().to_path_buf(),
+        source: Arc::new(io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            "table too large for this machine's address space",
+        )),
+    })?;
+    // A fallible reservation: a damaged header that passed its checks
+    // must not abort the process by asking for too much memory.
+    let mut out = Vec::new();
+    out.try_reserve_exact(positions)
+        .map_err(|e| TableError::Io {
+            path: file.path().to_path_buf(),
+            source: Arc::new(io::Error::new(io::ErrorKind::OutOfMemory, e.to_string())),
+        })?;
+    out.resize(positions, T::default());
+    let kazans = file.layout().kazans();
+    let per = h.dtm_block_positions as usize;
+    struct Scratch {
+        dtm: Vec<u8>,
+        wdl: Vec<u8>,
+        wdl_block: u64,
+    }
+    out.par_chunks_mut(per).enumerate().try_for_each_init(
+        || Scratch {
+            dtm: Vec::new(),
+            wdl: Vec::new(),
+            wdl_block: u64::MAX,
+        },
+        |s, (bi, chunk)| -> Result<(), TableError> {
+            let block = bi as u64;
+            file.read_block_into(Section::Dtm, block, &mut s.dtm)?;
+            let first = block * per as u64;
+            let mut gb = first / kazans;
+            let mut j = (first % kazans) as u32;
+            let mut k = 0;
+            while k < chunk.len() {
+                let (wb, at) = file.wdl_location(gb);
+                if wb != s.wdl_block {
+                    s.wdl_block = u64::MAX;
+                    file.read_block_into(Section::Wdl, wb, &mut s.wdl)?;
+                    s.wdl_block = wb;
+                }
+                let t = file.thresholds_in(&s.wdl, wb, at)?;
+                while (j as u64) < kazans && k < chunk.len() {
+                    let d = file.distance_in(&s.dtm, block, k * h.dtm_width as usize)?;
+                    let v = file.combine(wdl_at(t, j), d, block)?;
+                    // combine() bounds d by the header's longest, which
+                    // the header checks keep within u16 entries.
+                    chunk[k] = v
+                        .pack()
+                        .and_then(&cell)
+                        .ok_or_else(|| TableError::BadEntry {
+                            path: file.path().to_path_buf(),
+                            section: Section::Dtm,
+                            block,
+                            detail: "distance too large for the cells".into(),
+                        })?;
+                    k += 1;
+                    j += 1;
+                }
+                gb += 1;
+                j = 0;
+            }
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}

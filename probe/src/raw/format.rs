@@ -1,0 +1,212 @@
+//! The table file format: one file per stone count, read through a memory
+//! map.
+//!
+//! `docs/format.md` is the byte-level specification; this module is its
+//! reader (and holds the pieces the generator's writer shares with it: the
+//! header codec, the threshold packing and the block geometry).
+//!
+//! A file is `header | WDL data | DTM data | WDL block index | DTM block
+//! index`. The WDL section stores, per board, the two kazan thresholds where
+//! the result turns from loss to draw and from draw to win (the result is
+//! monotone along the kazan axis); the DTM section stores the distance in
+//! plies of every position. Both are cut into fixed-size blocks, each
+//! compressed with zstd and checksummed with xxh3-64, so a WDL probe never
+//! touches distance data.
+//!
+//! Every malformed file is an error ([`TableError`], naming the file), never a
+//! panic and never a wrong answer: the header, the block index, every block
+//! and the whole file carry checksums, and every read is bounds-checked.
+
+use std::fmt;
+
+use crate::value::Wdl;
+
+mod error;
+mod file;
+mod header;
+
+pub use error::TableError;
+pub use file::{Backend, TableFile};
+pub use header::{read_header, BlockEntry, Header};
+
+/// The first eight bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"TOGYZKTB";
+/// The format version this reader understands.
+pub const FORMAT_VERSION: u32 = 1;
+/// The rules variant of RULES.md: PlayStrategy's rules with automatic
+/// tuzdyk creation, the game over as soon as a kazan passes 81 or the side to
+/// move has no stones, and endless play counted as a draw.
+pub const RULES_VARIANT: u32 = 1;
+/// Size of the fixed header in bytes.
+pub const HEADER_LEN: usize = 168;
+/// Size of one block index entry: offset (u64), compressed length (u32),
+/// xxh3-64 of the compressed bytes (u64).
+pub const INDEX_ENTRY_LEN: usize = 20;
+/// Boards per WDL block written by the generator (the reader takes the
+/// figure from the header).
+pub const WDL_BLOCK_BOARDS: u32 = 16384;
+/// Positions per DTM block written by the generator (the reader takes the
+/// figure from the header).
+pub const DTM_BLOCK_POSITIONS: u32 = 65536;
+/// The largest decompressed block the reader accepts, in bytes: a bound on
+/// the memory a damaged or hostile header can make it allocate.
+pub const MAX_BLOCK_BYTES: u64 = 16 << 20;
+
+/// The file name of the table for `n` stones: `togyz-NN.tkb`.
+pub fn file_name(n: u32) -> String {
+    format!("togyz-{n:02}.tkb")
+}
+
+/// The stone count of a table file name (`togyz-NN.tkb`, two digits), or
+/// `None` for any other name.
+pub fn parse_file_name(name: &str) -> Option<u32> {
+    let digits = name.strip_prefix("togyz-")?.strip_suffix(".tkb")?;
+    if digits.len() != 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Bytes per WDL entry (one board's two thresholds) for `n` stones: one when
+/// `(n + 2)^2 <= 256`, else two.
+pub fn wdl_width_for(n: u32) -> u8 {
+    if (n + 2) * (n + 2) <= 256 {
+        1
+    } else {
+        2
+    }
+}
+
+/// Bytes per DTM entry for a table whose longest distance is `max_distance`
+/// plies: one up to 255, else two.
+pub fn dtm_width_for(max_distance: u32) -> u8 {
+    if max_distance <= u8::MAX as u32 {
+        1
+    } else {
+        2
+    }
+}
+
+/// Packs one board's thresholds: `draw_from * (n + 2) + win_from`.
+/// Requires `draw_from <= win_from <= n + 1`.
+#[inline]
+pub fn pack_thresholds(n: u32, draw_from: u32, win_from: u32) -> u16 {
+    debug_assert!(draw_from <= win_from && win_from <= n + 1);
+    (draw_from * (n + 2) + win_from) as u16
+}
+
+/// Inverse of [`pack_thresholds`]; `None` unless
+/// `draw_from <= win_from <= n + 1`.
+#[inline]
+pub fn unpack_thresholds(n: u32, packed: u16) -> Option<(u32, u32)> {
+    let base = n + 2;
+    let packed = packed as u32;
+    let (d, w) = (packed / base, packed % base);
+    (d <= w && packed < base * base).then_some((d, w))
+}
+
+/// The result at kazan offset `j` of a board with thresholds `(d, w)`:
+/// losses below `d`, draws from `d`, wins from `w`.
+#[inline]
+pub fn wdl_at(thresholds: (u32, u32), j: u32) -> Wdl {
+    if j < thresholds.0 {
+        Wdl::Loss
+    } else if j < thresholds.1 {
+        Wdl::Draw
+    } else {
+        Wdl::Win
+    }
+}
+
+/// The two compressed sections of a table file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// Win/draw/loss thresholds, one entry per board.
+    Wdl,
+    /// Distances in plies, one entry per position.
+    Dtm,
+}
+
+impl Section {
+    /// `0` for WDL, `1` for DTM (used in cache keys).
+    pub fn id(self) -> u8 {
+        match self {
+            Section::Wdl => 0,
+            Section::Dtm => 1,
+        }
+    }
+}
+
+impl fmt::Display for Section {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Section::Wdl => "WDL",
+            Section::Dtm => "DTM",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raw::index::MAX_STONES;
+
+    #[test]
+    fn file_names_round_trip() {
+        assert_eq!(file_name(7), "togyz-07.tkb");
+        assert_eq!(file_name(12), "togyz-12.tkb");
+        for n in 0..=MAX_STONES {
+            assert_eq!(parse_file_name(&file_name(n)), Some(n));
+        }
+        for bad in [
+            "togyz-7.tkb",
+            "togyz-007.tkb",
+            "togyz-0a.tkb",
+            "togyz-07.tkb.tmp",
+            "x-07.tkb",
+        ] {
+            assert_eq!(parse_file_name(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn thresholds_round_trip_and_reject_bad_packings() {
+        for n in [1u32, 5, 14, 15, 40] {
+            let mut seen = 0;
+            for d in 0..=n + 1 {
+                for w in d..=n + 1 {
+                    let p = pack_thresholds(n, d, w);
+                    assert_eq!(unpack_thresholds(n, p), Some((d, w)));
+                    seen += 1;
+                }
+            }
+            let base = n + 2;
+            let bad = (0..(base * base + 3) as u16)
+                .filter(|&p| unpack_thresholds(n, p).is_none())
+                .count() as u32;
+            // Every packing that is not a valid pair is rejected.
+            assert_eq!(seen + bad, base * base + 3);
+        }
+        assert_eq!(wdl_width_for(14), 1);
+        assert_eq!(wdl_width_for(15), 2);
+        assert_eq!(dtm_width_for(255), 1);
+        assert_eq!(dtm_width_for(256), 2);
+    }
+
+    #[test]
+    fn wdl_at_is_monotone() {
+        let t = (2, 4);
+        let got: Vec<Wdl> = (0..6).map(|j| wdl_at(t, j)).collect();
+        assert_eq!(
+            got,
+            [
+                Wdl::Loss,
+                Wdl::Loss,
+                Wdl::Draw,
+                Wdl::Draw,
+                Wdl::Win,
+                Wdl::Win
+            ]
+        );
+    }
+}

@@ -1,0 +1,193 @@
+//! [`TableError`]: everything that can be wrong with a table file.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{Section, FORMAT_VERSION, RULES_VARIANT};
+
+/// Everything that can be wrong with a table file. Every variant names the
+/// file.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum TableError {
+    /// The file could not be opened, read or mapped.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        source: Arc<io::Error>,
+    },
+    /// The file is shorter than its header says (or than a header).
+    #[error("{}: truncated: {len} bytes, expected {expected}", .path.display())]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// Its length.
+        len: u64,
+        /// The length it should have.
+        expected: u64,
+    },
+    /// The file is longer than its header says.
+    #[error("{}: {len} bytes, longer than the {expected} its header gives", .path.display())]
+    TrailingBytes {
+        /// The file.
+        path: PathBuf,
+        /// Its length.
+        len: u64,
+        /// The length it should have.
+        expected: u64,
+    },
+    /// Not a togyz-tb table.
+    #[error("{}: not a togyz-tb table (bad magic)", .path.display())]
+    BadMagic {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A format version this reader does not know.
+    #[error("{}: format version {found}, this reader reads version {FORMAT_VERSION}", .path.display())]
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// The version in the file.
+        found: u32,
+    },
+    /// Tables solved under other rules.
+    #[error("{}: rules variant {found}, this reader expects {RULES_VARIANT}", .path.display())]
+    RulesVariant {
+        /// The file.
+        path: PathBuf,
+        /// The variant in the file.
+        found: u32,
+    },
+    /// The header's own checksum does not match.
+    #[error("{}: header checksum mismatch", .path.display())]
+    HeaderChecksum {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The header's fields contradict each other, the file name or the index
+    /// layout.
+    #[error("{}: inconsistent header: {detail}", .path.display())]
+    InconsistentHeader {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The block index checksum does not match.
+    #[error("{}: block index checksum mismatch", .path.display())]
+    IndexChecksum {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A block index entry points outside its section or breaks the
+    /// sequence of blocks.
+    #[error("{}: bad index entry for block {block} of the {section} section: {detail}", .path.display())]
+    BadIndex {
+        /// The file.
+        path: PathBuf,
+        /// The section.
+        section: Section,
+        /// The block number.
+        block: u64,
+        /// What is wrong.
+        detail: String,
+    },
+    /// A block's compressed bytes do not match their checksum.
+    #[error("{}: checksum mismatch in block {block} of the {section} section", .path.display())]
+    BlockChecksum {
+        /// The file.
+        path: PathBuf,
+        /// The section.
+        section: Section,
+        /// The block number.
+        block: u64,
+    },
+    /// zstd could not decompress a block.
+    #[error("{}: cannot decompress block {block} of the {section} section: {detail}", .path.display())]
+    Decompress {
+        /// The file.
+        path: PathBuf,
+        /// The section.
+        section: Section,
+        /// The block number.
+        block: u64,
+        /// zstd's message.
+        detail: String,
+    },
+    /// A block decompressed to the wrong number of bytes.
+    #[error("{}: block {block} of the {section} section decompressed to {found} bytes, expected {expected}", .path.display())]
+    BlockLength {
+        /// The file.
+        path: PathBuf,
+        /// The section.
+        section: Section,
+        /// The block number.
+        block: u64,
+        /// Bytes expected.
+        expected: u64,
+        /// Bytes produced.
+        found: u64,
+    },
+    /// A decompressed entry holds an impossible value.
+    #[error("{}: bad entry in block {block} of the {section} section: {detail}", .path.display())]
+    BadEntry {
+        /// The file.
+        path: PathBuf,
+        /// The section.
+        section: Section,
+        /// The block number.
+        block: u64,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The checksum over everything after the header does not match.
+    #[error("{}: file checksum mismatch", .path.display())]
+    FileChecksum {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A probe asked for a board or kazan offset outside the table (a
+    /// caller's mistake, not a damaged file).
+    #[error("{}: board {board}, kazan offset {kazan} is outside the table", .path.display())]
+    OutOfRange {
+        /// The file.
+        path: PathBuf,
+        /// The global board asked for.
+        board: u64,
+        /// The kazan offset asked for.
+        kazan: u32,
+    },
+}
+
+impl TableError {
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            TableError::Io { path, .. }
+            | TableError::Truncated { path, .. }
+            | TableError::TrailingBytes { path, .. }
+            | TableError::BadMagic { path }
+            | TableError::UnsupportedVersion { path, .. }
+            | TableError::RulesVariant { path, .. }
+            | TableError::HeaderChecksum { path }
+            | TableError::InconsistentHeader { path, .. }
+            | TableError::IndexChecksum { path }
+            | TableError::BadIndex { path, .. }
+            | TableError::BlockChecksum { path, .. }
+            | TableError::Decompress { path, .. }
+            | TableError::BlockLength { path, .. }
+            | TableError::BadEntry { path, .. }
+            | TableError::FileChecksum { path }
+            | TableError::OutOfRange { path, .. } => path,
+        }
+    }
+
+    pub(crate) fn io(path: &Path, e: io::Error) -> TableError {
+        TableError::Io {
+            path: path.to_path_buf(),
+            source: Arc::new(e),
+        }
+    }
+}

@@ -1,0 +1,534 @@
+//! [`TableFile`]: one table file, validated, read block by block.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use byteorder::{ByteOrder, LittleEndian as LE};
+use memmap2::Mmap;
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::header::check_file_length;
+use super::*;
+use crate::raw::index::Layout;
+use crate::value::{Value, Wdl};
+
+thread_local! {
+    /// One zstd decompression context per thread, made on first use.
+    static DCTX: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
+    /// One buffer per thread for the compressed bytes of a positioned read.
+    static READ_BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// How a [`TableFile`] reads its bytes.
+///
+/// `docs/performance.md` ("mmap or pread") measures both on cold and warm
+/// probes; the default is the one that measured better.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Positioned reads (`pread`) of each compressed block into a
+    /// per-thread buffer. A file changed on disk while it is open gives
+    /// checksum errors, never undefined behaviour.
+    #[default]
+    Pread,
+    /// A read-only memory map. Changing or truncating the file while it is
+    /// mapped is undefined behaviour (see [`TableFile::open_with`]).
+    Mmap,
+}
+
+/// Where the bytes come from.
+enum Source {
+    Map(Mmap),
+    File(File),
+}
+
+impl Source {
+    /// Runs `f` on bytes `start..end` of the file: a slice of the map, or
+    /// a positioned read into this thread's buffer (so `f` must not read
+    /// the file again).
+    fn with_bytes<R>(
+        &self,
+        path: &Path,
+        start: u64,
+        end: u64,
+        f: impl FnOnce(&[u8]) -> Result<R, TableError>,
+    ) -> Result<R, TableError> {
+        let truncated = |len: u64| TableError::Truncated {
+            path: path.to_path_buf(),
+            len,
+            expected: end,
+        };
+        match self {
+            Source::Map(map) => {
+                let bytes = usize::try_from(start)
+                    .ok()
+                    .zip(usize::try_from(end).ok())
+                    .and_then(|(s, e)| map.get(s..e))
+                    .ok_or_else(|| truncated(map.len() as u64))?;
+                f(bytes)
+            }
+            Source::File(file) => {
+                use std::os::unix::fs::FileExt;
+                let len = end
+                    .checked_sub(start)
+                    .and_then(|l| usize::try_from(l).ok())
+                    .ok_or_else(|| truncated(start))?;
+                READ_BUF.with(|cell| {
+                    let mut buf = cell.borrow_mut();
+                    buf.clear();
+                    buf.try_reserve(len).map_err(|e| {
+                        TableError::io(
+                            path,
+                            io::Error::new(io::ErrorKind::OutOfMemory, e.to_string()),
+                        )
+                    })?;
+                    buf.resize(len, 0);
+                    file.read_exact_at(&mut buf, start).map_err(|e| {
+                        if e.kind() == io::ErrorKind::UnexpectedEof {
+                            truncated(file.metadata().map(|m| m.len()).unwrap_or(0))
+                        } else {
+                            TableError::io(path, e)
+                        }
+                    })?;
+                    f(&buf)
+                })
+            }
+        }
+    }
+}
+
+/// One table file, validated, read block by block.
+pub struct TableFile {
+    path: PathBuf,
+    source: Source,
+    /// The block index (both sections), read and checked at open: a block
+    /// read then needs one positioned read, not two.
+    index: Vec<u8>,
+    header: Header,
+    layout: Layout,
+}
+
+impl fmt::Debug for TableFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TableFile")
+            .field("path", &self.path)
+            .field("backend", &self.backend())
+            .field("header", &self.header)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TableFile {
+    /// [`TableFile::open_with`] the default [`Backend`].
+    ///
+    /// # Errors
+    ///
+    /// As [`TableFile::open_with`].
+    pub fn open(path: impl AsRef<Path>) -> Result<TableFile, TableError> {
+        TableFile::open_with(path, Backend::default())
+    }
+
+    /// Opens the file at `path` and validates it: the header (magic,
+    /// version, rules variant, checksum, every field against
+    /// [`Layout::new`]), the file length, the block index checksum, and
+    /// that the index entries tile each data section exactly. Blocks
+    /// themselves are checked as they are read.
+    ///
+    /// With [`Backend::Mmap`] the file is memory-mapped: if another program
+    /// changes or truncates it while this `TableFile` lives, the behaviour
+    /// is undefined (truncation typically kills the process with `SIGBUS`).
+    /// Table files are never modified in place by togyz-tb (the writer
+    /// renames a new file over the name, which leaves a live map intact).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] naming the file: it cannot be opened or read, or any
+    /// of the checks above fails.
+    pub fn open_with(path: impl AsRef<Path>, backend: Backend) -> Result<TableFile, TableError> {
+        let path = path.as_ref();
+        let file = File::open(path).map_err(|e| TableError::io(path, e))?;
+        let len = file.metadata().map_err(|e| TableError::io(path, e))?.len();
+        if len < HEADER_LEN as u64 {
+            return Err(TableError::Truncated {
+                path: path.to_path_buf(),
+                len,
+                expected: HEADER_LEN as u64,
+            });
+        }
+        let source = match backend {
+            Backend::Pread => Source::File(file),
+            Backend::Mmap => {
+                // SAFETY: the map is read-only and private to this process.
+                // Table files are never modified in place: the writer
+                // produces a new file and renames it over the name, which
+                // leaves an existing mapping of the old file intact. If
+                // another program nevertheless truncates or rewrites the
+                // file while it is mapped, that breaks the contract stated
+                // on `open_with`, on `Tablebase::open` and in the README
+                // (undefined behaviour, in practice SIGBUS or changed
+                // bytes). Apart from that, every read below goes through
+                // bounds-checked slice accesses on the map, and every block
+                // is checked against its xxh3 checksum before it is
+                // decompressed, so damaged content is reported as an error.
+                let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
+                Source::Map(map)
+            }
+        };
+        let header = source.with_bytes(path, 0, HEADER_LEN as u64, |b| Header::parse(b, path))?;
+        check_file_length(&header, len, path)?;
+        let index = source.with_bytes(path, header.wdl_index_offset, header.file_length, |b| {
+            Ok(b.to_vec())
+        })?;
+        let t = TableFile {
+            path: path.to_path_buf(),
+            source,
+            index,
+            layout: Layout::new(header.stones),
+            header,
+        };
+        t.check_index()?;
+        Ok(t)
+    }
+
+    /// How this file is read.
+    pub fn backend(&self) -> Backend {
+        match self.source {
+            Source::Map(_) => Backend::Mmap,
+            Source::File(_) => Backend::Pread,
+        }
+    }
+
+    /// Verifies the index checksum and that the entries of each section are
+    /// consecutive, non-empty and fill the section's data exactly.
+    fn check_index(&self) -> Result<(), TableError> {
+        let h = &self.header;
+        if xxh3_64(&self.index) != h.index_checksum {
+            return Err(TableError::IndexChecksum {
+                path: self.path.clone(),
+            });
+        }
+        for (section, start, end) in [
+            (Section::Wdl, h.wdl_data_offset, h.dtm_data_offset),
+            (Section::Dtm, h.dtm_data_offset, h.wdl_index_offset),
+        ] {
+            let mut next = start;
+            for block in 0..h.blocks(section) {
+                let e = self.entry(section, block)?;
+                let bad = |detail: String| TableError::BadIndex {
+                    path: self.path.clone(),
+                    section,
+                    block,
+                    detail,
+                };
+                if e.offset != next {
+                    return Err(bad(format!("offset {}, expected {next}", e.offset)));
+                }
+                if e.length == 0 {
+                    return Err(bad("empty block".into()));
+                }
+                next = e.offset + e.length as u64;
+                if next > end {
+                    return Err(bad(format!("ends at {next}, past the section end {end}")));
+                }
+            }
+            if next != end {
+                return Err(TableError::BadIndex {
+                    path: self.path.clone(),
+                    section,
+                    block: h.blocks(section),
+                    detail: format!("blocks end at {next}, the section at {end}"),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `f` on bytes `start..end` of the file (see [`Source::with_bytes`]).
+    fn with_bytes<R>(
+        &self,
+        start: u64,
+        end: u64,
+        f: impl FnOnce(&[u8]) -> Result<R, TableError>,
+    ) -> Result<R, TableError> {
+        self.source.with_bytes(&self.path, start, end, f)
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The validated header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The index layout for this file's stone count.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The index entry of block `block` of `section`.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::BadIndex`] for a block past the section's end.
+    pub fn entry(&self, section: Section, block: u64) -> Result<BlockEntry, TableError> {
+        let h = &self.header;
+        let base = match section {
+            Section::Wdl => h.wdl_index_offset,
+            Section::Dtm => h.dtm_index_offset,
+        };
+        if block >= h.blocks(section) {
+            return Err(TableError::BadIndex {
+                path: self.path.clone(),
+                section,
+                block,
+                detail: format!("only {} blocks", h.blocks(section)),
+            });
+        }
+        // Inside `index` by the header checks (the index fills the file
+        // from `wdl_index_offset` to its end).
+        let at = (base - h.wdl_index_offset + block * INDEX_ENTRY_LEN as u64) as usize;
+        let bytes =
+            self.index
+                .get(at..at + INDEX_ENTRY_LEN)
+                .ok_or_else(|| TableError::BadIndex {
+                    path: self.path.clone(),
+                    section,
+                    block,
+                    detail: "entry outside the block index".into(),
+                })?;
+        Ok(BlockEntry::from_bytes(bytes))
+    }
+
+    /// Runs `f` on the compressed bytes of a block after checking them
+    /// against their checksum.
+    fn with_compressed_block<R>(
+        &self,
+        section: Section,
+        block: u64,
+        f: impl FnOnce(&[u8]) -> Result<R, TableError>,
+    ) -> Result<R, TableError> {
+        let e = self.entry(section, block)?;
+        self.with_bytes(e.offset, e.offset + e.length as u64, |data| {
+            if xxh3_64(data) != e.checksum {
+                return Err(TableError::BlockChecksum {
+                    path: self.path.clone(),
+                    section,
+                    block,
+                });
+            }
+            f(data)
+        })
+    }
+
+    /// Checks the compressed bytes of one block against their checksum,
+    /// without decompressing them.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::BlockChecksum`], or a read error.
+    pub fn check_block(&self, section: Section, block: u64) -> Result<(), TableError> {
+        self.with_compressed_block(section, block, |_| Ok(()))
+    }
+
+    /// Whether the checksum over everything after the header matches,
+    /// reading the file in 1 MiB pieces.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::FileChecksum`] on a mismatch, or a read error.
+    pub fn check_body(&self) -> Result<(), TableError> {
+        const PIECE: u64 = 1 << 20;
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        let mut at = HEADER_LEN as u64;
+        while at < self.header.file_length {
+            let end = (at + PIECE).min(self.header.file_length);
+            self.with_bytes(at, end, |b| {
+                hasher.update(b);
+                Ok(())
+            })?;
+            at = end;
+        }
+        if hasher.digest() != self.header.body_checksum {
+            return Err(TableError::FileChecksum {
+                path: self.path.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Reads block `block` of `section`: checks its checksum, decompresses
+    /// it and checks the decompressed length.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`]: a read error, a checksum mismatch, a block that does
+    /// not decompress or decompresses to the wrong length.
+    pub fn read_block(&self, section: Section, block: u64) -> Result<Vec<u8>, TableError> {
+        let mut out = Vec::new();
+        self.read_block_into(section, block, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`TableFile::read_block`] into a reused buffer (cleared first).
+    ///
+    /// # Errors
+    ///
+    /// As [`TableFile::read_block`].
+    pub fn read_block_into(
+        &self,
+        section: Section,
+        block: u64,
+        out: &mut Vec<u8>,
+    ) -> Result<(), TableError> {
+        let expected = self.header.block_bytes(section, block);
+        out.clear();
+        // Bounded by MAX_BLOCK_BYTES through the header checks.
+        out.reserve_exact(expected as usize);
+        let decompress_err = |detail: String| TableError::Decompress {
+            path: self.path.clone(),
+            section,
+            block,
+            detail,
+        };
+        let got = self.with_compressed_block(section, block, |data| {
+            DCTX.with(|cell| {
+                let mut slot = cell.borrow_mut();
+                if slot.is_none() {
+                    *slot = Some(zstd::bulk::Decompressor::new()?);
+                }
+                let dctx = slot.as_mut().expect("initialised just above");
+                // Decompress into exactly the expected capacity: a block that
+                // would grow past it fails instead of allocating.
+                dctx.decompress_to_buffer(data, &mut *out)
+            })
+            .map_err(|e| decompress_err(e.to_string()))
+        })?;
+        if got as u64 != expected || out.len() as u64 != expected {
+            return Err(TableError::BlockLength {
+                path: self.path.clone(),
+                section,
+                block,
+                expected,
+                found: got as u64,
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks that `(gb, j)` is inside the table.
+    #[inline]
+    fn check_range(&self, gb: u64, j: u32) -> Result<(), TableError> {
+        if gb >= self.header.boards || j > self.header.stones {
+            return Err(TableError::OutOfRange {
+                path: self.path.clone(),
+                board: gb,
+                kazan: j,
+            });
+        }
+        Ok(())
+    }
+
+    /// Where board `gb`'s thresholds live: (WDL block, byte offset).
+    #[inline]
+    pub fn wdl_location(&self, gb: u64) -> (u64, usize) {
+        let per = self.header.wdl_block_boards as u64;
+        (
+            gb / per,
+            (gb % per) as usize * self.header.wdl_width as usize,
+        )
+    }
+
+    /// Where position `index`'s distance lives: (DTM block, byte offset).
+    #[inline]
+    pub fn dtm_location(&self, index: u64) -> (u64, usize) {
+        let per = self.header.dtm_block_positions as u64;
+        (
+            index / per,
+            (index % per) as usize * self.header.dtm_width as usize,
+        )
+    }
+
+    /// Decodes the thresholds at byte `at` of decompressed WDL block `block`.
+    #[inline]
+    pub fn thresholds_in(
+        &self,
+        data: &[u8],
+        block: u64,
+        at: usize,
+    ) -> Result<(u32, u32), TableError> {
+        let width = self.header.wdl_width as usize;
+        let packed = match data.get(at..at + width) {
+            Some([b]) => *b as u16,
+            Some(b2) if width == 2 => LE::read_u16(b2),
+            _ => return Err(self.bad_entry(Section::Wdl, block, "entry outside the block")),
+        };
+        unpack_thresholds(self.header.stones, packed).ok_or_else(|| {
+            self.bad_entry(
+                Section::Wdl,
+                block,
+                &format!("thresholds {packed} out of range"),
+            )
+        })
+    }
+
+    /// Decodes the distance at byte `at` of decompressed DTM block `block`.
+    #[inline]
+    pub fn distance_in(&self, data: &[u8], block: u64, at: usize) -> Result<u32, TableError> {
+        let width = self.header.dtm_width as usize;
+        match data.get(at..at + width) {
+            Some([b]) => Ok(*b as u32),
+            Some(b2) if width == 2 => Ok(LE::read_u16(b2) as u32),
+            _ => Err(self.bad_entry(Section::Dtm, block, "entry outside the block")),
+        }
+    }
+
+    /// Combines a result and a stored distance into a value, rejecting a
+    /// distance on a draw or one longer than the header's longest.
+    #[inline]
+    pub fn combine(&self, wdl: Wdl, distance: u32, block: u64) -> Result<Value, TableError> {
+        let h = &self.header;
+        match wdl {
+            Wdl::Draw if distance == 0 => Ok(Value::Draw),
+            Wdl::Win if distance <= h.longest_win => Ok(Value::Win(distance)),
+            Wdl::Loss if distance <= h.longest_loss => Ok(Value::Loss(distance)),
+            _ => Err(self.bad_entry(
+                Section::Dtm,
+                block,
+                &format!("distance {distance} for a {wdl}"),
+            )),
+        }
+    }
+
+    fn bad_entry(&self, section: Section, block: u64, detail: &str) -> TableError {
+        TableError::BadEntry {
+            path: self.path.clone(),
+            section,
+            block,
+            detail: detail.to_string(),
+        }
+    }
+
+    /// The result at global board `gb`, kazan offset `j` (uncached: reads
+    /// and decompresses one WDL block).
+    pub fn wdl(&self, gb: u64, j: u32) -> Result<Wdl, TableError> {
+        self.check_range(gb, j)?;
+        let (block, at) = self.wdl_location(gb);
+        let data = self.read_block(Section::Wdl, block)?;
+        Ok(wdl_at(self.thresholds_in(&data, block, at)?, j))
+    }
+
+    /// The value at global board `gb`, kazan offset `j` (uncached: reads one
+    /// WDL and one DTM block).
+    pub fn value(&self, gb: u64, j: u32) -> Result<Value, TableError> {
+        let wdl = self.wdl(gb, j)?;
+        let index = gb * self.layout.kazans() + j as u64;
+        let (block, at) = self.dtm_location(index);
+        let data = self.read_block(Section::Dtm, block)?;
+        self.combine(wdl, self.distance_in(&data, block, at)?, block)
+    }
+}

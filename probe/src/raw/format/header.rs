@@ -1,0 +1,395 @@
+//! The fixed header and the block index entries: their byte layout, read
+//! and written in one place.
+
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+use byteorder::{ByteOrder, LittleEndian as LE};
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::*;
+use crate::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};
+
+/// The fixed header at the start of a table file (see `docs/format.md` for
+/// the byte offsets). All integers are little endian.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Format version ([`FORMAT_VERSION`]).
+    pub format_version: u32,
+    /// Rules variant ([`RULES_VARIANT`]).
+    pub rules_variant: u32,
+    /// Stones on the board.
+    pub stones: u32,
+    /// Tuzdyk configurations (73).
+    pub config_count: u32,
+    /// Positions in the table.
+    pub positions: u64,
+    /// Boards in the table (positions / (n + 1)).
+    pub boards: u64,
+    /// Bytes per WDL entry (1 or 2).
+    pub wdl_width: u8,
+    /// Bytes per DTM entry (1 or 2).
+    pub dtm_width: u8,
+    /// Boards per WDL block (the last block may hold fewer).
+    pub wdl_block_boards: u32,
+    /// Positions per DTM block (the last block may hold fewer).
+    pub dtm_block_positions: u32,
+    /// WDL blocks.
+    pub wdl_blocks: u64,
+    /// DTM blocks.
+    pub dtm_blocks: u64,
+    /// File offset of the WDL data (the first WDL block).
+    pub wdl_data_offset: u64,
+    /// File offset of the DTM data.
+    pub dtm_data_offset: u64,
+    /// File offset of the WDL block index.
+    pub wdl_index_offset: u64,
+    /// File offset of the DTM block index.
+    pub dtm_index_offset: u64,
+    /// Length of the whole file.
+    pub file_length: u64,
+    /// Positions won by the side to move.
+    pub wins: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// Positions lost by the side to move.
+    pub losses: u64,
+    /// The longest distance of a won position, in plies (0 if none).
+    pub longest_win: u32,
+    /// The longest distance of a lost position, in plies (0 if none).
+    pub longest_loss: u32,
+    /// xxh3-64 of both block indexes (`wdl_index_offset..file_length`).
+    pub index_checksum: u64,
+    /// xxh3-64 of everything after the header (`HEADER_LEN..file_length`).
+    pub body_checksum: u64,
+}
+
+/// Byte offsets of the header fields (`docs/format.md` lists them).
+mod off {
+    pub const MAGIC: usize = 0;
+    pub const VERSION: usize = 8;
+    pub const RULES: usize = 12;
+    pub const STONES: usize = 16;
+    pub const CONFIGS: usize = 20;
+    pub const POSITIONS: usize = 24;
+    pub const BOARDS: usize = 32;
+    pub const WDL_WIDTH: usize = 40;
+    pub const DTM_WIDTH: usize = 41;
+    pub const RESERVED_A: usize = 42; // u16, zero
+    pub const WDL_BLOCK_BOARDS: usize = 44;
+    pub const DTM_BLOCK_POSITIONS: usize = 48;
+    pub const RESERVED_B: usize = 52; // u32, zero
+    pub const WDL_BLOCKS: usize = 56;
+    pub const DTM_BLOCKS: usize = 64;
+    pub const WDL_DATA: usize = 72;
+    pub const DTM_DATA: usize = 80;
+    pub const WDL_INDEX: usize = 88;
+    pub const DTM_INDEX: usize = 96;
+    pub const FILE_LENGTH: usize = 104;
+    pub const WINS: usize = 112;
+    pub const DRAWS: usize = 120;
+    pub const LOSSES: usize = 128;
+    pub const LONGEST_WIN: usize = 136;
+    pub const LONGEST_LOSS: usize = 140;
+    pub const INDEX_CHECKSUM: usize = 144;
+    pub const BODY_CHECKSUM: usize = 152;
+    pub const HEADER_CHECKSUM: usize = 160;
+}
+
+impl Header {
+    /// Encodes the header, its own checksum included.
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut b = [0u8; HEADER_LEN];
+        b[off::MAGIC..off::MAGIC + 8].copy_from_slice(&MAGIC);
+        LE::write_u32(&mut b[off::VERSION..], self.format_version);
+        LE::write_u32(&mut b[off::RULES..], self.rules_variant);
+        LE::write_u32(&mut b[off::STONES..], self.stones);
+        LE::write_u32(&mut b[off::CONFIGS..], self.config_count);
+        LE::write_u64(&mut b[off::POSITIONS..], self.positions);
+        LE::write_u64(&mut b[off::BOARDS..], self.boards);
+        b[off::WDL_WIDTH] = self.wdl_width;
+        b[off::DTM_WIDTH] = self.dtm_width;
+        LE::write_u32(&mut b[off::WDL_BLOCK_BOARDS..], self.wdl_block_boards);
+        LE::write_u32(&mut b[off::DTM_BLOCK_POSITIONS..], self.dtm_block_positions);
+        LE::write_u64(&mut b[off::WDL_BLOCKS..], self.wdl_blocks);
+        LE::write_u64(&mut b[off::DTM_BLOCKS..], self.dtm_blocks);
+        LE::write_u64(&mut b[off::WDL_DATA..], self.wdl_data_offset);
+        LE::write_u64(&mut b[off::DTM_DATA..], self.dtm_data_offset);
+        LE::write_u64(&mut b[off::WDL_INDEX..], self.wdl_index_offset);
+        LE::write_u64(&mut b[off::DTM_INDEX..], self.dtm_index_offset);
+        LE::write_u64(&mut b[off::FILE_LENGTH..], self.file_length);
+        LE::write_u64(&mut b[off::WINS..], self.wins);
+        LE::write_u64(&mut b[off::DRAWS..], self.draws);
+        LE::write_u64(&mut b[off::LOSSES..], self.losses);
+        LE::write_u32(&mut b[off::LONGEST_WIN..], self.longest_win);
+        LE::write_u32(&mut b[off::LONGEST_LOSS..], self.longest_loss);
+        LE::write_u64(&mut b[off::INDEX_CHECKSUM..], self.index_checksum);
+        LE::write_u64(&mut b[off::BODY_CHECKSUM..], self.body_checksum);
+        let sum = xxh3_64(&b[..off::HEADER_CHECKSUM]);
+        LE::write_u64(&mut b[off::HEADER_CHECKSUM..], sum);
+        b
+    }
+
+    /// Decodes and validates a header: magic, version, rules variant, its
+    /// checksum, and every field against the others and against
+    /// [`Layout::new`]. `path` is only used to name the file in errors.
+    /// Whether the file really has `file_length` bytes and what its indexes
+    /// hold is checked by [`TableFile::open`].
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<Header, TableError> {
+        let path_buf = || path.to_path_buf();
+        if bytes.len() < HEADER_LEN {
+            return Err(TableError::Truncated {
+                path: path_buf(),
+                len: bytes.len() as u64,
+                expected: HEADER_LEN as u64,
+            });
+        }
+        let b = &bytes[..HEADER_LEN];
+        if b[..8] != MAGIC {
+            return Err(TableError::BadMagic { path: path_buf() });
+        }
+        if xxh3_64(&b[..off::HEADER_CHECKSUM]) != LE::read_u64(&b[off::HEADER_CHECKSUM..]) {
+            return Err(TableError::HeaderChecksum { path: path_buf() });
+        }
+        let h = Header {
+            format_version: LE::read_u32(&b[off::VERSION..]),
+            rules_variant: LE::read_u32(&b[off::RULES..]),
+            stones: LE::read_u32(&b[off::STONES..]),
+            config_count: LE::read_u32(&b[off::CONFIGS..]),
+            positions: LE::read_u64(&b[off::POSITIONS..]),
+            boards: LE::read_u64(&b[off::BOARDS..]),
+            wdl_width: b[off::WDL_WIDTH],
+            dtm_width: b[off::DTM_WIDTH],
+            wdl_block_boards: LE::read_u32(&b[off::WDL_BLOCK_BOARDS..]),
+            dtm_block_positions: LE::read_u32(&b[off::DTM_BLOCK_POSITIONS..]),
+            wdl_blocks: LE::read_u64(&b[off::WDL_BLOCKS..]),
+            dtm_blocks: LE::read_u64(&b[off::DTM_BLOCKS..]),
+            wdl_data_offset: LE::read_u64(&b[off::WDL_DATA..]),
+            dtm_data_offset: LE::read_u64(&b[off::DTM_DATA..]),
+            wdl_index_offset: LE::read_u64(&b[off::WDL_INDEX..]),
+            dtm_index_offset: LE::read_u64(&b[off::DTM_INDEX..]),
+            file_length: LE::read_u64(&b[off::FILE_LENGTH..]),
+            wins: LE::read_u64(&b[off::WINS..]),
+            draws: LE::read_u64(&b[off::DRAWS..]),
+            losses: LE::read_u64(&b[off::LOSSES..]),
+            longest_win: LE::read_u32(&b[off::LONGEST_WIN..]),
+            longest_loss: LE::read_u32(&b[off::LONGEST_LOSS..]),
+            index_checksum: LE::read_u64(&b[off::INDEX_CHECKSUM..]),
+            body_checksum: LE::read_u64(&b[off::BODY_CHECKSUM..]),
+        };
+        if h.format_version != FORMAT_VERSION {
+            return Err(TableError::UnsupportedVersion {
+                path: path_buf(),
+                found: h.format_version,
+            });
+        }
+        if h.rules_variant != RULES_VARIANT {
+            return Err(TableError::RulesVariant {
+                path: path_buf(),
+                found: h.rules_variant,
+            });
+        }
+        let reserved_a = LE::read_u16(&b[off::RESERVED_A..]);
+        let reserved_b = LE::read_u32(&b[off::RESERVED_B..]);
+        h.check_consistency(reserved_a, reserved_b)
+            .map_err(|detail| TableError::InconsistentHeader {
+                path: path_buf(),
+                detail,
+            })?;
+        Ok(h)
+    }
+
+    /// Checks the fields against each other. Checked arithmetic throughout:
+    /// a header that passed its checksum may still have been crafted.
+    fn check_consistency(&self, reserved_a: u16, reserved_b: u32) -> Result<(), String> {
+        if reserved_a != 0 || reserved_b != 0 {
+            return Err("reserved fields are not zero".into());
+        }
+        let n = self.stones;
+        if n > MAX_STONES {
+            return Err(format!("{n} stones, the index goes up to {MAX_STONES}"));
+        }
+        if self.config_count != CONFIG_COUNT as u32 {
+            return Err(format!(
+                "{} tuzdyk configurations, expected {CONFIG_COUNT}",
+                self.config_count
+            ));
+        }
+        let layout = Layout::new(n);
+        if self.boards != layout.boards() || self.positions != layout.positions() {
+            return Err(format!(
+                "{} boards and {} positions, the index for {n} stones has {} and {}",
+                self.boards,
+                self.positions,
+                layout.boards(),
+                layout.positions()
+            ));
+        }
+        if self.wdl_width != wdl_width_for(n) {
+            return Err(format!(
+                "WDL entry width {}, expected {} for {n} stones",
+                self.wdl_width,
+                wdl_width_for(n)
+            ));
+        }
+        let longest = self.longest_win.max(self.longest_loss);
+        if self.dtm_width != dtm_width_for(longest) {
+            return Err(format!(
+                "DTM entry width {}, expected {} for a longest distance of {longest}",
+                self.dtm_width,
+                dtm_width_for(longest)
+            ));
+        }
+        let total = self
+            .wins
+            .checked_add(self.draws)
+            .and_then(|s| s.checked_add(self.losses));
+        if total != Some(self.positions) {
+            return Err("wins + draws + losses is not the position count".into());
+        }
+        if self.wins == 0 && self.longest_win != 0 || self.losses == 0 && self.longest_loss != 0 {
+            return Err("a longest distance without a position to carry it".into());
+        }
+        let check_blocks = |name: &str, per: u32, width: u8, items: u64, blocks: u64| {
+            if per == 0 || per as u64 * width as u64 > MAX_BLOCK_BYTES {
+                return Err(format!("{per} entries per {name} block"));
+            }
+            if blocks != items.div_ceil(per as u64) {
+                return Err(format!(
+                    "{blocks} {name} blocks for {items} entries of {per} a block"
+                ));
+            }
+            Ok(())
+        };
+        check_blocks(
+            "WDL",
+            self.wdl_block_boards,
+            self.wdl_width,
+            self.boards,
+            self.wdl_blocks,
+        )?;
+        check_blocks(
+            "DTM",
+            self.dtm_block_positions,
+            self.dtm_width,
+            self.positions,
+            self.dtm_blocks,
+        )?;
+        // Sections in order, without gaps: header, WDL data, DTM data, WDL
+        // index, DTM index. The data offsets themselves are checked against
+        // the index when the file is opened.
+        let index_len = |blocks: u64| blocks.checked_mul(INDEX_ENTRY_LEN as u64);
+        let order_ok = self.wdl_data_offset == HEADER_LEN as u64
+            && self.wdl_data_offset <= self.dtm_data_offset
+            && self.dtm_data_offset <= self.wdl_index_offset
+            && index_len(self.wdl_blocks).and_then(|l| l.checked_add(self.wdl_index_offset))
+                == Some(self.dtm_index_offset)
+            && index_len(self.dtm_blocks).and_then(|l| l.checked_add(self.dtm_index_offset))
+                == Some(self.file_length);
+        if !order_ok {
+            return Err("section offsets out of order or overlapping".into());
+        }
+        Ok(())
+    }
+
+    /// Decompressed bytes of block `block` of `section` (the last block of
+    /// a section may be short). `block` must be below the block count.
+    pub fn block_bytes(&self, section: Section, block: u64) -> u64 {
+        let (per, width, items) = match section {
+            Section::Wdl => (self.wdl_block_boards, self.wdl_width, self.boards),
+            Section::Dtm => (self.dtm_block_positions, self.dtm_width, self.positions),
+        };
+        let start = block * per as u64;
+        (items - start).min(per as u64) * width as u64
+    }
+
+    /// Blocks in `section`.
+    pub fn blocks(&self, section: Section) -> u64 {
+        match section {
+            Section::Wdl => self.wdl_blocks,
+            Section::Dtm => self.dtm_blocks,
+        }
+    }
+
+    /// The longest distance of any position.
+    pub fn longest(&self) -> u32 {
+        self.longest_win.max(self.longest_loss)
+    }
+}
+
+/// One block index entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockEntry {
+    /// File offset of the compressed block.
+    pub offset: u64,
+    /// Compressed length in bytes.
+    pub length: u32,
+    /// xxh3-64 of the compressed bytes.
+    pub checksum: u64,
+}
+
+impl BlockEntry {
+    /// Encodes the entry (20 bytes, little endian).
+    pub fn to_bytes(&self) -> [u8; INDEX_ENTRY_LEN] {
+        let mut b = [0u8; INDEX_ENTRY_LEN];
+        LE::write_u64(&mut b[0..], self.offset);
+        LE::write_u32(&mut b[8..], self.length);
+        LE::write_u64(&mut b[12..], self.checksum);
+        b
+    }
+
+    /// Decodes an entry from exactly [`INDEX_ENTRY_LEN`] bytes.
+    pub(crate) fn from_bytes(b: &[u8]) -> BlockEntry {
+        BlockEntry {
+            offset: LE::read_u64(&b[0..]),
+            length: LE::read_u32(&b[8..]),
+            checksum: LE::read_u64(&b[12..]),
+        }
+    }
+}
+
+/// Reads the header of the file at `path` with ordinary file I/O (no
+/// mapping) and validates it, the actual file length included. Cheap: used
+/// to check every table when a tablebase is opened.
+pub fn read_header(path: &Path) -> Result<Header, TableError> {
+    use std::io::Read;
+    let mut file = File::open(path).map_err(|e| TableError::io(path, e))?;
+    let len = file.metadata().map_err(|e| TableError::io(path, e))?.len();
+    let mut buf = [0u8; HEADER_LEN];
+    let got = read_up_to(&mut file, &mut buf).map_err(|e| TableError::io(path, e))?;
+    let header = Header::parse(&buf[..got], path)?;
+    check_file_length(&header, len, path)?;
+    return Ok(header);
+
+    fn read_up_to(file: &mut File, buf: &mut [u8]) -> io::Result<usize> {
+        let mut got = 0;
+        while got < buf.len() {
+            match file.read(&mut buf[got..]) {
+                Ok(0) => break,
+                Ok(k) => got += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(got)
+    }
+}
+
+pub(crate) fn check_file_length(header: &Header, len: u64, path: &Path) -> Result<(), TableError> {
+    if len < header.file_length {
+        return Err(TableError::Truncated {
+            path: path.to_path_buf(),
+            len,
+            expected: header.file_length,
+        });
+    }
+    if len > header.file_length {
+        return Err(TableError::TrailingBytes {
+            path: path.to_path_buf(),
+            len,
+            expected: header.file_length,
+        });
+    }
+    Ok(())
+}
