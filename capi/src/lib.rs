@@ -23,10 +23,10 @@ use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
-use togyz_probe::format::TableError;
 use togyz_probe::notation::{self, NotationError};
 use togyz_probe::rules::{Position, PositionError, Side};
 use togyz_probe::tablebase::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
+use togyz_probe::TableError;
 use togyz_probe::{Value, Wdl};
 
 /// Bytes a FEN written by [`togyz_position_to_fen`] can take, its closing
@@ -310,12 +310,9 @@ fn with_position<T>(
         TOGYZ_NORTH => Side::North,
         s => return Err(bad_side(s)),
     };
-    let tuzdyk = |number: u8| match number {
-        0 => Ok(None),
-        1..=9 => Ok(Some(number - 1)),
-        _ => Err(bad_tuzdyk(number)),
-    };
-    let tuzdyks = [tuzdyk(p.tuzdyks[0])?, tuzdyk(p.tuzdyks[1])?];
+    // 0 is "none"; `Position::new` checks the other numbers.
+    let tuzdyk = |number: u8| (number != 0).then_some(number);
+    let tuzdyks = [tuzdyk(p.tuzdyks[0]), tuzdyk(p.tuzdyks[1])];
     match Position::new(p.holes, p.kazans, tuzdyks, side, p.move_number) {
         Ok(ref pos) => f(pos),
         Err(e) => Err(bad_position(e)),
@@ -336,21 +333,13 @@ fn bad_side(s: u8) -> Failure {
 }
 
 #[cold]
-fn bad_tuzdyk(number: u8) -> Failure {
-    Failure::new(
-        TogyzStatus::BadPosition,
-        format!("tuzdyk hole number {number}: it must be 1..9, or 0 for none"),
-    )
-}
-
-#[cold]
 fn bad_position(e: PositionError) -> Failure {
     Failure::new(TogyzStatus::BadPosition, e.to_string())
 }
 
 /// Converts a [`Position`] to the C struct.
 fn position_to_c(pos: &Position) -> TogyzPosition {
-    let number = |side| pos.tuzdyk(side).map_or(0, |t| t + 1);
+    let number = |side| pos.tuzdyk(side).unwrap_or(0);
     TogyzPosition {
         holes: *pos.holes(),
         kazans: pos.kazans(),
@@ -386,8 +375,7 @@ fn value_to_c(value: Value) -> TogyzValue {
 fn root_move_to_c(pos: &Position, m: &MoveValue) -> Result<TogyzRootMove, Failure> {
     let notation_failure = |e: NotationError| Failure::new(TogyzStatus::Internal, e.to_string());
     Ok(TogyzRootMove {
-        // `Move::hole` is 0-based; C gets the number players use.
-        hole: m.mv.hole() as u8 + 1,
+        hole: m.mv.hole(),
         traditional: fixed_text(&notation::traditional(pos, m.mv).map_err(notation_failure)?),
         uci: fixed_text(&notation::uci(pos, m.mv).map_err(notation_failure)?),
         value: value_to_c(m.value),
@@ -739,7 +727,7 @@ mod tests {
                 h
             },
             [80, 73],
-            [Some(2), Some(6)], // South's tuzdyk: North's hole 3; North's: South's 7
+            [Some(3), Some(7)], // South's tuzdyk: North's hole 3; North's: South's 7
             Side::North,
             12,
         )

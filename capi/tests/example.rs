@@ -107,7 +107,7 @@ fn expected(fen: &str) -> String {
         out += &format!(
             "  {:<4} hole {}  {:<5} {}\n",
             traditional(&pos, m.mv).unwrap(),
-            m.mv.hole() + 1,
+            m.mv.hole(),
             uci(&pos, m.mv).unwrap(),
             value_text(m.value)
         );

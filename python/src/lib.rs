@@ -13,10 +13,10 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use togyz_probe::format::TableError;
 use togyz_probe::notation::{self, parse_fen, NotationError};
 use togyz_probe::rules::{Move, Position, Side};
 use togyz_probe::tablebase::{ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
+use togyz_probe::TableError;
 use togyz_probe::{Value, Wdl};
 
 create_exception!(
@@ -123,34 +123,27 @@ enum MoveArg {
 }
 
 impl MoveArg {
-    /// The legal move it names in `pos`.
+    /// The move it names, legal in `pos`.
     fn resolve(&self, pos: &Position) -> Result<Move, Failure> {
-        match self {
-            MoveArg::Hole(h) => pos
-                .legal_moves()
-                .find(|&m| hole_number(m) as i64 == *h)
-                .ok_or_else(|| {
-                    Failure::Illegal(format!(
-                        "hole {h} cannot be played in {}: the legal holes are {:?}",
-                        pos.fen(),
-                        holes(pos)
-                    ))
-                }),
+        let mv = match self {
+            MoveArg::Hole(h) => u8::try_from(*h)
+                .ok()
+                .and_then(Move::new)
+                .ok_or_else(|| Failure::Illegal(format!("hole {h}: holes are numbered 1..9")))?,
             MoveArg::Text(t) => {
-                notation::parse_move(pos, t).map_err(|e| Failure::Illegal(e.to_string()))
+                return notation::parse_move(pos, t).map_err(|e| Failure::Illegal(e.to_string()))
             }
+        };
+        if let Err(e) = pos.after(mv) {
+            return Err(Failure::Illegal(format!("{e} in {}", pos.fen())));
         }
+        Ok(mv)
     }
-}
-
-/// The number players give a move's hole, 1..9 (`Move::hole` is 0-based).
-fn hole_number(m: Move) -> u32 {
-    m.hole() as u32 + 1
 }
 
 /// The legal moves of `pos` as hole numbers 1..9.
 fn holes(pos: &Position) -> Vec<u32> {
-    pos.legal_moves().map(hole_number).collect()
+    pos.legal_moves().map(|m| m.hole() as u32).collect()
 }
 
 fn wdl_int(w: Wdl) -> i8 {
@@ -165,7 +158,7 @@ fn wdl_int(w: Wdl) -> i8 {
 struct MoveAnswer {
     traditional: String,
     uci: String,
-    hole: u32,
+    hole: u8,
     value: Value,
     fen: String,
 }
@@ -186,6 +179,12 @@ fn written(r: Result<String, NotationError>) -> Result<String, Failure> {
     r.map_err(|e| Failure::Illegal(format!("internal error: {e}")))
 }
 
+/// The position after a move the tables gave; an illegal one is a bug.
+fn after(pos: &Position, mv: Move) -> Result<Position, Failure> {
+    pos.after(mv)
+        .map_err(|e| Failure::Illegal(format!("internal error: {e}")))
+}
+
 fn ranked(tb: &Tablebase, pos: &Position) -> Result<Vec<MoveAnswer>, Failure> {
     tb.moves(pos)?
         .into_iter()
@@ -193,9 +192,9 @@ fn ranked(tb: &Tablebase, pos: &Position) -> Result<Vec<MoveAnswer>, Failure> {
             Ok(MoveAnswer {
                 traditional: written(notation::traditional(pos, m.mv))?,
                 uci: written(notation::uci(pos, m.mv))?,
-                hole: hole_number(m.mv),
+                hole: m.mv.hole(),
                 value: m.value,
-                fen: pos.after(m.mv).fen(),
+                fen: after(pos, m.mv)?.fen(),
             })
         })
         .collect()
@@ -208,7 +207,7 @@ fn answer(tb: &Tablebase, pos: &Position) -> Result<Answer, Failure> {
     let mut p = *pos;
     for mv in tb.principal_variation(pos)? {
         pv.push(written(notation::traditional(&p, mv))?);
-        p = p.after(mv);
+        p = after(&p, mv)?;
     }
     Ok(Answer {
         fen: pos.fen(),
@@ -427,7 +426,7 @@ impl PyPosition {
     fn play(&self, mv: MoveArg) -> PyResult<Self> {
         let m = mv.resolve(&self.pos)?;
         Ok(PyPosition {
-            pos: self.pos.after(m),
+            pos: after(&self.pos, m)?,
         })
     }
 
@@ -460,7 +459,7 @@ impl PyPosition {
     /// None for none.
     #[getter]
     fn tuzdyks(&self) -> (Option<u8>, Option<u8>) {
-        let t = |side| self.pos.tuzdyk(side).map(|n| n + 1);
+        let t = |side| self.pos.tuzdyk(side);
         (t(Side::South), t(Side::North))
     }
 
