@@ -4,8 +4,7 @@
 # the C example capi/examples/probe.c prints (which the Rust tests check
 # against the Rust library), also from 4 threads at once.
 # Needs javac and JNA (Debian: libjna-java); as root it installs JNA with
-# apt-get, otherwise it skips with a message. Run from scripts/test.sh,
-# after cargo has built togyz-gen and the C library.
+# apt-get, otherwise it skips with a message. Run by scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,9 +24,11 @@ if [ ! -f "$jna" ]; then
     fi
 fi
 
-lib=target/release
-[ -f "$lib/libtogyz_tb.so" ] || cargo build --release -p togyz-tb-capi
-[ -x "$lib/togyz-gen" ] || cargo build --release -p togyz-gen
+# The cargo profile to build and use ($TOGYZ_PROFILE: scripts/test.sh uses
+# ci; a no-op build when it is fresh).
+profile=${TOGYZ_PROFILE:-release}
+cargo build --quiet --profile "$profile" -p togyz-tb-capi -p togyz-gen
+lib=target/$profile
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

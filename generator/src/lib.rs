@@ -2,7 +2,7 @@
 //!
 //! The heavy half of togyz-tb: retrograde analysis of every position with up
 //! to N stones on the board ([`retro`]), compression and atomic writing of the
-//! tables ([`write`]), the `generate` driver with progress and resuming
+//! tables ([`write`](mod@write)), the `generate` driver with progress and resuming
 //! ([`generate`]), an independent verification pass over written tables
 //! ([`verify`]) and endgame statistics ([`stats`]).
 

@@ -775,6 +775,12 @@ fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
 /// South, configuration `info`) reaches `after` by one quiet move (no
 /// capture, no tuzdyk made, nothing sown into a tuzdyk). Writes `rank(pre)`
 /// for each into `out` and returns how many.
+///
+/// This re-encodes, backwards, the rules that `togyz_probe::raw::sow`,
+/// `landing` and `tuzdyk_allowed` (`probe/src/rules/sowing.rs`) own going
+/// forwards: a change to either side must change the other. The test
+/// `unmoves_invert_quiet_moves` below checks them against each other edge
+/// for edge.
 fn unmoves(
     after: &[u8; CYCLE],
     n: u32,

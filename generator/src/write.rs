@@ -156,7 +156,7 @@ fn temporary_name(n: u32, pid: u32) -> String {
 }
 
 /// Removes the temporary files that killed runs left in `dir` (named by
-/// [`temporary_name`]; never complete, they only take space) and returns
+/// `temporary_name`; never complete, they only take space) and returns
 /// their paths. A file whose process still runs is left alone, and so is
 /// every file of another name.
 pub fn remove_stale_temporaries(dir: &Path) -> Vec<PathBuf> {

@@ -104,7 +104,7 @@ fn values_satisfy_the_rules_locally() {
 
 #[test]
 fn one_extra_move_is_lost_in_four() {
-    // RULES.md example 3.
+    // docs/rules.md example 3.
     let pos = parse_fen("7,2S,1/8,2S 79 79 S 1").unwrap();
     assert_eq!(brute().value(&pos), Some(Value::Loss(4)));
     assert_eq!(levels().value(&pos), Some(Value::Loss(4)));

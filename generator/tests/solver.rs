@@ -55,7 +55,7 @@ fn search_one_ply(pos: &Position, levels: &togyz_gen::retro::Levels) -> Value {
     best.expect("a live position has a move")
 }
 
-/// RULES.md example 3: `7,2S,1/8,2S 79 79 S 1` is lost in 4 plies.
+/// docs/rules.md example 3: `7,2S,1/8,2S 79 79 S 1` is lost in 4 plies.
 #[test]
 fn one_extra_move_loses() {
     let levels = solve_all(4).unwrap();

@@ -19,7 +19,7 @@ mod reference;
 fn perft6(c: &mut Criterion) {
     let start = Position::start();
     let ref_start = reference::Board::start();
-    // Both must count the table of RULES.md before their speed means anything.
+    // Both must count the table of docs/rules.md before their speed means anything.
     assert_eq!(perft(&start, 6), 360_035);
     assert_eq!(ref_start.perft(6), 360_035);
 

@@ -21,17 +21,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use togyz_probe::raw::index::Layout;
-use togyz_probe::tablebase::{terminal_value, Tablebase};
-use togyz_probe::Position;
+use togyz_probe::tablebase::Tablebase;
 
-/// splitmix64.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+mod sample;
+use sample::positions;
 
 /// The tables folder, the stone count benchmarked, and a temporary folder
 /// to keep alive if the tables had to be made.
@@ -57,23 +50,6 @@ fn tables() -> (PathBuf, u32, Option<tempfile::TempDir>) {
         tmp.path().display()
     );
     (tmp.path().to_path_buf(), 5, Some(tmp))
-}
-
-/// `count` random live positions with `n` stones, half with North to move.
-fn positions(n: u32, count: usize) -> Vec<Position> {
-    let layout = Layout::new(n);
-    let mut out = Vec::with_capacity(count);
-    let mut i = 0u64;
-    while out.len() < count {
-        i += 1;
-        let r = mix(i);
-        let p = layout.slot(r % layout.positions()).position();
-        if terminal_value(&p).is_some() {
-            continue;
-        }
-        out.push(if r >> 63 == 1 { p.mirrored() } else { p });
-    }
-    out
 }
 
 fn bench(c: &mut Criterion) {

@@ -7,7 +7,7 @@
 //!
 //! * [`index`]: the dense, bijective numbering of positions (layouts, board
 //!   ranks, board walkers, tuzdyk configurations).
-//! * [`format`]: the table file (header, block index, block reader).
+//! * [`format`](mod@format): the table file (header, block index, block reader).
 //! * The sowing primitives [`sow`], [`landing`] and [`tuzdyk_allowed`] in
 //!   the cycle-index form, which the un-move generator inverts.
 

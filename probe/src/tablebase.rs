@@ -3,10 +3,12 @@
 //! [`Tablebase::open`] looks for `togyz-NN.tkb` files in the given folders
 //! and validates every header at once (a cheap read of 168 bytes per file),
 //! so a damaged header or a file with the wrong name is reported before the
-//! first probe. Each file is memory-mapped, and its block index checked, the
-//! first time a probe needs it; a [`OnceLock`] per file makes sure two
-//! threads never map the same file twice. Decompressed blocks are shared by
-//! all threads through one byte-weighted, sharded cache.
+//! first probe. Each file is opened, and its block index read and checked,
+//! the first time a probe needs it; a [`OnceLock`] per file makes sure two
+//! threads never open the same file twice. Blocks are read through a memory
+//! map by default, or with positioned reads (`pread`) on request
+//! ([`Backend`]); decompressed blocks are shared by all threads through one
+//! byte-weighted, sharded cache.
 //!
 //! Values are from the side to move's point of view; distances are plies to
 //! the end of the game (see [`Value`]).
@@ -19,7 +21,9 @@ use std::sync::{Arc, OnceLock};
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
-use crate::raw::format::{self, read_header, wdl_at, Header, Section, TableError, TableFile};
+use crate::raw::format::{
+    self, read_header, wdl_at, Backend, Header, Section, TableError, TableFile,
+};
 use crate::raw::index::{Layout, Slot, MAX_STONES};
 use crate::rules::{Move, Position, CYCLE};
 use crate::value::{Value, Wdl};
@@ -76,6 +80,7 @@ struct Table {
     path: PathBuf,
     header: Header,
     layout: Layout,
+    backend: Backend,
     file: OnceLock<Result<TableFile, TableError>>,
 }
 
@@ -85,7 +90,7 @@ impl Table {
     fn file(&self) -> Result<&TableFile, TableError> {
         self.file
             .get_or_init(|| {
-                let f = TableFile::open(&self.path)?;
+                let f = TableFile::open_with(&self.path, self.backend)?;
                 // The file was replaced since the header was read.
                 if *f.header() != self.header {
                     return Err(TableError::InconsistentHeader {
@@ -139,24 +144,62 @@ pub fn terminal_value(pos: &Position) -> Option<Value> {
 
 impl Tablebase {
     /// Opens the tables in `dirs` with a block cache of
-    /// [`DEFAULT_CACHE_BYTES`]. See [`Tablebase::open_with_cache`].
+    /// [`DEFAULT_CACHE_BYTES`] and the default [`Backend`] (a memory map).
+    ///
+    /// Every `togyz-NN.tkb` file is found and its header validated now.
+    /// When two folders hold a table for the same stone count, the first
+    /// folder wins. Other files are ignored. Finding no table at all is not
+    /// an error: probes then answer [`ProbeError::MissingTable`].
+    ///
+    /// **Table files must not change while the tablebase lives.** Each file
+    /// is memory-mapped when first probed, and a file that another program
+    /// changes or truncates under a live map is *undefined behaviour*: in
+    /// practice a `SIGBUS` crash or wrong answers. `togyz-gen` never
+    /// rewrites a table in place (it renames a new file over the name,
+    /// which leaves a live map intact), so regenerating tables next to a
+    /// running engine is safe; copying over them in place is not. Where
+    /// that cannot be ruled out, open with [`Backend::Pread`]
+    /// ([`Tablebase::open_with`]): a changed file then gives errors, never
+    /// undefined behaviour, at some cost in speed (`docs/performance.md`).
+    ///
+    /// # Errors
+    ///
+    /// [`ProbeError::Directory`] if a folder cannot be listed;
+    /// [`ProbeError::Table`] if a table's header cannot be read or is
+    /// damaged, or holds another stone count than its name says.
     pub fn open<P: AsRef<Path>>(
         dirs: impl IntoIterator<Item = P>,
     ) -> Result<Tablebase, ProbeError> {
-        Tablebase::open_with_cache(dirs, DEFAULT_CACHE_BYTES)
+        Tablebase::open_with(dirs, DEFAULT_CACHE_BYTES, Backend::default())
     }
 
-    /// Opens the tables in `dirs`, caching up to `cache_bytes` of
+    /// [`Tablebase::open`] with a block cache of `cache_bytes` of
     /// decompressed blocks (0 disables the cache).
     ///
-    /// Every `togyz-NN.tkb` file is found and its header validated now; a
-    /// folder that cannot be listed or a damaged header is an error. When
-    /// two folders hold a table for the same stone count, the first folder
-    /// wins. Other files are ignored. Finding no table at all is not an
-    /// error: probes then answer [`ProbeError::MissingTable`].
+    /// # Errors
+    ///
+    /// As [`Tablebase::open`].
     pub fn open_with_cache<P: AsRef<Path>>(
         dirs: impl IntoIterator<Item = P>,
         cache_bytes: u64,
+    ) -> Result<Tablebase, ProbeError> {
+        Tablebase::open_with(dirs, cache_bytes, Backend::default())
+    }
+
+    /// [`Tablebase::open`] with a block cache of `cache_bytes` and the
+    /// given way of reading the files. [`Backend::Mmap`] (the default) maps
+    /// each file, and changing or truncating a mapped file is undefined
+    /// behaviour (see [`Tablebase::open`]); [`Backend::Pread`] reads blocks
+    /// with positioned reads and has no such hazard.
+    /// `docs/performance.md` measures both.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::open`].
+    pub fn open_with<P: AsRef<Path>>(
+        dirs: impl IntoIterator<Item = P>,
+        cache_bytes: u64,
+        backend: Backend,
     ) -> Result<Tablebase, ProbeError> {
         let mut tables: Vec<Option<Table>> = (0..=MAX_STONES).map(|_| None).collect();
         for dir in dirs {
@@ -189,6 +232,7 @@ impl Tablebase {
                     path,
                     layout: Layout::new(n),
                     header,
+                    backend,
                     file: OnceLock::new(),
                 });
             }
@@ -219,7 +263,9 @@ impl Tablebase {
             .unwrap_or(0)
     }
 
-    /// The header of the table for `n` stones, if present.
+    /// The header of the table for `n` stones, if present (its counts of
+    /// wins, draws and losses and its longest distances; the layout fields
+    /// are the codec's, see [`crate::raw`]).
     pub fn header(&self, n: u32) -> Option<&Header> {
         self.table(n).map(|t| &t.header)
     }
@@ -263,6 +309,12 @@ impl Tablebase {
 
     /// Win, draw or loss for the side to move. On a cache hit this
     /// allocates nothing and reads no distance data.
+    ///
+    /// # Errors
+    ///
+    /// [`ProbeError::MissingTable`] when no table holds the position's stone
+    /// count; [`ProbeError::Table`] when its table cannot be read or is
+    /// damaged.
     pub fn wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         if let Some(v) = terminal_value(pos) {
             return Ok(v.wdl());
@@ -280,6 +332,10 @@ impl Tablebase {
     }
 
     /// The exact value for the side to move: result and plies to the end.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::wdl`].
     pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
         if let Some(v) = terminal_value(pos) {
             return Ok(v);
@@ -297,6 +353,10 @@ impl Tablebase {
     /// Every legal move with its value for the mover, best first (faster
     /// wins, then draws, then slower losses; equal values in hole order).
     /// Empty when the game is over.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::wdl`], for any position a move leads to.
     pub fn moves(&self, pos: &Position) -> Result<Vec<MoveValue>, ProbeError> {
         let mut out: Vec<MoveValue> = Vec::with_capacity(9);
         for mv in pos.legal_moves() {
@@ -310,6 +370,10 @@ impl Tablebase {
 
     /// The best move and its value for the mover, `None` when the game is
     /// over.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::moves`].
     pub fn best_move(&self, pos: &Position) -> Result<Option<MoveValue>, ProbeError> {
         Ok(self.moves(pos)?.into_iter().next())
     }
@@ -327,6 +391,11 @@ impl Tablebase {
     /// endless play), or after [`DRAW_LINE_PLIES`] plies.
     ///
     /// Empty when the game is over.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::moves`], and [`ProbeError::Inconsistent`] when the
+    /// stored values contradict each other along the line.
     pub fn principal_variation(&self, pos: &Position) -> Result<Vec<Move>, ProbeError> {
         let mut cur = *pos;
         let mut value = self.value(&cur)?;

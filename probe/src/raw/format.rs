@@ -33,7 +33,7 @@ pub use header::{read_header, BlockEntry, Header};
 pub const MAGIC: [u8; 8] = *b"TOGYZKTB";
 /// The format version this reader understands.
 pub const FORMAT_VERSION: u32 = 1;
-/// The rules variant of RULES.md: PlayStrategy's rules with automatic
+/// The rules variant of docs/rules.md: PlayStrategy's rules with automatic
 /// tuzdyk creation, the game over as soon as a kazan passes 81 or the side to
 /// move has no stones, and endless play counted as a draw.
 pub const RULES_VARIANT: u32 = 1;

@@ -87,7 +87,7 @@ pub fn landing(holes: &[u8; CYCLE], last: usize, mover: Side, tuzdyks: [u8; 2]) 
         return Landing::Quiet;
     }
     let count = holes[last];
-    if count % 2 == 0 {
+    if count.is_multiple_of(2) {
         return Landing::Capture(count);
     }
     if count == 3 && tuzdyk_allowed(last, mover, tuzdyks) {

@@ -114,13 +114,13 @@ impl Board {
         let opp_row = (1 - me) * 9;
         if at >= opp_row && at < opp_row + 9 && b.owner_of_tuzdyk(at).is_none() {
             let n = b.holes[at];
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 b.kazans[me] += n;
                 b.holes[at] = 0;
             } else if n == 3
                 && b.tuzdyk[me].is_none()
                 && at % 9 != 8
-                && b.tuzdyk[1 - me].map_or(true, |t| t % 9 != at % 9)
+                && b.tuzdyk[1 - me].is_none_or(|t| t % 9 != at % 9)
             {
                 b.kazans[me] += 3;
                 b.holes[at] = 0;

@@ -22,20 +22,23 @@ thread_local! {
     static READ_BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// How a [`TableFile`] reads its bytes.
+/// How a table file's bytes are read.
 ///
 /// `docs/performance.md` ("mmap or pread") measures both on cold and warm
-/// probes; the default is the one that measured better.
+/// probes: the map was faster on both (cold by the kernel's readahead
+/// around page faults, warm by saving a system call and a copy per block),
+/// so it is the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Backend {
+    /// A read-only memory map. Changing or truncating the file while it is
+    /// mapped is **undefined behaviour** (in practice a `SIGBUS` crash or
+    /// changed bytes); togyz-tb never rewrites a table in place.
+    #[default]
+    Mmap,
     /// Positioned reads (`pread`) of each compressed block into a
     /// per-thread buffer. A file changed on disk while it is open gives
-    /// checksum errors, never undefined behaviour.
-    #[default]
+    /// errors (checksum mismatches), never undefined behaviour.
     Pread,
-    /// A read-only memory map. Changing or truncating the file while it is
-    /// mapped is undefined behaviour (see [`TableFile::open_with`]).
-    Mmap,
 }
 
 /// Where the bytes come from.
@@ -454,6 +457,11 @@ impl TableFile {
     }
 
     /// Decodes the thresholds at byte `at` of decompressed WDL block `block`.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::BadEntry`] for an entry outside the block or thresholds
+    /// out of range.
     #[inline]
     pub fn thresholds_in(
         &self,
@@ -477,6 +485,10 @@ impl TableFile {
     }
 
     /// Decodes the distance at byte `at` of decompressed DTM block `block`.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::BadEntry`] for an entry outside the block.
     #[inline]
     pub fn distance_in(&self, data: &[u8], block: u64, at: usize) -> Result<u32, TableError> {
         let width = self.header.dtm_width as usize;
@@ -489,6 +501,11 @@ impl TableFile {
 
     /// Combines a result and a stored distance into a value, rejecting a
     /// distance on a draw or one longer than the header's longest.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::BadEntry`] for a distance on a draw, or longer than the
+    /// header's longest.
     #[inline]
     pub fn combine(&self, wdl: Wdl, distance: u32, block: u64) -> Result<Value, TableError> {
         let h = &self.header;
@@ -515,6 +532,11 @@ impl TableFile {
 
     /// The result at global board `gb`, kazan offset `j` (uncached: reads
     /// and decompresses one WDL block).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::OutOfRange`] for `(gb, j)` outside the table; as
+    /// [`TableFile::read_block`] and [`TableFile::thresholds_in`].
     pub fn wdl(&self, gb: u64, j: u32) -> Result<Wdl, TableError> {
         self.check_range(gb, j)?;
         let (block, at) = self.wdl_location(gb);
@@ -524,6 +546,10 @@ impl TableFile {
 
     /// The value at global board `gb`, kazan offset `j` (uncached: reads one
     /// WDL and one DTM block).
+    ///
+    /// # Errors
+    ///
+    /// As [`TableFile::wdl`] and [`TableFile::combine`].
     pub fn value(&self, gb: u64, j: u32) -> Result<Value, TableError> {
         let wdl = self.wdl(gb, j)?;
         let index = gb * self.layout.kazans() + j as u64;

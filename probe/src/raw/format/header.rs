@@ -136,6 +136,12 @@ impl Header {
     /// [`Layout::new`]. `path` is only used to name the file in errors.
     /// Whether the file really has `file_length` bytes and what its indexes
     /// hold is checked by [`TableFile::open`].
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] naming `path`: too short, bad magic, unknown version or
+    /// rules variant, header checksum mismatch, or fields that contradict each
+    /// other or the index layout.
     pub fn parse(bytes: &[u8], path: &Path) -> Result<Header, TableError> {
         let path_buf = || path.to_path_buf();
         if bytes.len() < HEADER_LEN {
@@ -352,6 +358,12 @@ impl BlockEntry {
 /// Reads the header of the file at `path` with ordinary file I/O (no
 /// mapping) and validates it, the actual file length included. Cheap: used
 /// to check every table when a tablebase is opened.
+///
+/// # Errors
+///
+/// [`TableError::Io`] if the file cannot be read; as [`Header::parse`];
+/// [`TableError::Truncated`] or [`TableError::TrailingBytes`] if the file
+/// length differs from the header's.
 pub fn read_header(path: &Path) -> Result<Header, TableError> {
     use std::io::Read;
     let mut file = File::open(path).map_err(|e| TableError::io(path, e))?;
