@@ -7,30 +7,26 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use togyz_gen::retro::solve_all;
-use togyz_gen::write::write_table;
 use togyz_probe::notation::{parse_fen, traditional, uci};
 use togyz_probe::{Tablebase, Value};
 
 const SEED: &str = "7,2S,1/8,2S 79 79 S 1";
 
-/// The solved tables for 1..=4 stones, and the compiled example.
+mod common;
+
+/// The compiled example, in a temporary folder kept alive with it.
 struct Setup {
-    dir: tempfile::TempDir,
+    _bin: tempfile::TempDir,
     probe: PathBuf,
 }
 
 fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let levels = solve_all(4).expect("levels solve");
-        for n in 1..=4 {
-            write_table(dir.path(), n, &levels.table(n)).unwrap();
-        }
-        let probe = dir.path().join("probe");
+        let bin = tempfile::tempdir().unwrap();
+        let probe = bin.path().join("probe");
         compile(&probe);
-        Setup { dir, probe }
+        Setup { _bin: bin, probe }
     })
 }
 
@@ -95,7 +91,7 @@ fn value_text(v: Value) -> String {
 
 /// What the example must print for `fen`, from the Rust library.
 fn expected(fen: &str) -> String {
-    let tb = Tablebase::open([setup().dir.path()]).unwrap();
+    let tb = Tablebase::open([common::tables()]).unwrap();
     let pos = parse_fen(fen).unwrap();
     let mut out = format!(
         "togyz-tb {}, tables for 1..4 stones\nposition: {}\nvalue: {}\nmoves, best first:\n",
@@ -117,7 +113,7 @@ fn expected(fen: &str) -> String {
 
 #[test]
 fn the_seed_is_a_loss_in_4_with_every_move_ranked() {
-    let dir = setup().dir.path().to_str().unwrap();
+    let dir = common::tables().to_str().unwrap();
     let out = run(&[dir]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -132,12 +128,8 @@ fn the_seed_is_a_loss_in_4_with_every_move_ranked() {
 
 #[test]
 fn other_positions_match_the_rust_library() {
-    let dir = setup().dir.path().to_str().unwrap();
-    for fen in [
-        "1S,8/9 80 81 N 30",
-        "2S,8/1S,8 79 80 S 3",
-        "9/1S,3S,7 79 79 N 1",
-    ] {
+    let dir = common::tables().to_str().unwrap();
+    for fen in common::FENS {
         let out = run(&[dir, fen]);
         assert!(out.status.success(), "{fen}: {}", text(&out.stderr));
         let stdout = text(&out.stdout);
@@ -152,7 +144,7 @@ fn other_positions_match_the_rust_library() {
 
 #[test]
 fn four_threads_agree() {
-    let dir = setup().dir.path().to_str().unwrap();
+    let dir = common::tables().to_str().unwrap();
     let out = run(&["--threads", "4", dir]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -165,7 +157,7 @@ fn four_threads_agree() {
 
 #[test]
 fn failures_come_back_with_their_message() {
-    let dir = setup().dir.path().to_str().unwrap();
+    let dir = common::tables().to_str().unwrap();
     let out = run(&[dir, "9/5S,8 76 81 S 1"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -180,7 +172,7 @@ fn failures_come_back_with_their_message() {
         "{}",
         text(&out.stderr)
     );
-    let missing = setup().dir.path().join("no such folder");
+    let missing = common::tables().join("no such folder");
     let out = run(&[missing.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
