@@ -28,10 +28,8 @@ fn position(fen: &str) -> TogyzPosition {
     let fen = CString::new(fen).unwrap();
     let mut p = std::mem::MaybeUninit::uninit();
     // SAFETY: valid pointers.
-    assert_eq!(
-        unsafe { togyz_position_from_fen(fen.as_ptr(), p.as_mut_ptr()) },
-        TogyzStatus::Ok
-    );
+    let s = unsafe { togyz_position_from_fen(fen.as_ptr(), p.as_mut_ptr()) };
+    assert_eq!(s, TogyzStatus::Ok);
     // SAFETY: written on success.
     unsafe { p.assume_init() }
 }
@@ -79,10 +77,8 @@ fn values_and_ranked_moves_match_the_rust_library() {
     assert_eq!(s, TogyzStatus::Ok, "{}", last_error());
     let mut complete = 0;
     // SAFETY: a live handle and a writable output.
-    assert_eq!(
-        unsafe { togyz_tb_complete_up_to(tb, &mut complete) },
-        TogyzStatus::Ok
-    );
+    let s = unsafe { togyz_tb_complete_up_to(tb, &mut complete) };
+    assert_eq!(s, TogyzStatus::Ok);
     assert_eq!(complete, 4);
     for fen in common::FENS {
         let pos = parse_fen(fen).unwrap();
@@ -137,10 +133,8 @@ fn the_seed_is_a_loss_in_4_plies_of_dtm() {
     assert_eq!(s, TogyzStatus::Ok);
     let mut v = c_value(Value::Draw);
     // SAFETY: a live handle, a position, a writable output.
-    assert_eq!(
-        unsafe { togyz_tb_value(tb, &position(SEED), &mut v) },
-        TogyzStatus::Ok
-    );
+    let s = unsafe { togyz_tb_value(tb, &position(SEED), &mut v) };
+    assert_eq!(s, TogyzStatus::Ok);
     assert_eq!(
         v,
         TogyzValue {
