@@ -237,6 +237,9 @@ fn answer_dict<'py>(py: Python<'py>, a: &Answer) -> PyResult<Bound<'py, PyDict>>
     d.set_item("side", a.side.letter().to_string())?;
     d.set_item("result", a.value.wdl().name())?;
     d.set_item("dtm", a.value.dtm())?;
+    // As `togyz-probe query --json` says where an answer comes from; this
+    // package answers from the tables only.
+    d.set_item("source", "tables")?;
     let moves = a
         .moves
         .iter()
@@ -279,7 +282,8 @@ impl PyTablebase {
     }
 
     /// The full answer for a position, the dict `togyz-probe query --json`
-    /// prints: fen, stones, side, result, dtm, moves (best first) and pv.
+    /// prints: fen, stones, side, result, dtm, source ("tables"), moves
+    /// (best first) and pv.
     fn probe<'py>(&self, py: Python<'py>, fen: &Bound<'_, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let pos = position_of(fen)?;
         let a = py.detach(|| answer(&self.tb, &pos))?;

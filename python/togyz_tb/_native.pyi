@@ -45,6 +45,7 @@ class ProbeResult(TypedDict):
     side: Literal["S", "N"]
     result: Result
     dtm: Optional[int]
+    source: Literal["tables"]
     moves: list[MoveInfo]
     pv: list[str]
 
