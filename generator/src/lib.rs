@@ -7,9 +7,11 @@
 //! ([`verify`]) and endgame statistics ([`stats`]).
 
 pub mod decode;
+pub mod dtc;
 pub mod generate;
 pub mod progress;
 pub mod retro;
+pub mod score;
 pub mod stats;
 pub mod verify;
 pub mod write;
