@@ -53,7 +53,9 @@ use crate::retro::{
 use crate::score::{draw_split, ScoreError, WdlLevel};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_probe::raw::index::{board_count, rank_board, BoardWalker, Layout, TuzdykConfig, CONFIG_COUNT};
+use togyz_probe::raw::index::{
+    board_count, rank_board, BoardWalker, Layout, TuzdykConfig, CONFIG_COUNT,
+};
 use togyz_probe::raw::{landing, sow, Landing};
 use togyz_probe::rules::{Side, ROW};
 use togyz_probe::{Position, Value, Wdl};
@@ -249,7 +251,11 @@ fn solve_into<T: Cell>(
             continue;
         }
         let a = slices[id].take().expect("each configuration is taken once");
-        let b = if twin == id { None } else { slices[twin].take() };
+        let b = if twin == id {
+            None
+        } else {
+            slices[twin].take()
+        };
         units.push((id, twin, a, b));
     }
     // Big units first, for better load balance.
@@ -302,7 +308,10 @@ impl<'a, T: Cell> Unit<'a, T> {
         }
         let boards_a = board_count(n, sides[0].m) as u32;
         let nodes: u64 = sides.iter().map(|s| board_count(n, s.m)).sum();
-        assert!(nodes < u32::MAX as u64, "unit too large for 32-bit node ids");
+        assert!(
+            nodes < u32::MAX as u64,
+            "unit too large for 32-bit node ids"
+        );
         let layout = Layout::new(n);
         Unit {
             n,
@@ -393,7 +402,8 @@ impl<'a, T: Cell> Unit<'a, T> {
                 |pre| rank_board(pre, &pinfo.free, pinfo.m),
                 &mut unmoved,
             );
-            self.preds.extend(unmoved[..count].iter().map(|&r| pbase + r));
+            self.preds
+                .extend(unmoved[..count].iter().map(|&r| pbase + r));
             self.pred_off.push(self.preds.len() as u64);
             if board[..ROW].iter().all(|&h| h == 0) {
                 // The game is over: the opponent collects the board, and
@@ -549,12 +559,50 @@ impl<'a, T: Cell> Unit<'a, T> {
             let at = first + b * k;
             for (j, o) in cells.iter_mut().enumerate() {
                 let s = self.get(at + j);
-                let packed = if s >= RESOLVED { s - RESOLVED } else { 0 };
+                // Unresolved at the fixed point: a draw (packed 0).
+                let packed = s.saturating_sub(RESOLVED);
                 *o = T::from_packed(packed).ok_or(SolveError::CellTooNarrow)?;
             }
             let wdl = cells.iter().map(|&c| Value::unpack(c.into()).wdl());
             *split = draw_split(self.n, self.first_board[side] + b as u64, wdl)? as u8;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One- and two-byte cells give the same level.
+    #[test]
+    fn narrow_and_wide_cells_agree() {
+        let progress = AtomicU64::new(0);
+        let mut lower = WdlLevels::new();
+        for n in 1..=5 {
+            let (narrow, splits) = solve_into::<u8>(n, &lower, &progress).unwrap();
+            let (wide, wide_splits) = solve_into::<u16>(n, &lower, &progress).unwrap();
+            assert_eq!(splits, wide_splits, "n={n}");
+            assert!(
+                narrow.iter().zip(&wide).all(|(&a, &b)| a as u16 == b),
+                "n={n}"
+            );
+            lower
+                .push(WdlLevel::from_splits(n, splits).unwrap())
+                .unwrap();
+        }
+    }
+
+    /// A resolved state that does not fit a byte asks for wide cells, and
+    /// one past the packing is an overflow.
+    #[test]
+    fn state_limits() {
+        assert_eq!(resolved(Value::Draw).unwrap(), RESOLVED);
+        assert!(u8::from_packed(resolved(Value::Win(122)).unwrap()).is_some());
+        assert!(u8::from_packed(resolved(Value::Loss(122)).unwrap()).is_none());
+        assert!(matches!(
+            resolved(Value::Loss(MAX_DIST)),
+            Err(SolveError::DistanceOverflow(_))
+        ));
     }
 }

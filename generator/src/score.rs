@@ -58,7 +58,11 @@ pub enum ScoreError {
 ///
 /// [`ScoreError::NotOneDraw`] unless the results are losses for `j < j*`,
 /// a draw at `j*` and wins above.
-pub fn draw_split(n: u32, gb: u64, board: impl IntoIterator<Item = Wdl>) -> Result<u32, ScoreError> {
+pub fn draw_split(
+    n: u32,
+    gb: u64,
+    board: impl IntoIterator<Item = Wdl>,
+) -> Result<u32, ScoreError> {
     let results: Vec<Wdl> = board.into_iter().collect();
     // Where the losses stop (the last split when all are losses): the draw
     // must be there, and everything must follow from it.
@@ -224,7 +228,12 @@ mod tests {
             (vec![W, D, W, W], 0),
         ] {
             match draw_split(3, 5, bad.clone()) {
-                Err(ScoreError::NotOneDraw { n, board, fen, found }) => {
+                Err(ScoreError::NotOneDraw {
+                    n,
+                    board,
+                    fen,
+                    found,
+                }) => {
                     assert_eq!((n, board), (3, 5));
                     let layout = Layout::new(3);
                     let want = layout.slot(layout.index_at(5, j)).position().fen();

@@ -44,7 +44,12 @@ fn wdl_equals_the_dtm_solvers_up_to_6() {
         let mut shorter = 0u64;
         for i in 0..a.len() {
             let (x, y) = (Value::unpack(a.get(i)), Value::unpack(b.get(i)));
-            assert_eq!(x.wdl(), y.wdl(), "n={n} {}", layout.slot(i as u64).position().fen());
+            assert_eq!(
+                x.wdl(),
+                y.wdl(),
+                "n={n} {}",
+                layout.slot(i as u64).position().fen()
+            );
             assert_eq!(wdl.level(n).wdl(i as u64), x.wdl());
             assert!(y.dtm() <= x.dtm(), "n={n} index {i}: DTC {y} over DTM {x}");
             shorter += (y.dtm() < x.dtm()) as u64;
@@ -112,7 +117,10 @@ fn brute_dtc(brute: &Brute) -> HashMap<Key, Value> {
             }
             let known = |c: u32| values[c as usize].filter(|v| v.dtm().is_some_and(|d| d < i));
             if (i == 1 && node.convert == Some(Wdl::Win))
-                || node.children.iter().any(|&c| known(c) == Some(Value::Loss(i - 1)))
+                || node
+                    .children
+                    .iter()
+                    .any(|&c| known(c) == Some(Value::Loss(i - 1)))
             {
                 settled.push((id, Value::Win(i)));
                 continue;
@@ -226,7 +234,13 @@ fn play_out(levels: &[LevelValues], start: Position, rng: &mut Rng) {
     let mut pos = start;
     for _ in 0..10_000 {
         if let Some(o) = pos.outcome() {
-            assert_eq!(o.winner, Some(winner), "from {}: lost at {}", start.fen(), pos.fen());
+            assert_eq!(
+                o.winner,
+                Some(winner),
+                "from {}: lost at {}",
+                start.fen(),
+                pos.fen()
+            );
             return;
         }
         let v = dtc_value(levels, &pos);
@@ -235,7 +249,12 @@ fn play_out(levels: &[LevelValues], start: Position, rng: &mut Rng) {
                 panic!("from {}: the winner's {} is {v}", start.fen(), pos.fen());
             };
             let good = good_moves(levels, &pos, d);
-            assert!(!good.is_empty(), "from {}: no good move at {}", start.fen(), pos.fen());
+            assert!(
+                !good.is_empty(),
+                "from {}: no good move at {}",
+                start.fen(),
+                pos.fen()
+            );
             pos = good[rng.below(good.len())];
         } else {
             let Value::Loss(d) = v else {
