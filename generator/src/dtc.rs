@@ -44,8 +44,8 @@
 //! the smallest such threshold.
 //!
 //! Every solved board is checked to have exactly one draw split
-//! ([`crate::score`]); the solve stops with [`DtcError::Score`] naming the
-//! first board that has not.
+//! ([`crate::score`]); the solve stops with [`DtcError::Score`] naming a
+//! board that has not (the first of its unit; units run in parallel).
 
 use crate::retro::{
     bits, config_infos, rotate, unmoves, Cell, ConfigInfo, LevelValues, SolveError, MAX_DIST,
@@ -169,8 +169,8 @@ fn resolved(v: Value) -> Result<u16, SolveError> {
 /// # Errors
 ///
 /// [`DtcError::Solve`] for a level beyond the solver's limits or without
-/// the levels below; [`DtcError::Score`] naming the first board of the
-/// level that is not one draw split.
+/// the levels below; [`DtcError::Score`] naming a board of the level that
+/// is not one draw split.
 pub fn solve_level(n: u32, lower: &WdlLevels, progress: &AtomicU64) -> Result<DtcLevel, DtcError> {
     let before = progress.load(Ordering::Relaxed);
     match solve_into::<u8>(n, lower, progress) {
@@ -497,7 +497,7 @@ impl<'a, T: Cell> Unit<'a, T> {
         let win = resolved(Value::Win(d + 1))?;
         let pmask = self.reverse(mask);
         let k = self.k;
-        for i in self.pred_off[node as usize] as usize..self.pred_off[node as usize + 1] as usize {
+        for i in self.pred_range(node) {
             let pred = self.preds[i];
             let at = pred as usize * k;
             let mut won = 0u64;
@@ -521,7 +521,7 @@ impl<'a, T: Cell> Unit<'a, T> {
         let loss = resolved(Value::Loss(d + 1))?;
         let pmask = self.reverse(mask);
         let k = self.k;
-        for i in self.pred_off[node as usize] as usize..self.pred_off[node as usize + 1] as usize {
+        for i in self.pred_range(node) {
             let pred = self.preds[i];
             let at = pred as usize * k;
             let mut lost = 0u64;
@@ -542,6 +542,12 @@ impl<'a, T: Cell> Unit<'a, T> {
             }
         }
         Ok(())
+    }
+
+    /// Where the quiet predecessors of `node` are in `preds`.
+    #[inline]
+    fn pred_range(&self, node: u32) -> std::ops::Range<usize> {
+        self.pred_off[node as usize] as usize..self.pred_off[node as usize + 1] as usize
     }
 
     /// Kazan offsets seen by the other player: `j -> n - j`.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Brute, Key};
+use common::{over_value, Brute, Key};
 use std::collections::HashMap;
 use togyz_gen::dtc::{self, WdlLevels};
 use togyz_gen::retro::{self, LevelValues};
@@ -75,17 +75,11 @@ fn brute_dtc(brute: &Brute) -> HashMap<Key, Value> {
     let mut nodes = Vec::new();
     for p in &brute.positions {
         let mut node = Node {
-            over: None,
+            over: over_value(p),
             convert: None,
             children: Vec::new(),
         };
-        if let Some(o) = p.outcome() {
-            node.over = Some(match o.winner {
-                None => Value::Draw,
-                Some(w) if w == p.side_to_move() => Value::Win(0),
-                Some(_) => Value::Loss(0),
-            });
-        } else {
+        if node.over.is_none() {
             for mv in p.legal_moves() {
                 let mut child = *p;
                 let report = child.play(mv).unwrap();
