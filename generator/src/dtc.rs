@@ -151,7 +151,9 @@ pub struct DtcLevel {
 /// Cannot be lost any more (an exit or the game's end draws): a draw
 /// unless a win is found.
 const OPEN: u16 = 0;
-/// `1..=9`: no exit draws or wins, this many quiet moves not yet refuted.
+// `1..=9` (at most one quiet move a hole): no exit draws or wins, this
+// many quiet moves not yet refuted.
+/// The first resolved state: `RESOLVED + packed value`.
 const RESOLVED: u16 = 10;
 
 #[inline]
