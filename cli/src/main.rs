@@ -1,24 +1,38 @@
 //! `togyz-probe`: the command line of the probe crate.
 //!
 //! Each subcommand lives in its own file beside this one and exposes an
-//! `Args` struct (clap) and a `run` function; this file only dispatches.
-//! Any error is printed as one `error: ...` line on stderr with exit code 2
-//! (clap's own usage errors exit with 2 as well).
+//! `Args` struct (clap) and a `run` function; this file only dispatches and
+//! turns a [`failure::Failure`] into its `error: ...` text on standard
+//! error and its exit code (clap's own usage errors exit with 2 as well).
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod failure;
+mod interactive;
+mod moves;
 mod perft;
 mod play;
 mod query;
+mod render;
+mod tables;
 
-/// What a subcommand returns: any error ends the program with exit code 2.
-pub type CliResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
+/// The exit codes, for `--help` (`failure::Kind::code` gives them).
+const EXIT_CODES: &str = "\
+Exit codes: 0 done; 1 standard input or output failed; 2 bad input (FEN,
+move, arguments); 3 no table covers the position; 4 a table is damaged;
+5 a table or the tables folder cannot be read (permissions, I/O).";
+
+/// The exit codes of the commands that read no tables.
+const EXIT_CODES_NO_TABLES: &str = "\
+Exit codes: 0 done; 1 standard input or output failed; 2 bad input (FEN,
+move, arguments). `play -i` exits with 0 at `quit` or the end of input.";
 
 /// Togyz Kumalak rules tools and endgame tablebase prober.
 #[derive(Parser, Debug)]
-#[command(name = "togyz-probe", version, about)]
+#[command(name = "togyz-probe", version, about, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -26,33 +40,52 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Who wins here: the result and distance to the end from the tables,
+    /// every legal move with its result, and the line of best play; the
+    /// board and the legal moves where no table covers the position.
+    #[command(after_help = QUERY_HELP)]
+    Query(query::Args),
+    /// Replay moves and print each move and the FEN after it, or play at a
+    /// prompt with the tables' verdicts (`-i`).
+    #[command(after_help = EXIT_CODES_NO_TABLES)]
+    Play(play::Args),
     /// Count the leaves DEPTH plies below a position (finished games count
     /// as leaves).
+    #[command(after_help = EXIT_CODES_NO_TABLES)]
     Perft(perft::Args),
-    /// Replay moves (traditional `76`/`36x` or UCI `g1d2`) and print each
-    /// move and the FEN after it.
-    Play(play::Args),
-    /// Who wins here: the result and distance to the end from the tables,
-    /// every legal move with its result, and the line of best play (exit
-    /// codes: 0 answered, 2 bad input, 3 missing table, 4 damaged table).
-    Query(query::Args),
 }
+
+/// `query --help`'s closing text: examples and the exit codes.
+const QUERY_HELP: &str = "\
+Examples:
+  togyz-probe query '7,2S,1/8,2S 79 79 S 1'
+  togyz-probe query '7,2S,1/8,2S 79 79 S 1' 91 12
+  togyz-probe query 76 98 22        (moves from the initial position)
+  printf '%s\\n' FEN 'FEN MOVE...' | togyz-probe query -
+
+Exit codes: 0 answered; 1 standard input or output failed; 2 bad input
+(FEN, move, arguments); 3 no table covers the position (the board and the
+legal moves are still printed); 4 a table is damaged; 5 a table or the
+tables folder cannot be read (permissions, I/O). With `-`, the highest code
+of any line; each failed line's JSON object has `error` and `kind`
+(bad_fen, bad_move, illegal_move, no_table, damaged_table,
+unreadable_table).";
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
-        // Exit codes 3 and 4 are its own: it reports and exits by itself.
-        Command::Query(args) => return query::run(args),
+        Command::Query(args) => query::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            // One line, whatever the error says.
-            let msg = e.to_string().replace('\n', " ");
-            eprintln!("error: {msg}");
-            ExitCode::from(2)
+        // The reader has seen enough: nothing more to say.
+        Err(f) if f.is_closed_output() => ExitCode::SUCCESS,
+        Err(f) => {
+            // Nowhere left to report a failure to write standard error.
+            let _ = std::io::stderr().write_all(f.text().as_bytes());
+            ExitCode::from(f.kind.code())
         }
     }
 }

@@ -1,49 +1,69 @@
-//! `togyz-probe play [--fen FEN] MOVE...`: replays moves and prints each in
-//! traditional notation with the FEN after it, then the result if the game
-//! has ended.
+//! `togyz-probe play [--fen FEN] [--board] MOVE...`: replays moves and
+//! prints each in traditional notation with the FEN after it (and the board
+//! with `--board`), then the result if the game has ended. `play -i` plays
+//! interactively (see [`crate::interactive`]).
 
 use std::io::Write;
 
-use togyz_probe::notation::{parse_fen, parse_move, result_text};
+use togyz_probe::notation::result_text;
 use togyz_probe::rules::Position;
 
-use crate::CliResult;
+use crate::failure::Failure;
+use crate::interactive;
+use crate::moves::{fen_arg, replay};
+use crate::render::diagram;
+use crate::tables::TablesArg;
 
 /// Arguments of `play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Start from this PlayStrategy FEN instead of the initial position.
+    /// Start from this PlayStrategy FEN (in quotes) instead of the initial
+    /// position.
     #[arg(long)]
     fen: Option<String>,
-    /// Moves, each traditional (`76`, `36x`) or UCI (`g1d2`).
-    #[arg(required = true, value_name = "MOVE")]
+    /// Print the board after each move.
+    #[arg(long)]
+    board: bool,
+    /// Play move by move at a prompt, after the MOVEs if any: the board, the
+    /// tables' verdict where they cover the position, the legal moves;
+    /// `undo`, `help`, `quit`.
+    #[arg(short, long)]
+    interactive: bool,
+    /// Tables for the verdicts of `-i`.
+    #[command(flatten)]
+    tables: TablesArg,
+    /// Moves: traditional (`76`, `36x`), UCI (`g1d2`) or a hole number;
+    /// move numbers such as `1.` are skipped.
+    #[arg(required_unless_present = "interactive", value_name = "MOVE")]
     moves: Vec<String>,
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> CliResult {
-    let mut pos = match &args.fen {
-        Some(fen) => parse_fen(fen)?,
+pub fn run(args: Args) -> Result<(), Failure> {
+    let start = match &args.fen {
+        Some(fen) => fen_arg(fen, &args.moves)?,
         None => Position::start(),
     };
-    // Check every move before printing anything, so bad input prints only
-    // the error line.
-    let mut lines = Vec::with_capacity(args.moves.len());
-    for text in &args.moves {
-        let mv = parse_move(&pos, text)?;
-        let mover = pos.side_to_move();
-        let report = pos.play(mv)?;
-        lines.push(format!(
-            "{:<6}{:<4}{pos}",
-            mover.to_string(),
-            report.traditional()
-        ));
+    // Every move is checked before anything is printed, so bad input prints
+    // only the error (with the position where the list stopped).
+    let played = replay(&start, &args.moves)?;
+    if args.interactive {
+        return interactive::run(start, played, &args.tables.open());
     }
     let mut out = std::io::stdout().lock();
-    for line in &lines {
-        writeln!(out, "{line}")?;
+    for p in &played {
+        writeln!(
+            out,
+            "{:<6}{:<4}{}",
+            p.report.mover.to_string(),
+            p.report.traditional(),
+            p.after
+        )?;
+        if args.board {
+            writeln!(out, "{}", diagram(&p.after))?;
+        }
     }
-    if let Some(result) = result_text(&pos) {
+    if let Some(result) = played.last().and_then(|p| result_text(&p.after)) {
         writeln!(out, "{result}")?;
     }
     Ok(())

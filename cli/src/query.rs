@@ -1,55 +1,49 @@
-//! `togyz-probe query [--tables DIR] [--json] FEN`: who wins here, in how
-//! many plies, with which moves, and the line of best play.
+//! `togyz-probe query [--tables DIR] [--json] [FEN] [MOVE...]`: who wins
+//! here, in how many plies, with which moves, and the line of best play.
 //!
-//! Exit codes: 0 answered, 2 bad input, 3 no table for the position (the
-//! message names the missing stone count and the command that generates
-//! it), 4 a damaged table. With `-` for the FEN, every line of standard
-//! input is answered with one JSON line; a line that cannot be answered gets
-//! `{"fen": ..., "error": ...}`, the others go on, and the exit code is the
-//! most serious failure (4, then 3, then 2), 0 if every line was answered.
+//! The position is the FEN (the start position without one) after the
+//! moves, if any. With `-` for the FEN, every line of standard input is a
+//! FEN, optionally followed by moves, answered with one JSON line. Exit
+//! codes are [`Kind::code`]'s; in that batch mode, the highest code of any
+//! line.
 
 use std::io::{self, BufRead, Write};
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use serde::Serialize;
-use togyz_probe::notation::{parse_fen, result_text, traditional, uci};
-use togyz_probe::raw::index::MAX_STONES;
-use togyz_probe::rules::{Move, Position, Side, ROW};
-use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, Tablebase, DRAW_LINE_PLIES};
+use togyz_probe::rules::{Move, Position};
+use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
 use togyz_probe::Value;
+
+use crate::failure::{Failure, Kind};
+use crate::moves::{fen_arg, replay};
+use crate::render::{count, diagram, ending, legal_moves, names, valued_moves, verdict};
+use crate::tables::{Tables, TablesArg};
 
 /// Arguments of `query`.
 #[derive(clap::Args, Debug)]
+#[command(
+    override_usage = "togyz-probe query [OPTIONS] [FEN] [MOVE]...\n       \
+                      togyz-probe query [OPTIONS] --fen FEN [MOVE]...\n       \
+                      togyz-probe query [OPTIONS] -"
+)]
 pub struct Args {
-    /// Folder of the table files (default: $TOGYZ_TABLES, else ./tables).
-    #[arg(long, value_name = "DIR")]
-    tables: Option<PathBuf>,
+    #[command(flatten)]
+    tables: TablesArg,
     /// Print one JSON object instead of the text report.
     #[arg(long)]
     json: bool,
-    /// The position as a PlayStrategy FEN, or `-` to read one FEN per line
-    /// from standard input and answer each with a JSON line.
-    #[arg(value_name = "FEN", allow_hyphen_values = true)]
-    fen: String,
-}
-
-/// The folder used when neither `--tables` nor `$TOGYZ_TABLES` is given.
-const DEFAULT_TABLES: &str = "tables";
-
-/// Why a position was not answered, with its exit code.
-struct Failure {
-    code: u8,
-    message: String,
-}
-
-impl Failure {
-    fn bad_input(message: impl ToString) -> Failure {
-        Failure {
-            code: 2,
-            message: message.to_string(),
-        }
-    }
+    /// The position: a PlayStrategy FEN in quotes, then moves played from
+    /// it (traditional `76`/`36x`, UCI `g1d2`, or a hole number; move
+    /// numbers such as `1.` are skipped). Without a FEN (the first argument
+    /// has no `/`, `,` or space) the moves start from the initial position.
+    /// `-` alone reads one FEN per line from standard input (moves may
+    /// follow it on the line) and answers each with a JSON line.
+    #[arg(value_name = "FEN|MOVE")]
+    position: Vec<String>,
+    /// The FEN, as `play` and `perft` take it; every argument is then a
+    /// move.
+    #[arg(long, value_name = "FEN")]
+    fen: Option<String>,
 }
 
 /// One legal move in the JSON answer.
@@ -65,7 +59,13 @@ struct MoveJson {
 
 /// The JSON answer for one position.
 #[derive(Serialize)]
-struct Answer {
+struct AnswerJson {
+    /// Where the moves started, when moves were given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start: Option<String>,
+    /// The moves given, in traditional notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    played: Option<Vec<String>>,
     fen: String,
     stones: u32,
     side: String,
@@ -73,316 +73,301 @@ struct Answer {
     dtm: Option<u32>,
     moves: Vec<MoveJson>,
     pv: Vec<String>,
-    /// Kept out of the JSON: the text report needs them.
-    #[serde(skip)]
-    pos: Position,
-    #[serde(skip)]
-    value: Value,
-    #[serde(skip)]
-    move_values: Vec<MoveValue>,
-    #[serde(skip)]
-    line: Vec<Move>,
 }
 
-/// A JSON error line.
+/// A JSON error object.
 #[derive(Serialize)]
 struct ErrorJson<'a> {
     fen: &'a str,
     error: &'a str,
+    kind: &'static str,
+    /// The place in the move list of a move that could not be played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    move_index: Option<usize>,
+    /// Where moves given after the FEN led: the position a bad move was
+    /// tried in, or the one no table covers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<String>,
 }
 
-/// The tables, or why they could not be opened.
-struct Tables {
-    dir: PathBuf,
-    /// The folder could not be listed: every table is missing.
-    unreadable: Option<String>,
-    tb: Result<Tablebase, ProbeError>,
+/// The tables' answer for a position.
+struct Answer {
+    pos: Position,
+    value: Value,
+    moves: Vec<MoveValue>,
+    line: Vec<Move>,
 }
 
-impl Tables {
-    fn open(dir: PathBuf) -> Tables {
-        match Tablebase::open([&dir]) {
-            Err(ProbeError::Directory { source, .. }) => Tables {
-                unreadable: Some(source.to_string()),
-                tb: Tablebase::open(std::iter::empty::<&Path>()),
-                dir,
-            },
-            tb => Tables {
-                unreadable: None,
-                tb,
-                dir,
-            },
+/// What `query` can say about a position.
+enum Verdict {
+    /// The tables answer it.
+    Tables(Answer),
+    /// No table covers it: the board and the legal moves can still be
+    /// shown. (A search above the tables reports here.)
+    Beyond(Position, Failure),
+}
+
+/// The position asked about: where it came from and the moves to it.
+struct Asked {
+    start: Position,
+    played: Vec<String>,
+    pos: Position,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<(), Failure> {
+    let tables = args.tables.open();
+    if args.fen.as_deref() == Some("-") || args.position.first().is_some_and(|a| a == "-") {
+        if args.position.len() + usize::from(args.fen.is_some()) > 1 {
+            return Err(Failure::new(
+                Kind::BadFen,
+                "`-` reads FENs from standard input and takes no moves after it (put them on \
+                 the lines, after each FEN)",
+            ));
         }
+        return run_stdin(&tables);
     }
-
-    /// The failure for a probe error on a position with `stones` stones.
-    fn failure(&self, e: ProbeError, stones: u32) -> Failure {
-        match e {
-            ProbeError::MissingTable { stones: missing } if missing > MAX_STONES => Failure {
-                code: 3,
-                message: format!(
-                    "no table for {missing} stones on the board: tables can be made for at most {MAX_STONES}"
-                ),
-            },
-            ProbeError::MissingTable { stones: missing } => {
-                let out = if self.dir == Path::new(DEFAULT_TABLES) {
-                    String::new()
-                } else {
-                    format!(" --out {}", self.dir.display())
-                };
-                let folder = match &self.unreadable {
-                    Some(why) => format!("{} ({why})", self.dir.display()),
-                    None => self.dir.display().to_string(),
-                };
-                Failure {
-                    code: 3,
-                    message: format!(
-                        "no table for {missing} stones on the board in {folder}; generate the tables with `togyz-gen generate --max-stones {}{out}`",
-                        stones.max(missing)
-                    ),
-                }
+    let mut out = io::stdout().lock();
+    let (given, asked) = asked(&args);
+    let asked = match asked {
+        Ok(asked) => asked,
+        Err(f) => {
+            if args.json {
+                let at = f.stop.as_ref().map(|s| s.pos.fen());
+                writeln!(out, "{}", error_json(&given, &f, at))?;
             }
-            ProbeError::Directory { .. } => Failure {
-                code: 3,
-                message: e.to_string(),
-            },
-            ProbeError::Table(_) | ProbeError::Inconsistent { .. } => Failure {
-                code: 4,
-                message: format!(
-                    "{e}; check the tables with `togyz-gen verify --tables {}`, or delete the damaged file and generate it again",
-                    self.dir.display()
-                ),
-            },
+            return Err(f);
+        }
+    };
+    let verdict = answer(&tables, &asked.pos);
+    if args.json {
+        let line = match &verdict {
+            Ok(Verdict::Tables(a)) => answer_json(a, Some(&asked)),
+            Ok(Verdict::Beyond(_, f)) | Err(f) => {
+                let reached = (!asked.played.is_empty()).then(|| asked.pos.fen());
+                error_json(&given, f, reached)
+            }
+        };
+        writeln!(out, "{line}")?;
+    } else {
+        if !asked.played.is_empty() {
+            writeln!(
+                out,
+                "After {}: {}\n",
+                asked.played.join(" "),
+                asked.pos.fen()
+            )?;
+        }
+        match &verdict {
+            Ok(Verdict::Tables(a)) => out.write_all(report(a).as_bytes())?,
+            Ok(Verdict::Beyond(pos, _)) => out.write_all(report_beyond(pos).as_bytes())?,
+            Err(_) => {}
         }
     }
+    match verdict {
+        Ok(Verdict::Tables(_)) => Ok(()),
+        Ok(Verdict::Beyond(_, f)) | Err(f) => Err(f),
+    }
+}
 
-    /// Answers one FEN.
-    fn answer(&self, fen: &str) -> Result<Answer, Failure> {
-        let pos = parse_fen(fen).map_err(Failure::bad_input)?;
-        let stones = pos.stones_on_board();
-        let fail = |e: ProbeError| self.failure(e, stones);
-        let tb = self.tb.as_ref().map_err(|e| fail(e.clone()))?;
-        let value = tb.value(&pos).map_err(fail)?;
-        let move_values = tb.moves(&pos).map_err(fail)?;
-        let mut moves = Vec::new();
-        for m in &move_values {
-            let after = pos.after_unchecked(m.mv);
-            moves.push(MoveJson {
-                traditional: traditional(&pos, m.mv).map_err(Failure::bad_input)?,
-                uci: uci(&pos, m.mv).map_err(Failure::bad_input)?,
-                result: m.value.wdl().name(),
-                dtm: m.value.dtm(),
-                fen: after.fen(),
+/// The FEN the arguments give (the start position's if none) and the
+/// position they ask about: that FEN after the moves.
+fn asked(args: &Args) -> (String, Result<Asked, Failure>) {
+    let (fen, moves) = match &args.fen {
+        Some(fen) => (Some(fen), &args.position[..]),
+        None => {
+            // A move never holds a `/`, a `,` or a space; a FEN (even a
+            // broken one) almost always does.
+            let first = args.position.first().filter(|a| {
+                a.trim().is_empty() || a.contains(['/', ',']) || a.contains(char::is_whitespace)
             });
+            let skip = usize::from(first.is_some());
+            (first, &args.position[skip..])
         }
-        let line = tb.principal_variation(&pos).map_err(fail)?;
-        let mut pv = Vec::new();
-        let mut p = pos;
-        for &mv in &line {
-            pv.push(traditional(&p, mv).map_err(Failure::bad_input)?);
-            p.play_unchecked(mv);
-        }
+    };
+    match fen {
+        Some(fen) => (
+            fen.clone(),
+            fen_arg(fen, moves).and_then(|start| ask(start, moves)),
+        ),
+        None => (Position::start().fen(), ask(Position::start(), moves)),
+    }
+}
+
+/// Plays `moves` from `start`.
+fn ask(start: Position, moves: &[String]) -> Result<Asked, Failure> {
+    let played = replay(&start, moves)?;
+    Ok(Asked {
+        start,
+        pos: played.last().map_or(start, |p| p.after),
+        played: played.iter().map(|p| p.report.traditional()).collect(),
+    })
+}
+
+/// Answers a position from the tables.
+fn answer(tables: &Tables, pos: &Position) -> Result<Verdict, Failure> {
+    let probe = || -> Result<Answer, ProbeError> {
+        let value = tables.tb.value(pos)?;
+        let moves = tables.tb.moves(pos)?;
+        let line = tables.tb.principal_variation(pos)?;
         Ok(Answer {
-            fen: pos.fen(),
-            stones,
-            side: pos.side_to_move().letter().to_string(),
-            result: value.wdl().name(),
-            dtm: value.dtm(),
-            moves,
-            pv,
-            pos,
+            pos: *pos,
             value,
-            move_values,
+            moves,
             line,
         })
-    }
-}
-
-/// Runs the subcommand and returns its exit code.
-pub fn run(args: Args) -> ExitCode {
-    let dir = args
-        .tables
-        .clone()
-        .or_else(|| {
-            std::env::var_os("TOGYZ_TABLES")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        })
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_TABLES));
-    let tables = Tables::open(dir);
-    let result = if args.fen == "-" {
-        run_stdin(&tables)
-    } else {
-        run_one(&tables, &args.fen, args.json)
     };
-    match result {
-        Ok(code) => ExitCode::from(code),
-        // Standard output went away (a closed pipe): nothing more to say.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+    match probe() {
+        Ok(a) => Ok(Verdict::Tables(a)),
         Err(e) => {
-            eprintln!("error: cannot write the answer: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn run_one(tables: &Tables, fen: &str, json: bool) -> io::Result<u8> {
-    let mut out = io::stdout().lock();
-    match tables.answer(fen) {
-        Ok(a) if json => {
-            writeln!(out, "{}", to_json(&a))?;
-            Ok(0)
-        }
-        Ok(a) => {
-            out.write_all(report(&a).as_bytes())?;
-            Ok(0)
-        }
-        Err(f) => {
-            if json {
-                writeln!(out, "{}", error_json(fen, &f.message))?;
+            let f = tables.failure(e);
+            match f.kind {
+                Kind::NoTable => Ok(Verdict::Beyond(*pos, f)),
+                _ => Err(f),
             }
-            eprintln!("error: {}", f.message.replace('\n', " "));
-            Ok(f.code)
         }
     }
 }
 
-fn run_stdin(tables: &Tables) -> io::Result<u8> {
+/// Answers each line of standard input with a JSON line.
+fn run_stdin(tables: &Tables) -> Result<(), Failure> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut out = io::stdout().lock();
-    let mut worst = 0u8;
+    let mut worst: Option<Kind> = None;
+    let (mut lines, mut failed) = (0u64, 0u64);
     let mut line = Vec::new();
     loop {
         line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
+        if input.read_until(b'\n', &mut line).map_err(Failure::input)? == 0 {
             break;
         }
+        lines += 1;
         let text = String::from_utf8_lossy(&line);
         let fen = text.trim_end_matches(['\n', '\r']);
-        let answer = if std::str::from_utf8(&line).is_err() {
-            Err(Failure::bad_input("the line is not valid UTF-8"))
+        let asked = if std::str::from_utf8(&line).is_err() {
+            Err(Failure::new(Kind::BadFen, "the line is not valid UTF-8"))
         } else if fen.trim().is_empty() {
-            Err(Failure::bad_input("empty line: expected a FEN"))
+            Err(Failure::new(Kind::BadFen, "empty line: expected a FEN"))
         } else {
-            tables.answer(fen)
+            // The FEN's five fields, then moves, as on the command line.
+            let fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
+            let (head, moves) = fields.split_at(fields.len().min(5));
+            fen_arg(&head.join(" "), &[]).and_then(|start| ask(start, moves))
         };
-        match answer {
-            Ok(a) => writeln!(out, "{}", to_json(&a))?,
-            Err(f) => {
-                // 4 (damaged table) over 3 (missing table) over 2 (bad input).
-                worst = worst.max(f.code);
-                writeln!(out, "{}", error_json(fen, &f.message))?;
+        let verdict = asked
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|q| answer(tables, &q.pos));
+        let json = match verdict {
+            Ok(Verdict::Tables(a)) => answer_json(&a, asked.as_ref().ok()),
+            Ok(Verdict::Beyond(_, f)) | Err(f) => {
+                failed += 1;
+                worst = worst.max(Some(f.kind));
+                let at = match &asked {
+                    Ok(q) if !q.played.is_empty() => Some(q.pos.fen()),
+                    Err(Failure {
+                        stop: Some(stop), ..
+                    }) => Some(stop.pos.fen()),
+                    _ => None,
+                };
+                error_json(fen, &f, at)
             }
-        }
+        };
+        writeln!(out, "{json}")?;
         // Answer each line as it comes, for programs that talk over a pipe.
         out.flush()?;
     }
-    Ok(worst)
-}
-
-fn to_json(a: &Answer) -> String {
-    serde_json::to_string(a).expect("an answer always serialises")
-}
-
-fn error_json(fen: &str, error: &str) -> String {
-    serde_json::to_string(&ErrorJson { fen, error }).expect("strings always serialise")
-}
-
-/// "wins in 7 plies", "draws", "loses in 1 ply".
-fn in_words(v: Value) -> String {
-    let plies = |d: u32| {
-        if d == 1 {
-            "1 ply".to_string()
-        } else {
-            format!("{d} plies")
-        }
-    };
-    match v {
-        Value::Win(d) => format!("wins in {}", plies(d)),
-        Value::Draw => "draws".to_string(),
-        Value::Loss(d) => format!("loses in {}", plies(d)),
+    match worst {
+        None => Ok(()),
+        Some(kind) => Err(Failure::new(
+            kind,
+            match failed {
+                1 => format!(
+                    "1 of {} was not answered: its JSON error object says why",
+                    count(lines, "line", "lines")
+                ),
+                _ => format!(
+                    "{failed} of {lines} lines were not answered: their JSON error objects say why"
+                ),
+            },
+        )),
     }
 }
 
-/// The board as South sees it: North's holes 9..1 on top, South's 1..9
-/// below, each hole's stones (`.` empty, `X` a tuzdyk), and the kazans.
-fn diagram(pos: &Position) -> String {
-    let cell = |side: Side, number: usize| {
-        let idx = side.row_start() + number;
-        if pos.is_tuzdyk(idx) {
-            "X".to_string()
-        } else {
-            match pos.holes()[idx] {
-                0 => ".".to_string(),
-                c => c.to_string(),
+fn answer_json(a: &Answer, asked: Option<&Asked>) -> String {
+    let pos = &a.pos;
+    let moves = a
+        .moves
+        .iter()
+        .map(|m| {
+            let (traditional, uci) = names(pos, m.mv);
+            MoveJson {
+                traditional,
+                uci,
+                result: m.value.wdl().name(),
+                dtm: m.value.dtm(),
+                fen: pos.after_unchecked(m.mv).fen(),
             }
-        }
+        })
+        .collect();
+    let asked = asked.filter(|q| !q.played.is_empty());
+    let json = AnswerJson {
+        start: asked.map(|q| q.start.fen()),
+        played: asked.map(|q| q.played.clone()),
+        fen: pos.fen(),
+        stones: pos.stones_on_board(),
+        side: pos.side_to_move().letter().to_string(),
+        result: a.value.wdl().name(),
+        dtm: a.value.dtm(),
+        moves,
+        pv: line_names(pos, &a.line),
     };
-    let row = |side: Side, numbers: &mut dyn Iterator<Item = usize>| {
-        numbers
-            .map(|i| format!("{:>4}", cell(side, i)))
-            .collect::<String>()
-    };
-    let labels = |numbers: &mut dyn Iterator<Item = usize>| {
-        numbers.map(|i| format!("{:>4}", i + 1)).collect::<String>()
-    };
-    let [south_kazan, north_kazan] = pos.kazans();
-    let mut s = String::new();
-    s.push_str(&format!("       {}\n", labels(&mut (0..ROW).rev())));
-    s.push_str(&format!(
-        "North  {}   kazan {north_kazan}\n",
-        row(Side::North, &mut (0..ROW).rev())
-    ));
-    s.push_str(&format!(
-        "South  {}   kazan {south_kazan}\n",
-        row(Side::South, &mut (0..ROW))
-    ));
-    s.push_str(&format!("       {}\n", labels(&mut (0..ROW))));
-    for owner in [Side::South, Side::North] {
-        if let Some(number) = pos.tuzdyk(owner) {
-            s.push_str(&format!(
-                "X: {owner}'s tuzdyk in {}'s hole {number}\n",
-                owner.opponent(),
-            ));
-        }
-    }
-    s
+    serde_json::to_string(&json).expect("an answer always serialises")
+}
+
+/// The JSON error object for the FEN given; `position` is where the
+/// failure happened when moves led away from that FEN.
+fn error_json(fen: &str, f: &Failure, position: Option<String>) -> String {
+    serde_json::to_string(&ErrorJson {
+        fen,
+        error: &f.message,
+        kind: f.kind.name(),
+        move_index: f.stop.as_ref().map(|s| s.index),
+        position,
+    })
+    .expect("strings always serialise")
+}
+
+/// A line of moves from `pos` in traditional notation.
+fn line_names(pos: &Position, line: &[Move]) -> Vec<String> {
+    let mut p = *pos;
+    line.iter()
+        .map(|&mv| p.play_unchecked(mv).traditional())
+        .collect()
 }
 
 /// The text report: diagram, verdict, moves, line of best play.
 fn report(a: &Answer) -> String {
     let pos = &a.pos;
-    let side = pos.side_to_move();
     let mut s = diagram(pos);
     s.push('\n');
     if terminal_value(pos).is_some() {
-        let why = result_text(pos).unwrap_or_default();
+        let why = ending(pos).unwrap_or_default();
         s.push_str(&format!("Game over: {why}.\n"));
         return s;
     }
-    match a.value {
-        Value::Draw => s.push_str(&format!("{side} to move: a draw with best play.\n")),
-        v => s.push_str(&format!("{side} to move {}.\n", in_words(v))),
-    }
-    s.push_str("\nMoves, best first:\n");
-    for (m, json) in a.move_values.iter().zip(&a.moves) {
-        s.push_str(&format!(
-            "  {:<4} {:<5} {}\n",
-            json.traditional,
-            json.uci,
-            in_words(m.value)
-        ));
-    }
-    // Where the line ends.
+    s.push_str(&verdict(pos, a.value));
+    s.push_str("\n\nMoves, best first:\n");
+    s.push_str(&valued_moves(pos, &a.moves));
     let mut end = *pos;
     for &mv in &a.line {
         end.play_unchecked(mv);
     }
-    let tail = match (result_text(&end), a.value) {
+    let tail = match (ending(&end), a.value) {
         (Some(r), _) => format!(", then {r}"),
         (None, Value::Draw) if a.line.len() >= DRAW_LINE_PLIES => {
-            format!(" (first {} plies; the draw goes on)", a.pv.len())
+            format!(" (first {} plies; the draw goes on)", a.line.len())
         }
         (None, Value::Draw) => " (the position repeats: play can go on forever)".to_string(),
         (None, _) => String::new(),
@@ -392,6 +377,26 @@ fn report(a: &Answer) -> String {
     } else {
         "Best line"
     };
-    s.push_str(&format!("\n{label}: {}{tail}\n", a.pv.join(" ")));
+    let line = line_names(pos, &a.line).join(" ");
+    s.push_str(&format!("\n{label}: {line}{tail}\n"));
     s
+}
+
+/// The text for a position no table covers: the board, what is known
+/// about it, and the legal moves (the reason follows on standard error).
+fn report_beyond(pos: &Position) -> String {
+    let mut s = diagram(pos);
+    s.push('\n');
+    s.push_str(&beyond_answer(pos));
+    s.push_str(&format!("Legal moves: {}\n", legal_moves(pos)));
+    s
+}
+
+/// What is known about a position above the tables, one line or more: the
+/// place where a search beyond the tables reports what it proves.
+fn beyond_answer(pos: &Position) -> String {
+    format!(
+        "{} to move; no table covers this position.\n",
+        pos.side_to_move()
+    )
 }

@@ -1,33 +1,12 @@
 //! The `togyz-probe` binary: `perft` and `play` output, and exit code 2 with
-//! a one-line `error: ...` for bad input.
+//! an `error: ...` line for bad input (a bad move in a list also shows the
+//! moves before it and the position there).
 
-use std::process::{Command, Output};
+mod common;
 
+use common::{assert_code, fails, run, stderr, stdout};
 use togyz_probe::notation::parse_fen;
 use togyz_probe::rules::perft;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_togyz-probe"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-/// Runs a command that must fail with exit code 2, an empty stdout and a
-/// single `error: ` line on stderr; returns that line.
-fn fails(args: &[&str]) -> String {
-    let out = run(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    assert!(out.stdout.is_empty(), "{args:?} printed {}", stdout(&out));
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    err.trim_end().to_owned()
-}
 
 #[test]
 fn perft_counts_from_the_start() {
@@ -118,11 +97,70 @@ fn bad_input_exits_with_2_and_one_error_line() {
     assert!(e.contains("two rows"), "{e}");
     let e = fails(&["perft", "3", "--fen", "9/9 81 81 W 1"]);
     assert!(e.contains("side to move"), "{e}");
-    let e = fails(&["play", "75"]);
-    assert!(e.contains("the move is `76`"), "{e}");
-    fails(&["play", "65", "zz"]);
-    // A move after the end of the game.
-    let e = fails(&[
+    let e = fails(&["perft", "3", "--fen", "8,2/9 79 79 S 1"]);
+    assert!(e.contains("did you mean `2S`"), "{e}");
+    let e = fails(&["perft", "3", "4"]);
+    assert!(e.contains("unexpected argument `4`"), "{e}");
+}
+
+/// A FEN typed without quotes reaches the program as five arguments: every
+/// command says to quote it, and shows how.
+#[test]
+fn an_unquoted_fen_is_met_with_the_quoted_one() {
+    let quoted = "put it in quotes, as '7,2S,1/8,2S 79 79 S 1'";
+    for args in [
+        &["play", "--fen", "7,2S,1/8,2S", "79", "79", "S", "1", "91"][..],
+        &["perft", "3", "--fen", "7,2S,1/8,2S", "79", "79", "S", "1"],
+        &["query", "7,2S,1/8,2S", "79", "79", "S", "1"],
+    ] {
+        let e = fails(args);
+        assert!(e.contains(quoted), "{args:?}: {e}");
+    }
+    // Moves inside the quotes.
+    let e = fails(&["query", "7,2S,1/8,2S 79 79 S 1 91 12"]);
+    assert!(
+        e.contains("found 7: the first five make a FEN; moves (`91 12`) go after the quoted FEN"),
+        "{e}"
+    );
+    // Whitespace around and inside a quoted FEN is forgiven.
+    let out = run(&["perft", "2", "--fen", " 7,2S,1/8,2S  79 79 S 1\n"]);
+    assert_code(&out, 0);
+    assert_eq!(stdout(&out), "2\n");
+}
+
+/// A move of a list that cannot be played: its place and text, the moves
+/// before it, and the position there as a FEN and a board; nothing on
+/// standard output.
+#[test]
+fn a_bad_move_in_a_list_is_named_with_the_position_there() {
+    let out = run(&["play", "65", "98", "76", "21", "g1d2"]);
+    assert_code(&out, 2);
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[0],
+        "error: move 3 of 5: `76` is not legal here: its last stone lands elsewhere: the move is `78`"
+    );
+    let there = "1S,9S,9S,9S,1,10S,10S,10S,10S/10S,10S,10S,10S,10S,2S,11S,11S,10S 10 0 S 2";
+    assert_eq!(lines[1], format!("The position after 65 98: {there}"));
+    // The board: labels, North, South, labels.
+    assert_eq!(lines.len(), 6, "{err}");
+    assert!(
+        lines[3].starts_with("North     1   9   9   9   .  10"),
+        "{err}"
+    );
+    assert!(
+        lines[4].starts_with("South    10  10  10  10  10   2  11"),
+        "{err}"
+    );
+    // The first move, and a move after the end of the game.
+    let e = stderr(&run(&["play", "99"]));
+    assert!(
+        e.starts_with("error: `99` is not legal here: its last stone lands elsewhere: the move is `98`\nThe position before any move: 9S,9S"),
+        "{e}"
+    );
+    let out = run(&[
         "play",
         "--fen",
         "7,2S,1/8,2S 79 79 S 1",
@@ -132,7 +170,77 @@ fn bad_input_exits_with_2_and_one_error_line() {
         "12",
         "91",
     ]);
-    assert!(e.contains("the game is over"), "{e}");
+    assert_code(&out, 2);
+    let e = stderr(&out);
+    assert!(
+        e.starts_with("error: move 5 of 5: `91` is not legal here: the game is over\nThe position after 91 12 91 12: 7,4S,1/9 79 79 S 3\n"),
+        "{e}"
+    );
+    let e = stderr(&run(&["play", "65", "zz"]));
+    assert!(
+        e.starts_with("error: move 2 of 2: `zz` is not a move"),
+        "{e}"
+    );
+}
+
+#[test]
+fn play_prints_the_board_after_each_move() {
+    let out = run(&[
+        "play",
+        "--board",
+        "--fen",
+        "7,2S,1/8,2S 79 79 S 1",
+        "91",
+        "12",
+    ]);
+    assert_code(&out, 0);
+    assert_eq!(
+        stdout(&out),
+        "South 91  7,2S,1S/8,1S 79 79 N 1
+          9   8   7   6   5   4   3   2   1
+North     .   .   .   .   .   .   .   2   1   kazan 79
+South     .   .   .   .   .   .   .   .   1   kazan 79
+          1   2   3   4   5   6   7   8   9
+
+North 12  7,3S,1/8,1S 79 79 S 2
+          9   8   7   6   5   4   3   2   1
+North     .   .   .   .   .   .   .   3   .   kazan 79
+South     .   .   .   .   .   .   .   .   1   kazan 79
+          1   2   3   4   5   6   7   8   9
+
+"
+    );
+    // A tuzdyk is drawn as X and named below the board.
+    let out = run(&[
+        "play",
+        "--board",
+        "--fen",
+        "1,1S,2,1S,3,2S/1,1S,2,1S,3,1S 78 77 S 20",
+        "91x",
+    ]);
+    assert_code(&out, 0);
+    let text = stdout(&out);
+    assert!(
+        text.contains("North     .   1   .   .   1   .   .   .   X   kazan 77"),
+        "{text}"
+    );
+    assert!(
+        text.contains("X: South's tuzdyk in North's hole 1\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn pasted_move_numbers_are_skipped_and_hole_numbers_read() {
+    let plain = run(&["play", "65", "g2c1", "77"]);
+    assert_eq!(stdout(&plain).lines().count(), 3);
+    let pasted = run(&["play", "1.", "65", "g2c1", "2.", "77"]);
+    assert_code(&pasted, 0);
+    assert_eq!(stdout(&pasted), stdout(&plain));
+    // Bare hole numbers, the way players call moves.
+    let holes = run(&["play", "6", "3", "7"]);
+    assert_code(&holes, 0);
+    assert_eq!(stdout(&holes), stdout(&plain));
 }
 
 #[test]
@@ -141,6 +249,7 @@ fn usage_errors_exit_with_2() {
         &["perft", "abc"][..],
         &["perft"],
         &["play"],
+        &["play", "--board"],
         &["frobnicate"],
         &[],
         &["perft", "3", "--bogus"],
@@ -151,4 +260,33 @@ fn usage_errors_exit_with_2() {
         assert!(!out.stderr.is_empty(), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+}
+
+/// Output that cannot be written is exit code 1 with the reason; a reader
+/// that closes the pipe early ends the program quietly.
+#[test]
+fn output_failures() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full exists on Linux");
+    let out = common::command(&["perft", "3"], None)
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_code(&out, 1);
+    assert!(
+        stderr(&out).starts_with("error: cannot write the output: No space left on device"),
+        "{}",
+        stderr(&out)
+    );
+    let mut child = common::command(&["perft", "4", "--divide"], None)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_code(&out, 0);
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
 }

@@ -1,55 +1,18 @@
 //! `togyz-probe query` end to end: real tables for up to 4 stones, written
 //! by the generator into a temporary folder, queried through the binary.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
+mod common;
 
+use common::{assert_code, json_of, query, stderr, stdout, tables, text, EXAMPLE_3};
 use serde_json::{json, Value as Json};
-use togyz_gen::retro::solve_all;
-use togyz_gen::write::write_table;
+use togyz_gen::verify::thousands;
 use togyz_probe::raw::format::file_name;
+use togyz_probe::raw::index::positions_for;
 
-const EXAMPLE_3: &str = "7,2S,1/8,2S 79 79 S 1";
-
-/// A folder with the solved tables for 1..=4 stones.
-fn tables() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let levels = solve_all(4).expect("levels solve");
-        for n in 1..=4 {
-            write_table(dir.path(), n, &levels.table(n)).unwrap();
-        }
-        dir
-    })
-    .path()
-}
-
-fn query(args: &[&str], env: Option<&Path>, stdin: Option<&str>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_togyz-probe"));
-    cmd.arg("query").args(args).env_remove("TOGYZ_TABLES");
-    if let Some(dir) = env {
-        cmd.env("TOGYZ_TABLES", dir);
-    }
-    cmd.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("the binary runs");
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
-
-fn json_of(out: &Output) -> Json {
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::Command;
 
 #[test]
 fn example_three_in_words() {
@@ -179,12 +142,96 @@ fn finished_games_and_draws() {
 }
 
 #[test]
+fn wording_of_draws_and_single_plies() {
+    let dir = tables().to_str().unwrap();
+    let out = query(&["--tables", dir, "9/1S,8 80 81 S 1"], None, None);
+    assert_code(&out, 0);
+    assert!(
+        stdout(&out).contains(
+            "Drawing line: 12, then a draw 81:81 (North has no stones; South collects 1)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // North wins with its last move.
+    let out = query(&["--tables", dir, "7,3S,1S/9 79 79 N 2"], None, None);
+    let report = stdout(&out);
+    assert!(
+        report.contains("North to move wins in 1 ply.\n"),
+        "{report}"
+    );
+    assert!(report.contains("  12   i2h2  wins in 1 ply\n"), "{report}");
+}
+
+/// Moves after the FEN (or alone, from the start) are played first; the
+/// answer is for the position they lead to.
+#[test]
+fn moves_after_the_fen_are_played_first() {
+    let dir = tables().to_str().unwrap();
+    let after = "7,3S,1/8,1S 79 79 S 2";
+    let direct = query(&["--json", "--tables", dir, after], None, None);
+    let out = query(
+        &["--json", "--tables", dir, EXAMPLE_3, "91", "i2h2"],
+        None,
+        None,
+    );
+    assert_code(&out, 0);
+    let j = json_of(&out);
+    assert_eq!(j["start"], EXAMPLE_3);
+    assert_eq!(j["played"], json!(["91", "12"]));
+    // Apart from where it came from, the answer is the direct one.
+    let mut trimmed = j.clone();
+    trimmed.as_object_mut().unwrap().remove("start");
+    trimmed.as_object_mut().unwrap().remove("played");
+    assert_eq!(trimmed, json_of(&direct));
+    // The FEN as an option, as `play` takes it; capitals are forgiven.
+    let out = query(
+        &["--json", "--tables", dir, "--fen", EXAMPLE_3, "91", "I2H2"],
+        None,
+        None,
+    );
+    assert_code(&out, 0);
+    assert_eq!(json_of(&out), j);
+    let text_out = query(&["--tables", dir, EXAMPLE_3, "1.", "91", "12"], None, None);
+    assert_code(&text_out, 0);
+    let report = stdout(&text_out);
+    assert!(
+        report.starts_with(&format!("After 91 12: {after}\n\n")),
+        "{report}"
+    );
+    assert!(
+        report.contains("South to move loses in 2 plies."),
+        "{report}"
+    );
+    // From the start: far above the tables, so the board and the moves.
+    let out = query(&["--tables", dir, "65", "98"], None, None);
+    assert_code(&out, 3);
+    let report = stdout(&out);
+    assert!(
+        report.starts_with("After 65 98: 1S,9S,9S,9S,1,10S"),
+        "{report}"
+    );
+    // A move that cannot be played: where, and the position there.
+    let out = query(
+        &["--json", "--tables", dir, EXAMPLE_3, "91", "91"],
+        None,
+        None,
+    );
+    assert_code(&out, 2);
+    let j = json_of(&out);
+    assert_eq!(j["kind"], "illegal_move");
+    assert_eq!(j["move_index"], 2);
+    assert_eq!(j["position"], "7,2S,1S/8,1S 79 79 N 1");
+    assert!(stderr(&out).contains("The position after 91: 7,2S,1S/8,1S 79 79 N 1\n"));
+}
+
+#[test]
 fn standard_input_answers_every_line_in_order() {
     let dir = tables().to_str().unwrap();
-    let input = format!("{EXAMPLE_3}\nnot a fen\n\n9/1S,8 80 81 S 1\r\n{EXAMPLE_3}\n");
+    let input = format!("{EXAMPLE_3}\nnot a fen\n\n9/1S,8 80 81 S 1\r\n  {EXAMPLE_3} \n");
     let out = query(&["--tables", dir, "-"], None, Some(&input));
     // A bad line: exit 2, and every line still answered.
-    assert_eq!(out.status.code(), Some(2));
+    assert_code(&out, 2);
     let lines: Vec<Json> = text(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -192,71 +239,166 @@ fn standard_input_answers_every_line_in_order() {
     assert_eq!(lines.len(), 5);
     assert_eq!(lines[0]["pv"], json!(["91", "12", "91", "12"]));
     assert_eq!(lines[1]["fen"], "not a fen");
+    assert_eq!(lines[1]["kind"], "bad_fen");
     assert!(lines[1]["error"].as_str().unwrap().contains("5 fields"));
     assert!(lines[2]["error"].as_str().unwrap().contains("empty"));
+    assert_eq!(lines[2]["kind"], "bad_fen");
     assert_eq!(lines[3]["result"], "draw");
+    // Spaces around a FEN are forgiven.
     assert_eq!(lines[4], lines[0]);
-    // All good: exit 0. A missing table outranks bad input.
+    assert_eq!(
+        stderr(&out),
+        "error: 2 of 5 lines were not answered: their JSON error objects say why\n"
+    );
+    // Moves after the FEN on a line, as on the command line.
+    let out = query(
+        &["--tables", dir, "-"],
+        None,
+        Some(&format!("{EXAMPLE_3} 91 12\n{EXAMPLE_3} 91 91\n")),
+    );
+    assert_code(&out, 2);
+    let lines: Vec<Json> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["fen"], "7,3S,1/8,1S 79 79 S 2");
+    assert_eq!(lines[0]["played"], json!(["91", "12"]));
+    assert_eq!(lines[0]["dtm"], 2);
+    assert_eq!(lines[1]["kind"], "illegal_move");
+    assert_eq!(lines[1]["move_index"], 2);
+    assert_eq!(lines[1]["position"], "7,2S,1S/8,1S 79 79 N 1");
+    // All good: exit 0, nothing on standard error.
     let out = query(
         &["--tables", dir, "-"],
         None,
         Some(&format!("{EXAMPLE_3}\n")),
     );
-    assert_eq!(out.status.code(), Some(0));
+    assert_code(&out, 0);
+    assert!(out.stderr.is_empty());
+}
+
+/// In batch mode the exit code is the highest of the failed lines':
+/// 2 bad input < 3 no table < 4 damaged < 5 unreadable.
+#[test]
+fn standard_input_exits_with_the_highest_code() {
+    let dir = tables().to_str().unwrap();
     let five = "9/1S,1S,1S,1S,1S,4 78 79 S 1";
     let out = query(
         &["--tables", dir, "-"],
         None,
         Some(&format!("x\n{five}\n{EXAMPLE_3}\n")),
     );
-    assert_eq!(out.status.code(), Some(3));
-    assert_eq!(text(&out.stdout).lines().count(), 3);
+    assert_code(&out, 3);
+    let kinds: Vec<Json> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str::<Json>(l).unwrap()["kind"].clone())
+        .collect();
+    assert_eq!(kinds, [json!("bad_fen"), json!("no_table"), Json::Null]);
+    let damaged = damaged_copy();
+    let out = query(
+        &["--tables", damaged.path().to_str().unwrap(), "-"],
+        None,
+        Some(&format!("x\n{five}\n{EXAMPLE_3}\n")),
+    );
+    assert_code(&out, 4);
+    let last: Json = serde_json::from_str(stdout(&out).lines().last().unwrap()).unwrap();
+    assert_eq!(last["kind"], "damaged_table");
 }
 
 #[test]
-fn missing_tables_exit_3_with_the_command_to_make_them() {
+fn missing_tables_show_the_board_and_the_legal_moves() {
     let dir = tables().to_str().unwrap();
     let five = "9/1S,1S,1S,1S,1S,4 78 79 S 1";
     let out = query(&["--tables", dir, five], None, None);
-    assert_eq!(out.status.code(), Some(3));
-    assert!(out.stdout.is_empty());
-    let err = text(&out.stderr);
-    assert!(err.starts_with("error: no table for 5 stones"), "{err}");
+    assert_code(&out, 3);
+    assert_eq!(
+        stdout(&out),
+        "          9   8   7   6   5   4   3   2   1
+North     .   .   .   .   .   .   .   .   .   kazan 79
+South     1   1   1   1   1   .   .   .   .   kazan 78
+          1   2   3   4   5   6   7   8   9
+
+South to move; no table covers this position.
+Legal moves: 12 (a1b1), 23 (b1c1), 34 (c1d1), 45 (d1e1), 56 (e1f1)
+"
+    );
+    // The message: what the folder holds, how big the table is, and the
+    // command that makes it (which checks up front that it fits).
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.contains(&format!("togyz-gen generate --max-stones 5 --out {dir}")),
+        err.starts_with(&format!(
+            "error: no table for 5 stones on the board: the tables in {dir} cover 1 to 4 stones. \
+             The 5-stone table holds {} positions; `togyz-gen generate --max-stones 5 --out {dir}`",
+            thousands(positions_for(5))
+        )),
         "{err}"
     );
-    // The starting position is far beyond any table.
+    // The starting position is far beyond any table that can exist: no
+    // advice to generate one.
     let start = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1";
     let out = query(&["--tables", dir, start], None, None);
-    assert_eq!(out.status.code(), Some(3));
-    assert!(text(&out.stderr).contains("162 stones"));
+    assert_code(&out, 3);
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: no table can exist for 162 stones on the board: tables go up to 40 stones; the tables in"),
+        "{err}"
+    );
+    assert!(!err.contains("generate"), "{err}");
+    assert!(stdout(&out).contains("Legal moves: 19 (a1i1), 21 (b1i2), 32 (c1h2)"));
     // A folder that does not exist: every table is missing.
     let out = query(&["--tables", "/nonexistent/togyz", EXAMPLE_3], None, None);
-    assert_eq!(out.status.code(), Some(3));
-    assert!(text(&out.stderr).contains("/nonexistent/togyz"));
-    // In JSON mode the error is a JSON object too.
+    assert_code(&out, 3);
+    assert!(
+        stderr(&out).contains("the tables folder /nonexistent/togyz does not exist"),
+        "{}",
+        stderr(&out)
+    );
+    // An empty folder, a single table, and a gap.
+    let some = tempfile::tempdir().unwrap();
+    let some_dir = some.path().to_str().unwrap();
+    for (add, held) in [
+        (None, "holds no tables"),
+        (Some(1), "cover 1 stone."),
+        (Some(3), "holds the tables for 1, 3 stones"),
+    ] {
+        if let Some(n) = add {
+            std::fs::copy(tables().join(file_name(n)), some.path().join(file_name(n))).unwrap();
+        }
+        let e = stderr(&query(&["--tables", some_dir, EXAMPLE_3], None, None));
+        assert!(e.contains(held), "{e}");
+    }
+    // In JSON mode the error is a JSON object with its kind.
     let out = query(&["--json", "--tables", dir, five], None, None);
-    assert_eq!(out.status.code(), Some(3));
-    assert!(json_of(&out)["error"]
-        .as_str()
-        .unwrap()
-        .contains("5 stones"));
+    assert_code(&out, 3);
+    let j = json_of(&out);
+    assert_eq!(j["kind"], "no_table");
+    assert!(j["error"].as_str().unwrap().contains("5 stones"));
 }
 
 #[test]
 fn bad_input_exits_2() {
     let dir = tables().to_str().unwrap();
-    for fen in [
-        "",
-        "9/9 81 81 S",
-        "7,2S,1/8,2S 79 79 X 1",
-        "7,2S,1/8,2S 80 79 S 1",
+    for (args, kind) in [
+        (&[""][..], "bad_fen"),
+        (&["9/9 81 81 S"], "bad_fen"),
+        (&["7,2S,1/8,2S 79 79 X 1"], "bad_fen"),
+        (&["7,2S,1/8,2S 80 79 S 1"], "bad_fen"),
+        (&["8,2/9 79 79 S 1"], "bad_fen"),
+        (&[EXAMPLE_3, "zz"], "bad_move"),
+        (&[EXAMPLE_3, "12"], "illegal_move"),
+        (&["-", "91"], "bad_fen"),
     ] {
-        let out = query(&["--tables", dir, fen], None, None);
-        assert_eq!(out.status.code(), Some(2), "{fen:?}");
+        let mut all = vec!["--tables", dir];
+        all.extend_from_slice(args);
+        let out = query(&all, None, None);
+        assert_code(&out, 2);
         assert!(out.stdout.is_empty());
-        assert!(text(&out.stderr).starts_with("error: "));
+        assert!(stderr(&out).starts_with("error: "));
+        if args[0] != "-" {
+            all.insert(0, "--json");
+            assert_eq!(json_of(&query(&all, None, None))["kind"], kind, "{args:?}");
+        }
     }
 }
 
@@ -264,7 +406,7 @@ fn bad_input_exits_2() {
 fn tables_folder_from_the_environment() {
     let dir = tables();
     let out = query(&["--json", EXAMPLE_3], Some(dir), None);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_code(&out, 0);
     assert_eq!(json_of(&out)["dtm"], 4);
     // --tables wins over the environment.
     let out = query(
@@ -272,32 +414,37 @@ fn tables_folder_from_the_environment() {
         Some(dir),
         None,
     );
-    assert_eq!(out.status.code(), Some(3));
+    assert_code(&out, 3);
 }
 
-#[test]
-fn a_damaged_table_exits_4_naming_the_file() {
+/// A copy of the tables whose 4-stone file has a flipped byte in its block
+/// index (seen by the first probe into the file).
+fn damaged_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for n in 1..=4 {
         std::fs::copy(tables().join(file_name(n)), dir.path().join(file_name(n))).unwrap();
     }
     let path = dir.path().join(file_name(4));
-    // A byte of the block index: the first probe into the file sees it.
     let mut bytes = std::fs::read(&path).unwrap();
     let at = bytes.len() - 3;
     bytes[at] ^= 0x10;
     std::fs::write(&path, bytes).unwrap();
+    dir
+}
+
+#[test]
+fn a_damaged_table_exits_4_naming_the_file() {
+    let dir = damaged_copy();
+    let path = dir.path().join(file_name(4));
     let out = query(
         &["--tables", dir.path().to_str().unwrap(), EXAMPLE_3],
         None,
         None,
     );
-    assert_eq!(out.status.code(), Some(4));
-    assert!(
-        text(&out.stderr).contains("togyz-04.tkb"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_code(&out, 4);
+    let err = stderr(&out);
+    assert!(err.contains("togyz-04.tkb"), "{err}");
+    assert!(err.contains("togyz-gen verify"), "{err}");
     // A damaged header stops every query.
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[20] ^= 0x10;
@@ -312,9 +459,80 @@ fn a_damaged_table_exits_4_naming_the_file() {
         None,
         None,
     );
-    assert_eq!(out.status.code(), Some(4));
-    assert!(json_of(&out)["error"]
-        .as_str()
-        .unwrap()
-        .contains("togyz-04.tkb"));
+    assert_code(&out, 4);
+    let j = json_of(&out);
+    assert_eq!(j["kind"], "damaged_table");
+    assert!(j["error"].as_str().unwrap().contains("togyz-04.tkb"));
+    // A finished game needs no table.
+    let out = query(
+        &["--tables", dir.path().to_str().unwrap(), "9/4S,8 79 79 N 1"],
+        None,
+        None,
+    );
+    assert_code(&out, 0);
+}
+
+/// A `query` command run as a user whom `chmod` binds: as root (who reads
+/// everything) the binary runs as `nobody`, otherwise as ourselves.
+fn unprivileged_query(args: &[&str]) -> Command {
+    let mut all = vec!["query"];
+    all.extend_from_slice(args);
+    let mut cmd = common::command(&all, None);
+    let probe = tempfile::NamedTempFile::new().unwrap();
+    if probe.as_file().metadata().unwrap().uid() == 0 {
+        cmd.uid(65534).gid(65534);
+    }
+    cmd
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// A table the user may not read is reported as unreadable (exit 5, kind
+/// unreadable_table, a word on permissions), never as damaged with advice
+/// to delete it; so is a folder that cannot be listed.
+#[test]
+fn an_unreadable_table_is_not_called_damaged() {
+    let dir = tempfile::tempdir().unwrap();
+    set_mode(dir.path(), 0o755);
+    for n in 1..=4 {
+        let path = dir.path().join(file_name(n));
+        std::fs::copy(tables().join(file_name(n)), &path).unwrap();
+        set_mode(&path, if n == 4 { 0o000 } else { 0o644 });
+    }
+    let d = dir.path().to_str().unwrap();
+    for json in [false, true] {
+        let mut args = vec!["--tables", d, EXAMPLE_3];
+        if json {
+            args.insert(0, "--json");
+        }
+        let out = common::output(unprivileged_query(&args), "");
+        assert_code(&out, 5);
+        let err = stderr(&out);
+        assert!(
+            err.contains("togyz-04.tkb: cannot read the file: Permission denied"),
+            "{err}"
+        );
+        assert!(err.contains("permission to read"), "{err}");
+        assert!(!err.contains("damaged") && !err.contains("delete"), "{err}");
+        if json {
+            assert_eq!(json_of(&out)["kind"], "unreadable_table");
+        }
+    }
+    set_mode(&dir.path().join(file_name(4)), 0o644);
+    let out = common::output(unprivileged_query(&["--tables", d, EXAMPLE_3]), "");
+    assert_code(&out, 0);
+    // The folder itself.
+    set_mode(dir.path(), 0o000);
+    let out = common::output(unprivileged_query(&["--tables", d, EXAMPLE_3]), "");
+    set_mode(dir.path(), 0o755);
+    assert_code(&out, 5);
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!(
+            "error: cannot list the tables folder {d}: Permission denied"
+        )),
+        "{err}"
+    );
 }

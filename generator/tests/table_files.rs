@@ -5,6 +5,7 @@
 //! only format properties are tested here (`probe_real.rs` has the real
 //! values).
 
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use togyz_gen::decode::DecodeAll;
@@ -375,16 +376,21 @@ fn missing_tables_name_the_stone_count() {
     // A missing folder is an error naming it; an empty one is just empty.
     let gone = dir.path().join("nowhere");
     match Tablebase::open([&gone]) {
-        Err(ProbeError::Directory { path, .. }) => assert_eq!(path, gone),
+        Err(e @ ProbeError::Directory { .. }) => {
+            assert_eq!(
+                e.io_error().map(|e| e.kind()),
+                Some(io::ErrorKind::NotFound)
+            );
+            assert!(matches!(e, ProbeError::Directory { path, .. } if path == gone));
+        }
         other => panic!("{other:?}"),
     }
     let empty = tempdir();
     let tb = Tablebase::open([empty.path()]).unwrap();
     assert_eq!(tb.complete_up_to(), 0);
-    assert!(matches!(
-        tb.wdl(&p),
-        Err(ProbeError::MissingTable { stones: 1 })
-    ));
+    let e = tb.wdl(&p).unwrap_err();
+    assert!(matches!(e, ProbeError::MissingTable { stones: 1 }));
+    assert_eq!(e.to_string(), "no table for 1 stone on the board");
     // Finished games need no table.
     let over: Position = "9/4S,8 79 79 N 1".parse().unwrap();
     assert_eq!(tb.value(&over).unwrap(), Value::Loss(0));
@@ -401,6 +407,19 @@ fn the_first_folder_wins() {
     for (i, p) in live_positions(1) {
         assert_eq!(tb.value(&p).unwrap(), Value::unpack(va[1][i as usize]));
     }
+}
+
+#[test]
+fn a_table_that_cannot_be_read_is_not_called_damaged() {
+    let (dir, _) = synthetic_tables(1..=1);
+    // A folder in a table's place opens but cannot be read (any user, root
+    // too, unlike a file without read permission).
+    std::fs::create_dir(dir.path().join(file_name(2))).unwrap();
+    let e = Tablebase::open([dir.path()]).unwrap_err();
+    assert!(e.io_error().is_some(), "{e:?}");
+    let t = expect_table_error(e, &file_name(2));
+    assert!(matches!(t, TableError::Io { .. }));
+    assert!(t.to_string().contains("cannot read the file"), "{t}");
 }
 
 /// The table file's bytes, the index entries of a section, and helpers to
@@ -465,6 +484,8 @@ fn flipped_bytes_and_truncation_are_errors_naming_the_file() {
         dmg.write_flipped(at);
         match Tablebase::open([dir.path()]) {
             Err(e) => {
+                // Read and found damaged: not an I/O failure.
+                assert!(e.io_error().is_none(), "{e}");
                 expect_table_error(e, &name);
             }
             Ok(_) => panic!("header byte {at} flipped, yet the tablebase opened"),

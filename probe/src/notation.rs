@@ -35,8 +35,9 @@
 //! assert_eq!(pos.fen().parse::<Position>().unwrap(), pos);
 //! ```
 //!
-//! Parsing is strict: every accepted FEN prints back to exactly the same
-//! string, and a FEN written by [`Position::fen`] always parses. Nothing here
+//! Parsing is strict within the fields: every accepted FEN prints back to
+//! the same string (whitespace around and between the fields aside), and a
+//! FEN written by [`Position::fen`] always parses. Nothing here
 //! panics on any input; errors are [`NotationError`] values whose messages
 //! name the problem.
 
@@ -53,8 +54,8 @@ use crate::rules::{
 pub enum NotationError {
     /// The FEN does not have exactly five space-separated fields.
     #[error(
-        "a FEN has 5 fields separated by single spaces (board, South kazan, North kazan, \
-         side to move, move number), found {found}"
+        "a FEN has 5 fields separated by spaces (board, South kazan, North kazan, side to \
+         move, move number), found {found}"
     )]
     FieldCount {
         /// Fields found.
@@ -96,8 +97,12 @@ pub enum NotationError {
         /// The offending item.
         token: String,
     },
-    /// Two runs of empty holes follow each other (PlayStrategy writes one).
-    #[error("the {row} row has two runs of empty holes in a row (`{token}` follows a run): write one run")]
+    /// A run of empty holes follows another. Usually a hole's `S` was
+    /// forgotten (`8,2` for `8,2S`); adjacent empty holes are one run.
+    #[error(
+        "the {row} row has `{token}` right after a run of empty holes: did you mean \
+         `{token}S`, a hole with stones? (adjacent empty holes are written as one run)"
+    )]
     SplitRun {
         /// The row.
         row: Side,
@@ -337,8 +342,11 @@ fn parse_row(
 
 /// Parses a PlayStrategy FEN.
 ///
-/// Only the canonical form is accepted (the one [`Position::fen`] writes), so
-/// `parse_fen(s)?.fen() == s` for every accepted `s`.
+/// Whitespace around the FEN and between its fields is free (a FEN pasted
+/// with a trailing newline or a doubled space reads the same); within the
+/// fields only the canonical form is accepted (the one [`Position::fen`]
+/// writes), so `parse_fen(s)?.fen()` is `s` with its whitespace normalised
+/// to single spaces.
 ///
 /// # Errors
 ///
@@ -346,7 +354,7 @@ fn parse_row(
 /// fields or rows, an unreadable hole, kazan, side or move number, stones
 /// that do not add up to 162, or tuzdyks the rules do not allow.
 pub fn parse_fen(fen: &str) -> Result<Position, NotationError> {
-    let fields: Vec<&str> = fen.split(' ').collect();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
     if fields.len() != 5 {
         return Err(NotationError::FieldCount {
             found: fields.len(),

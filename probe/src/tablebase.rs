@@ -38,12 +38,13 @@ pub const DRAW_LINE_PLIES: usize = 40;
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum ProbeError {
     /// No table holds positions with this many stones on the board.
-    #[error("no table for {stones} stones on the board")]
+    #[error("no table for {stones} stone{} on the board", if *stones == 1 { "" } else { "s" })]
     MissingTable {
         /// Stones on the board of the position that needed the table.
         stones: u32,
     },
-    /// A table file is unreadable or damaged.
+    /// A table file could not be read ([`TableError::io_error`] says why)
+    /// or is damaged.
     #[error(transparent)]
     Table(#[from] TableError),
     /// A tables folder could not be listed.
@@ -61,6 +62,19 @@ pub enum ProbeError {
         /// Which position and what is wrong.
         detail: String,
     },
+}
+
+impl ProbeError {
+    /// The operating system's error if a table file or folder could not be
+    /// read at all (no permission, not found, an I/O failure), as opposed to
+    /// a missing table or a damaged one; `None` otherwise.
+    pub fn io_error(&self) -> Option<&io::Error> {
+        match self {
+            ProbeError::Table(e) => e.io_error(),
+            ProbeError::Directory { source, .. } => Some(source),
+            ProbeError::MissingTable { .. } | ProbeError::Inconsistent { .. } => None,
+        }
+    }
 }
 
 /// A legal move with the value it leads to, from the point of view of the

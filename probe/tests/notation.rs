@@ -1,6 +1,6 @@
 //! FEN and move notation: every error the parsers name, and property tests
 //! that feed them arbitrary and near-valid text (no input may panic; every
-//! accepted FEN prints back to itself).
+//! accepted FEN prints back to itself, whitespace normalised).
 
 use proptest::prelude::*;
 use togyz_probe::notation::{parse_fen, parse_move, IllegalReason, NotationError};
@@ -22,11 +22,12 @@ fn field_and_row_counts() {
         err(&format!("{START} x")),
         NotationError::FieldCount { found: 6 }
     );
-    // Two spaces make an empty field.
-    assert_eq!(
-        err("9/9S,8  0 153 S 1"),
-        NotationError::FieldCount { found: 6 }
-    );
+    // Whitespace around and between the fields is free.
+    let spaced = parse_fen(&format!("  {}\n", START.replace(' ', "  \t"))).unwrap();
+    assert_eq!(spaced, Position::start());
+    assert_eq!(spaced.fen(), START);
+    assert_eq!(err("9/9S,8  0 S 1"), NotationError::FieldCount { found: 4 });
+    assert_eq!(err("  "), NotationError::FieldCount { found: 0 });
     assert_eq!(err("9S 0 0 S 1"), NotationError::RowCount { found: 1 });
     assert_eq!(err("9/9/9 0 0 S 1"), NotationError::RowCount { found: 3 });
     let e = err("9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 9 0 S 1");
@@ -88,11 +89,21 @@ fn bad_holes_and_counts() {
             token: "5".into()
         }
     );
+    // A forgotten `S` usually shows as a run after a run: say so.
+    let e = err("8,2/9 79 79 S 1");
+    assert_eq!(
+        e,
+        NotationError::SplitRun {
+            row: Side::North,
+            token: "2".into()
+        }
+    );
+    assert!(e.to_string().contains("did you mean `2S`"), "{e}");
 }
 
 #[test]
 fn bad_kazans_side_and_move_number() {
-    for k in ["-1", "163", "a", "07", "", "+3"] {
+    for k in ["-1", "163", "a", "07", "+3"] {
         assert_eq!(
             err(&format!("9/9 {k} 81 S 1")),
             NotationError::BadKazan {
@@ -108,7 +119,10 @@ fn bad_kazans_side_and_move_number() {
             text: "x".into()
         }
     );
-    for s in ["W", "s", "SN", ""] {
+    // An empty field is a missing one: whitespace between fields is free.
+    assert_eq!(err("9/9  81 S 1"), NotationError::FieldCount { found: 4 });
+    assert_eq!(err("9/9 81 81  1"), NotationError::FieldCount { found: 4 });
+    for s in ["W", "s", "SN"] {
         assert_eq!(
             err(&format!("9/9 81 81 {s} 1")),
             NotationError::BadSide { text: s.into() }
@@ -280,10 +294,10 @@ fn near_fen() -> impl Strategy<Value = String> {
 }
 
 /// Checks the parser's promise on any input: no panic, and an accepted FEN
-/// prints back to exactly itself.
+/// prints back to itself with its whitespace normalised.
 fn check_fen_text(s: &str) -> Result<(), TestCaseError> {
     if let Ok(p) = parse_fen(s) {
-        prop_assert_eq!(p.fen(), s);
+        prop_assert_eq!(p.fen(), s.split_whitespace().collect::<Vec<_>>().join(" "));
         prop_assert_eq!(parse_fen(&p.fen()), Ok(p));
     }
     Ok(())

@@ -10,8 +10,10 @@ use super::{Section, FORMAT_VERSION, RULES_VARIANT};
 /// file.
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum TableError {
-    /// The file could not be opened, read or mapped.
-    #[error("{}: {source}", .path.display())]
+    /// The file could not be opened, read or mapped (no permission, removed,
+    /// an I/O failure): its contents were not judged. See
+    /// [`TableError::io_error`].
+    #[error("{}: cannot read the file: {source}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -181,6 +183,17 @@ impl TableError {
             | TableError::BadEntry { path, .. }
             | TableError::FileChecksum { path }
             | TableError::OutOfRange { path, .. } => path,
+        }
+    }
+
+    /// The operating system's error if the file could not be read at all
+    /// ([`TableError::Io`]: permissions, a removed file, an I/O failure);
+    /// `None` if it was read and found damaged or foreign, which only
+    /// generating it again mends.
+    pub fn io_error(&self) -> Option<&io::Error> {
+        match self {
+            TableError::Io { source, .. } => Some(source),
+            _ => None,
         }
     }
 

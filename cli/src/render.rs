@@ -1,0 +1,157 @@
+//! Text for people: the board, values in words, move lists, counts with
+//! their nouns. `query` and `play` both print through these.
+
+use std::fmt::Write as _;
+
+use togyz_probe::notation::result_text;
+use togyz_probe::rules::{Move, MoveReport, Position, Side, ROW};
+use togyz_probe::tablebase::MoveValue;
+use togyz_probe::Value;
+
+/// `1 stone`, `4 stones`: a count with its noun, singular or plural.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `1 ply`, `7 plies`.
+pub fn plies(n: u32) -> String {
+    count(n.into(), "ply", "plies")
+}
+
+/// `1 stone`, `9 stones`.
+pub fn stones(n: u32) -> String {
+    count(n.into(), "stone", "stones")
+}
+
+/// "wins in 7 plies", "draws", "loses in 1 ply".
+pub fn in_words(v: Value) -> String {
+    match v {
+        Value::Win(d) => format!("wins in {}", plies(d)),
+        Value::Draw => "draws".to_string(),
+        Value::Loss(d) => format!("loses in {}", plies(d)),
+    }
+}
+
+/// The side to move's value as a sentence: "South to move wins in 11
+/// plies.", "North to move: a draw with best play.".
+pub fn verdict(pos: &Position, v: Value) -> String {
+    let side = pos.side_to_move();
+    match v {
+        Value::Draw => format!("{side} to move: a draw with best play."),
+        v => format!("{side} to move {}.", in_words(v)),
+    }
+}
+
+/// How a finished game ended, to follow "then": "North wins 83:79 (...)",
+/// "a draw 81:81 (...)"; `None` while the game goes on.
+pub fn ending(pos: &Position) -> Option<String> {
+    let text = result_text(pos)?;
+    Some(match text.strip_prefix("Draw ") {
+        Some(rest) => format!("a draw {rest}"),
+        None => text,
+    })
+}
+
+/// A move of `pos` in traditional and UCI notation.
+pub fn names(pos: &Position, mv: Move) -> (String, String) {
+    let report = report_of(pos, mv);
+    (report.traditional(), report.uci())
+}
+
+/// What the legal move `mv` (from the rules or the tables) does in `pos`,
+/// leaving `pos` unchanged.
+pub fn report_of(pos: &Position, mv: Move) -> MoveReport {
+    let mut p = *pos;
+    p.play_unchecked(mv)
+}
+
+/// One line per move with its value: `  91x  i1i2  wins in 11 plies`.
+pub fn valued_moves(pos: &Position, moves: &[MoveValue]) -> String {
+    let mut s = String::new();
+    for m in moves {
+        let (t, u) = names(pos, m.mv);
+        let _ = writeln!(s, "  {t:<4} {u:<5} {}", in_words(m.value));
+    }
+    s
+}
+
+/// The legal moves on one line, traditional and UCI: `19 (a1i1), 21 (b1i2)`.
+pub fn legal_moves(pos: &Position) -> String {
+    pos.legal_moves()
+        .map(|mv| {
+            let (t, u) = names(pos, mv);
+            format!("{t} ({u})")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The board as South sees it: North's holes 9..1 on top, South's 1..9
+/// below, each hole's stones (`.` empty, `X` a tuzdyk), and the kazans.
+pub fn diagram(pos: &Position) -> String {
+    let cell = |side: Side, number: usize| {
+        let idx = side.row_start() + number;
+        if pos.is_tuzdyk(idx) {
+            "X".to_string()
+        } else {
+            match pos.holes()[idx] {
+                0 => ".".to_string(),
+                c => c.to_string(),
+            }
+        }
+    };
+    let row = |side: Side, numbers: &mut dyn Iterator<Item = usize>| {
+        numbers
+            .map(|i| format!("{:>4}", cell(side, i)))
+            .collect::<String>()
+    };
+    let labels = |numbers: &mut dyn Iterator<Item = usize>| {
+        numbers.map(|i| format!("{:>4}", i + 1)).collect::<String>()
+    };
+    let [south_kazan, north_kazan] = pos.kazans();
+    let mut s = String::new();
+    let _ = writeln!(s, "       {}", labels(&mut (0..ROW).rev()));
+    let _ = writeln!(
+        s,
+        "North  {}   kazan {north_kazan}",
+        row(Side::North, &mut (0..ROW).rev())
+    );
+    let _ = writeln!(
+        s,
+        "South  {}   kazan {south_kazan}",
+        row(Side::South, &mut (0..ROW))
+    );
+    let _ = writeln!(s, "       {}", labels(&mut (0..ROW)));
+    for owner in [Side::South, Side::North] {
+        if let Some(number) = pos.tuzdyk(owner) {
+            let _ = writeln!(
+                s,
+                "X: {owner}'s tuzdyk in {}'s hole {number}",
+                owner.opponent()
+            );
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_numbers() {
+        assert_eq!(stones(1), "1 stone");
+        assert_eq!(stones(0), "0 stones");
+        assert_eq!(plies(1), "1 ply");
+        assert_eq!(plies(2), "2 plies");
+    }
+
+    #[test]
+    fn endings_follow_then() {
+        let draw: Position = "9/9 81 81 S 1".parse().unwrap();
+        assert!(ending(&draw).unwrap().starts_with("a draw 81:81"));
+        let won: Position = "9/4S,8 79 79 N 1".parse().unwrap();
+        assert!(ending(&won).unwrap().starts_with("South wins 83:79"));
+        assert_eq!(ending(&Position::start()), None);
+    }
+}

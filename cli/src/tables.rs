@@ -1,0 +1,222 @@
+//! The tables folder as the commands meet it: where it is, what it holds,
+//! and every probe error turned into a [`Failure`] that says what to do.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use togyz_probe::raw::index::{positions_for, MAX_STONES};
+use togyz_probe::tablebase::{ProbeError, Tablebase};
+
+use crate::failure::{Failure, Kind};
+use indicatif::HumanCount;
+
+use crate::render::stones;
+
+/// The folder used when neither `--tables` nor `$TOGYZ_TABLES` is given.
+const DEFAULT_TABLES: &str = "tables";
+
+/// The `--tables` option, shared by the commands that probe.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TablesArg {
+    /// Folder of the table files (default: $TOGYZ_TABLES, else ./tables).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
+
+impl TablesArg {
+    /// The folder: `--tables`, else `$TOGYZ_TABLES`, else `./tables`.
+    fn dir(&self) -> PathBuf {
+        self.tables
+            .clone()
+            .or_else(|| {
+                std::env::var_os("TOGYZ_TABLES")
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+            })
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_TABLES))
+    }
+
+    /// Opens the tables of the folder (see [`Tables::open`]).
+    pub fn open(&self) -> Tables {
+        Tables::open(self.dir())
+    }
+}
+
+/// The tables of one folder. A folder that cannot be opened gives an empty
+/// tablebase, so finished games are still answered; probes that need a
+/// table then report why the folder could not be opened.
+pub struct Tables {
+    dir: PathBuf,
+    /// Why the folder could not be opened, if it could not.
+    open_error: Option<ProbeError>,
+    /// The tables (empty if the folder could not be opened).
+    pub tb: Tablebase,
+}
+
+impl Tables {
+    /// Opens the tables in `dir`.
+    pub fn open(dir: PathBuf) -> Tables {
+        let (tb, open_error) = match Tablebase::open([&dir]) {
+            Ok(tb) => (tb, None),
+            Err(e) => (
+                Tablebase::open(std::iter::empty::<&Path>()).expect("no folder, nothing to fail"),
+                Some(e),
+            ),
+        };
+        Tables {
+            dir,
+            open_error,
+            tb,
+        }
+    }
+
+    /// Why the tables could not be opened, as a failure; `None` if they
+    /// were (even if the folder holds none).
+    pub fn open_failure(&self) -> Option<Failure> {
+        match &self.open_error {
+            Some(ProbeError::Directory { source, .. })
+                if source.kind() == io::ErrorKind::NotFound =>
+            {
+                None
+            }
+            Some(e) => Some(self.failure(e.clone())),
+            None => None,
+        }
+    }
+
+    /// What the folder holds, for messages: "the tables in DIR cover 1 to 8
+    /// stones", "DIR holds no tables", "the tables folder DIR does not
+    /// exist (...)".
+    pub fn coverage(&self) -> String {
+        let dir = self.shown_dir();
+        if let Some(ProbeError::Directory { source, .. }) = &self.open_error {
+            if source.kind() == io::ErrorKind::NotFound {
+                return format!(
+                    "the tables folder {dir} does not exist (choose the folder with --tables DIR \
+                     or $TOGYZ_TABLES)"
+                );
+            }
+        }
+        let present: Vec<u32> = self.tb.stones().collect();
+        let complete = self.tb.complete_up_to();
+        match present.as_slice() {
+            [] => format!("{dir} holds no tables"),
+            [_] if complete == 1 => format!("the tables in {dir} cover 1 stone"),
+            _ if present.len() == complete as usize => {
+                format!("the tables in {dir} cover 1 to {complete} stones")
+            }
+            _ => format!("{dir} holds the tables for {} stones", ranges(&present)),
+        }
+    }
+
+    /// The folder as messages name it: `./tables`, not `tables`, so that a
+    /// relative folder reads as one.
+    fn shown_dir(&self) -> String {
+        let d = &self.dir;
+        if d.is_relative() && !d.starts_with(".") && !d.starts_with("..") {
+            format!("./{}", d.display())
+        } else {
+            d.display().to_string()
+        }
+    }
+
+    /// The failure for a probe error.
+    pub fn failure(&self, e: ProbeError) -> Failure {
+        match e {
+            // The folder could not be opened: that is the reason, whichever
+            // table the position needed.
+            ProbeError::MissingTable { stones: n } => match &self.open_error {
+                Some(ProbeError::Directory { source, .. })
+                    if source.kind() == io::ErrorKind::NotFound =>
+                {
+                    self.no_table(n)
+                }
+                Some(open) => self.failure(open.clone()),
+                None => self.no_table(n),
+            },
+            ref e if e.io_error().is_some() => {
+                let head = match e {
+                    ProbeError::Directory { .. } => format!("cannot list the tables folder {e}"),
+                    _ => e.to_string(),
+                };
+                let fix = match e.io_error().map(io::Error::kind) {
+                    Some(io::ErrorKind::PermissionDenied) => {
+                        "; give your user permission to read it, then try again"
+                    }
+                    _ => "",
+                };
+                Failure::new(Kind::UnreadableTable, format!("{head}{fix}"))
+            }
+            e => Failure::new(
+                Kind::DamagedTable,
+                format!(
+                    "{e}; check the tables with `togyz-gen verify --tables {}`, or delete the \
+                     damaged file and generate it again",
+                    self.dir.display()
+                ),
+            ),
+        }
+    }
+
+    /// No table for `n` stones: what the folder holds, and what a table for
+    /// `n` stones would take, or that none can exist.
+    fn no_table(&self, n: u32) -> Failure {
+        let held = self.coverage();
+        if n > MAX_STONES {
+            return Failure::new(
+                Kind::NoTable,
+                format!(
+                    "no table can exist for {} on the board: tables go up to {MAX_STONES} \
+                     stones; {held}",
+                    stones(n)
+                ),
+            );
+        }
+        let out = if self.dir == Path::new(DEFAULT_TABLES) {
+            String::new()
+        } else {
+            format!(" --out {}", self.dir.display())
+        };
+        Failure::new(
+            Kind::NoTable,
+            format!(
+                "no table for {} on the board: {held}. The {n}-stone table holds {} positions; \
+                 `togyz-gen generate --max-stones {n}{out}` makes the missing tables up to it, \
+                 checking first that this machine can hold them",
+                stones(n),
+                HumanCount(positions_for(n)),
+            ),
+        )
+    }
+}
+
+/// `1-4, 6, 9` for `[1, 2, 3, 4, 6, 9]` (ascending input).
+fn ranges(ns: &[u32]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < ns.len() {
+        let mut j = i;
+        while j + 1 < ns.len() && ns[j + 1] == ns[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            ns[i].to_string()
+        } else {
+            format!("{}-{}", ns[i], ns[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_join_runs() {
+        assert_eq!(ranges(&[]), "");
+        assert_eq!(ranges(&[3]), "3");
+        assert_eq!(ranges(&[1, 2, 3, 4, 6, 9, 10]), "1-4, 6, 9-10");
+    }
+}

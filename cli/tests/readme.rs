@@ -1,0 +1,85 @@
+//! The README's `togyz-probe` examples are the program's real output: each
+//! block that starts with a `$ ... togyz-probe ...` line is run by `sh` (in a
+//! folder whose `./tables` holds the 1..=4-stone test tables) and compared.
+//! Examples that need bigger tables say "no table" here and are skipped;
+//! enough others must be checked for the test to pass. A `...` line in an
+//! example stands for lines left out.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::tables;
+
+/// The README's examples: the command and the output shown under it.
+fn examples(readme: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    for line in readme.lines() {
+        match (&mut current, line) {
+            (_, l) if l.starts_with("$ ") && l.contains("togyz-probe ") => {
+                out.extend(current.take());
+                current = Some((l[2..].to_string(), String::new()));
+            }
+            (Some(_), l) if l.starts_with("$ ") || l.starts_with("```") => {
+                out.extend(current.take());
+            }
+            (Some((_, text)), l) => {
+                text.push_str(l);
+                text.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    out.extend(current);
+    // Blank lines between two commands of one block belong to neither.
+    out.into_iter()
+        .map(|(c, t)| (c, t.trim_end().to_string() + "\n"))
+        .collect()
+}
+
+/// Whether `actual` matches `expected`, where a `...` line in `expected`
+/// stands for any lines.
+fn matches(expected: &str, actual: &str) -> bool {
+    match expected.split_once("...\n") {
+        Some((head, tail)) => actual.starts_with(head) && actual.ends_with(tail),
+        None => actual == expected,
+    }
+}
+
+#[test]
+fn readme_examples_are_real_output() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(tables(), work.path().join("tables")).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_togyz-probe"))
+        .parent()
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut checked = 0;
+    for (command, expected) in examples(&readme) {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("{command} 2>&1"))
+            .current_dir(work.path())
+            .env("PATH", &path)
+            .env_remove("TOGYZ_TABLES")
+            .output()
+            .unwrap();
+        let actual = String::from_utf8(out.stdout).unwrap();
+        if matches(&expected, &actual) {
+            checked += 1;
+        } else if actual.contains("no table") {
+            eprintln!("needs bigger tables, not checked: {command}");
+        } else {
+            panic!("README example `{command}` shows\n{expected}\nbut prints\n{actual}");
+        }
+    }
+    assert!(checked >= 7, "only {checked} README examples checked");
+}
