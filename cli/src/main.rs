@@ -10,6 +10,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod above;
+mod annotate;
 mod failure;
 mod interactive;
 mod moves;
@@ -41,14 +43,18 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Who wins here: the result and distance to the end from the tables,
-    /// every legal move with its result, and the line of best play; the
-    /// board and the legal moves where no table covers the position.
+    /// every legal move with its result, and the line of best play; above
+    /// the tables, proof search within --search-time.
     #[command(after_help = QUERY_HELP)]
     Query(query::Args),
     /// Replay moves and print each move and the FEN after it, or play at a
     /// prompt with the tables' verdicts (`-i`).
     #[command(after_help = EXIT_CODES_NO_TABLES)]
     Play(play::Args),
+    /// Replay game records (PlayOK text or plain move lists), check their
+    /// landings and kazans, and mark every move that changes the result.
+    #[command(after_help = EXIT_CODES)]
+    Annotate(annotate::Args),
     /// Count the leaves DEPTH plies below a position (finished games count
     /// as leaves).
     #[command(after_help = EXIT_CODES_NO_TABLES)]
@@ -74,6 +80,7 @@ unreadable_table).";
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Annotate(args) => annotate::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
         Command::Query(args) => query::run(args),

@@ -14,6 +14,7 @@ use togyz_probe::rules::{Move, Position};
 use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
 use togyz_probe::Value;
 
+use crate::above;
 use crate::failure::{Failure, Kind};
 use crate::moves::{fen_arg, replay};
 use crate::render::{count, diagram, ending, legal_moves, names, valued_moves, verdict};
@@ -44,6 +45,10 @@ pub struct Args {
     /// move.
     #[arg(long, value_name = "FEN")]
     fen: Option<String>,
+    /// Above the tables: prove the result by search for at most this many
+    /// seconds (fractions allowed; 0: report the missing table instead).
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = crate::annotate::parse_seconds)]
+    search_time: f64,
 }
 
 /// One legal move in the JSON answer.
@@ -71,6 +76,8 @@ struct AnswerJson {
     side: String,
     result: &'static str,
     dtm: Option<u32>,
+    /// `tables` (`search` above the tables).
+    source: &'static str,
     moves: Vec<MoveJson>,
     pv: Vec<String>,
 }
@@ -102,8 +109,10 @@ struct Answer {
 enum Verdict {
     /// The tables answer it.
     Tables(Answer),
-    /// No table covers it: the board and the legal moves can still be
-    /// shown. (A search above the tables reports here.)
+    /// Above the tables: what proof search showed.
+    Search(above::SearchAnswer),
+    /// No table covers it (and no search ran): the board and the legal
+    /// moves can still be shown.
     Beyond(Position, Failure),
 }
 
@@ -125,7 +134,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                  the lines, after each FEN)",
             ));
         }
-        return run_stdin(&tables);
+        return run_stdin(&tables, args.search_time);
     }
     let mut out = io::stdout().lock();
     let (given, asked) = asked(&args);
@@ -139,10 +148,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
             return Err(f);
         }
     };
-    let verdict = answer(&tables, &asked.pos);
+    let verdict = answer(&tables, &asked.pos, args.search_time);
     if args.json {
         let line = match &verdict {
             Ok(Verdict::Tables(a)) => answer_json(a, Some(&asked)),
+            Ok(Verdict::Search(a)) => a.json(),
             Ok(Verdict::Beyond(_, f)) | Err(f) => {
                 let reached = (!asked.played.is_empty()).then(|| asked.pos.fen());
                 error_json(&given, f, reached)
@@ -160,12 +170,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
         match &verdict {
             Ok(Verdict::Tables(a)) => out.write_all(report(a).as_bytes())?,
+            Ok(Verdict::Search(a)) => out.write_all(a.report(&diagram(a.position())).as_bytes())?,
             Ok(Verdict::Beyond(pos, _)) => out.write_all(report_beyond(pos).as_bytes())?,
             Err(_) => {}
         }
     }
     match verdict {
-        Ok(Verdict::Tables(_)) => Ok(()),
+        Ok(Verdict::Tables(_) | Verdict::Search(_)) => Ok(()),
         Ok(Verdict::Beyond(_, f)) | Err(f) => Err(f),
     }
 }
@@ -204,8 +215,14 @@ fn ask(start: Position, moves: &[String]) -> Result<Asked, Failure> {
     })
 }
 
-/// Answers a position from the tables.
-fn answer(tables: &Tables, pos: &Position) -> Result<Verdict, Failure> {
+/// Answers a position from the tables, or above them by search for at most
+/// `search_time` seconds.
+fn answer(tables: &Tables, pos: &Position, search_time: f64) -> Result<Verdict, Failure> {
+    if above::applies(&tables.tb, pos, search_time) {
+        return above::answer(&tables.tb, pos, search_time)
+            .map(Verdict::Search)
+            .map_err(|e| tables.failure(e));
+    }
     let probe = || -> Result<Answer, ProbeError> {
         let value = tables.tb.value(pos)?;
         let moves = tables.tb.moves(pos)?;
@@ -230,7 +247,7 @@ fn answer(tables: &Tables, pos: &Position) -> Result<Verdict, Failure> {
 }
 
 /// Answers each line of standard input with a JSON line.
-fn run_stdin(tables: &Tables) -> Result<(), Failure> {
+fn run_stdin(tables: &Tables, search_time: f64) -> Result<(), Failure> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut out = io::stdout().lock();
@@ -258,9 +275,10 @@ fn run_stdin(tables: &Tables) -> Result<(), Failure> {
         let verdict = asked
             .as_ref()
             .map_err(Clone::clone)
-            .and_then(|q| answer(tables, &q.pos));
+            .and_then(|q| answer(tables, &q.pos, search_time));
         let json = match verdict {
             Ok(Verdict::Tables(a)) => answer_json(&a, asked.as_ref().ok()),
+            Ok(Verdict::Search(a)) => a.json(),
             Ok(Verdict::Beyond(_, f)) | Err(f) => {
                 failed += 1;
                 worst = worst.max(Some(f.kind));
@@ -320,6 +338,7 @@ fn answer_json(a: &Answer, asked: Option<&Asked>) -> String {
         side: pos.side_to_move().letter().to_string(),
         result: a.value.wdl().name(),
         dtm: a.value.dtm(),
+        source: "tables",
         moves,
         pv: line_names(pos, &a.line),
     };

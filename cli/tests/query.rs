@@ -48,6 +48,7 @@ fn example_three_as_json() {
             "side": "S",
             "result": "loss",
             "dtm": 4,
+            "source": "tables",
             "moves": [{
                 "move": "91",
                 "uci": "i1i2",

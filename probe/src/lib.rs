@@ -38,12 +38,15 @@
 
 pub mod notation;
 pub mod raw;
+pub mod record;
 pub mod rules;
+pub mod search;
 pub mod tablebase;
 pub mod value;
 
 pub use notation::{parse_fen, parse_move, NotationError};
 pub use raw::format::{Backend, TableError};
 pub use rules::{IllegalMove, Move, MoveReport, Outcome, Position, PositionError, Side};
+pub use search::{Budget, SearchResult, Solver};
 pub use tablebase::{MoveValue, ProbeError, Tablebase};
 pub use value::{Value, Wdl};

@@ -57,8 +57,10 @@ pub fn run(args: &[&str]) -> Output {
 }
 
 /// Runs `query` with `args`, `$TOGYZ_TABLES` set to `env`, and `stdin`.
+/// Search above the tables is off (`--search-time 0`): these tests are
+/// about the tables; `query_search.rs` tests the search.
 pub fn query(args: &[&str], env: Option<&Path>, stdin: Option<&str>) -> Output {
-    let mut all = vec!["query"];
+    let mut all = vec!["query", "--search-time", "0"];
     all.extend_from_slice(args);
     output(command(&all, env), stdin.unwrap_or(""))
 }

@@ -1,0 +1,207 @@
+//! `query` above the tables: a position with more stones than the tables
+//! hold is answered by proof search (`Tablebase::solve`) within
+//! `--search-time` seconds. The answer is proven or says what was shown
+//! ("at least a draw"); it is never a guess.
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use togyz_probe::notation::{traditional, uci};
+use togyz_probe::search::{Budget, SearchResult};
+use togyz_probe::tablebase::terminal_value;
+use togyz_probe::{Position, ProbeError, Tablebase, Wdl};
+
+/// Whether `query` answers `pos` by search: it is above the tables, the game
+/// goes on, some tables are there to search into, and search is allowed.
+pub fn applies(tb: &Tablebase, pos: &Position, seconds: f64) -> bool {
+    let n = tb.complete_up_to();
+    seconds > 0.0 && n > 0 && pos.stones_on_board() > n && terminal_value(pos).is_none()
+}
+
+/// A legal move in the JSON answer.
+#[derive(Serialize)]
+struct MoveJson {
+    #[serde(rename = "move")]
+    traditional: String,
+    uci: String,
+    fen: String,
+}
+
+/// The bounds shown when the result is not proven.
+#[derive(Serialize)]
+struct Proven {
+    lower: &'static str,
+    upper: &'static str,
+}
+
+/// How the search went.
+#[derive(Serialize)]
+struct Stats {
+    nodes: u64,
+    depth: u32,
+    graph_positions: u64,
+    graph_closed: bool,
+    seconds: f64,
+    /// Every position with at most this many stones was probed.
+    table_stones: u32,
+}
+
+/// The answer for one position above the tables.
+#[derive(Serialize)]
+pub struct SearchAnswer {
+    fen: String,
+    stones: u32,
+    side: String,
+    /// `win`, `draw`, `loss` or `unknown`.
+    result: &'static str,
+    source: &'static str,
+    /// For `unknown`: what was shown, as an interval over loss < draw < win.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proven: Option<Proven>,
+    /// A move that achieves the proven result.
+    best: Option<String>,
+    moves: Vec<MoveJson>,
+    search: Stats,
+    #[serde(skip)]
+    pos: Position,
+    #[serde(skip)]
+    result_full: SearchResult,
+    #[serde(skip)]
+    limit: f64,
+}
+
+/// Searches `pos` for at most `seconds`, with a progress line on standard
+/// error when it is a terminal.
+///
+/// # Errors
+/// A damaged table.
+pub fn answer(tb: &Tablebase, pos: &Position, seconds: f64) -> Result<SearchAnswer, ProbeError> {
+    let budget = Budget::time(Duration::from_secs_f64(seconds));
+    let done = AtomicBool::new(false);
+    let r = std::thread::scope(|s| {
+        if std::io::stderr().is_terminal() {
+            s.spawn(|| progress(&done, seconds));
+        }
+        let r = tb.solve(pos, budget);
+        done.store(true, Ordering::SeqCst);
+        r
+    })?;
+    let name = |mv| traditional(pos, mv).unwrap_or_default();
+    let moves = pos
+        .legal_moves()
+        .map(|mv| MoveJson {
+            traditional: name(mv),
+            uci: uci(pos, mv).unwrap_or_default(),
+            fen: pos.after_unchecked(mv).fen(),
+        })
+        .collect();
+    Ok(SearchAnswer {
+        fen: pos.fen(),
+        stones: pos.stones_on_board(),
+        side: pos.side_to_move().letter().to_string(),
+        result: r.proven().map_or("unknown", Wdl::name),
+        source: r.source.name(),
+        proven: r.proven().is_none().then(|| Proven {
+            lower: r.lower.name(),
+            upper: r.upper.name(),
+        }),
+        best: r.proven().and(r.best_move).map(name),
+        moves,
+        search: Stats {
+            nodes: r.nodes,
+            depth: r.depth,
+            graph_positions: r.graph_positions,
+            graph_closed: r.graph_closed,
+            seconds: (r.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
+            table_stones: r.table_stones,
+        },
+        pos: *pos,
+        result_full: r,
+        limit: seconds,
+    })
+}
+
+/// `searching… 1.2 s of 5 s` on standard error, rewritten in place.
+fn progress(done: &AtomicBool, seconds: f64) {
+    let start = Instant::now();
+    while !done.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(100));
+        eprint!(
+            "\rsearching… {:.1} s of {seconds} s ",
+            start.elapsed().as_secs_f64()
+        );
+    }
+    eprint!("\r{:40}\r", "");
+}
+
+/// 1234 → "1234", 12_345 → "12.3k", 944_012 → "944k", 1_234_567 → "1.2M".
+fn count(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=99_999 => format!("{:.1}k", n as f64 / 1e3),
+        100_000..=999_999 => format!("{:.0}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+impl SearchAnswer {
+    /// The position answered.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The JSON line.
+    pub fn json(&self) -> String {
+        serde_json::to_string(self).expect("an answer always serialises")
+    }
+
+    /// The verdict and the moves, after the board `diagram`.
+    pub fn report(&self, diagram: &str) -> String {
+        let r = &self.result_full;
+        let side = self.pos.side_to_move();
+        let mut s = format!("{diagram}\n");
+        let how = format!(
+            "{} nodes, {:.1} s; tables up to {} stones",
+            count(r.nodes),
+            r.elapsed.as_secs_f64(),
+            r.table_stones
+        );
+        match r.proven() {
+            Some(v) => {
+                let what = match v {
+                    Wdl::Win => "wins",
+                    Wdl::Draw => "draws",
+                    Wdl::Loss => "loses",
+                };
+                s.push_str(&format!("{side} to move {what} (proven by search: {how})"));
+                if let Some(b) = &self.best {
+                    let verb = match v {
+                        Wdl::Win => "wins",
+                        Wdl::Draw => "holds the draw",
+                        Wdl::Loss => "loses like every move",
+                    };
+                    s.push_str(&format!(": {b} {verb}"));
+                }
+                s.push_str(".\n");
+            }
+            None => {
+                let shown = match (r.lower, r.upper) {
+                    (Wdl::Draw, _) => format!("{side} can hold at least a draw"),
+                    (_, Wdl::Draw) => format!("{side} cannot win"),
+                    _ => "neither side's win or draw is shown".to_string(),
+                };
+                s.push_str(&format!(
+                    "not proven in {} s: {shown} ({how}).\n",
+                    self.limit
+                ));
+            }
+        }
+        s.push_str("\nMoves:\n");
+        for m in &self.moves {
+            s.push_str(&format!("  {:<4} {}\n", m.traditional, m.uci));
+        }
+        s
+    }
+}

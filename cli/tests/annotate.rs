@@ -1,0 +1,220 @@
+//! `togyz-probe annotate` end to end: the sample PlayOK records, and
+//! self-play records from set-up positions with 5 and 6 stones annotated
+//! with the tables for 1..=4 stones (so by search), every verdict and every
+//! marked move checked against the generator's solved values.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use serde_json::Value as Json;
+use togyz_gen::retro::{solve_all, Levels};
+use togyz_gen::write::write_table;
+use togyz_probe::notation::traditional;
+use togyz_probe::raw::index::Layout;
+use togyz_probe::tablebase::terminal_value;
+use togyz_probe::{Position, Side, Wdl};
+
+const SAMPLE: &str = include_str!("../../probe/tests/data/sample-playok.txt");
+
+fn setup() -> &'static (Levels, tempfile::TempDir) {
+    static S: OnceLock<(Levels, tempfile::TempDir)> = OnceLock::new();
+    S.get_or_init(|| {
+        let levels = solve_all(6).expect("levels solve");
+        let dir = tempfile::tempdir().unwrap();
+        for n in 1..=4 {
+            write_table(dir.path(), n, &levels.table(n)).unwrap();
+        }
+        (levels, dir)
+    })
+}
+
+fn annotate(args: &[&str], stdin: &str) -> Output {
+    let dir = setup().1.path();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_togyz-probe"))
+        .arg("annotate")
+        .arg("--tables")
+        .arg(dir)
+        .args(args)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // A bad option ends the program before it reads: ignore the closed pipe.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn games(out: &Output) -> Vec<Json> {
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn the_samples_in_words_and_in_json() {
+    let out = annotate(&["--search-time", "0.3"], SAMPLE);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("\nGame ").count() + 1, 3, "{text}");
+    assert!(text.contains(
+        "end: North wins 83:79 (South has no stones; North collects 5); recorded 1-0 — the record's result disagrees"
+    ));
+    let out = annotate(
+        &["--json", "--search-time", "0.3"],
+        &SAMPLE.replace('\n', "\r\n"),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let g = games(&out);
+    let plies: Vec<_> = g.iter().map(|g| g["plies"].as_u64().unwrap()).collect();
+    assert_eq!(plies, [79, 90, 102]);
+    for game in &g {
+        // The last position is over, so at least it is settled.
+        let first = game["first_settled"].as_u64().unwrap();
+        assert!(first <= game["plies"].as_u64().unwrap());
+        assert_eq!(game["tags"]["White"], "south");
+    }
+    assert_eq!(g[1]["should_win"], "N");
+}
+
+/// A self-play game from a random live position with `n` stones, written
+/// as a PlayOK record (kazans after even captures, `X` for a tuzdyk), with
+/// the positions it passes through.
+fn self_play(rng: &mut SmallRng, n: u32, number: usize) -> (String, Vec<Position>) {
+    let layout = Layout::new(n);
+    let mut pos = loop {
+        let p = layout
+            .slot(rng.random_range(0..layout.positions()))
+            .position();
+        if terminal_value(&p).is_none() {
+            break p;
+        }
+    };
+    let mut record = format!(
+        "[Event \"self-play {number}\"]\r\n[White \"a\"]\r\n[Black \"b\"]\r\n[FEN \"{}\"]\r\n\r\n",
+        pos.fen()
+    );
+    let mut positions = vec![pos];
+    let mut ply = 0;
+    while terminal_value(&pos).is_none() && ply < 24 {
+        let moves: Vec<_> = pos.legal_moves().collect();
+        let mv = moves[rng.random_range(0..moves.len() as u64) as usize];
+        let text = traditional(&pos, mv).unwrap().replace('x', "X");
+        let mover = pos.side_to_move();
+        if mover == Side::South {
+            record.push_str(&format!("{}. ", ply / 2 + 1));
+        }
+        let report = pos.play_unchecked(mv);
+        record.push_str(&text);
+        if report.captured > 0 {
+            record.push_str(&format!("({})", pos.kazan(mover)));
+        }
+        record.push_str(if ply % 5 == 4 {
+            " {a comment}\r\n"
+        } else {
+            " "
+        });
+        positions.push(pos);
+        ply += 1;
+    }
+    record.push_str("*\r\n\r\n");
+    (record, positions)
+}
+
+fn truth(levels: &Levels, pos: &Position) -> Wdl {
+    terminal_value(pos)
+        .or_else(|| levels.value(pos))
+        .expect("within the solved levels")
+        .wdl()
+}
+
+fn winner(pos: &Position, w: Wdl) -> &'static str {
+    match (w, pos.side_to_move()) {
+        (Wdl::Draw, _) => "draw",
+        (Wdl::Win, Side::South) | (Wdl::Loss, Side::North) => "S",
+        _ => "N",
+    }
+}
+
+#[test]
+fn self_play_verdicts_and_marked_moves_match_the_solver() {
+    let (levels, _) = setup();
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut file = String::new();
+    let mut all = Vec::new();
+    for i in 0..20 {
+        let (record, positions) = self_play(&mut rng, 5 + (i % 2) as u32, i);
+        file.push_str(&record);
+        all.push(positions);
+    }
+    let out = annotate(&["--json", "--search-time", "5"], &file);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let g = games(&out);
+    assert_eq!(g.len(), all.len());
+    let mut marked = 0;
+    for (game, positions) in g.iter().zip(&all) {
+        // 5 and 6 stones over 4-stone tables: the search settles it all.
+        assert_eq!(game["first_settled"], 0, "{game}");
+        let moves = game["moves"].as_array().unwrap();
+        assert_eq!(moves.len() + 1, positions.len());
+        for (k, m) in moves.iter().enumerate() {
+            let (b, a) = (&positions[k], &positions[k + 1]);
+            let (tb, ta) = (truth(levels, b), truth(levels, a));
+            assert_eq!(m["fen_before"], b.fen());
+            assert_eq!(m["before"]["winner"], winner(b, tb), "{m}");
+            assert_eq!(m["after"]["winner"], winner(a, ta), "{m}");
+            let dropped = ta.flip() < tb;
+            assert_eq!(m.get("mistake").is_some(), dropped, "{m}");
+            if dropped {
+                marked += 1;
+                // The better move named does keep the value.
+                let better = m["better"].as_str().unwrap();
+                let mv = togyz_probe::parse_move(b, &better[..better.find(' ').unwrap()]).unwrap();
+                assert_eq!(truth(levels, &b.after(mv).unwrap()).flip(), tb, "{m}");
+            }
+        }
+    }
+    assert!(marked >= 3, "random play makes mistakes: {marked}");
+}
+
+#[test]
+fn a_wrong_kazan_is_an_error_naming_game_and_ply_and_the_next_game_goes_on() {
+    let bad = SAMPLE.replacen("33(22)", "33(24)", 1);
+    let out = annotate(&["--json", "--search-time", "0"], &bad);
+    assert_eq!(out.status.code(), Some(2));
+    let g = games(&out);
+    assert_eq!(g.len(), 3);
+    assert_eq!(
+        g[0]["error"],
+        "ply 4 (2... 33 on line 8): the record says the mover's kazan is 24, the move makes it 22"
+    );
+    assert!(g[1].get("error").is_none() && g[2].get("error").is_none());
+    let out = annotate(&["--search-time", "0"], &bad);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("Game 1 (line 1): south – north, 1-0 (79 plies)\n  error: ply 4"));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .starts_with("error: "));
+}
+
+#[test]
+fn bad_search_time_and_empty_input_are_errors() {
+    for t in ["-1", "abc", "inf"] {
+        let out = annotate(&["--search-time", t], SAMPLE);
+        assert_eq!(out.status.code(), Some(2), "{t}");
+    }
+    let out = annotate(&[], "  \r\n");
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,0 +1,114 @@
+//! `togyz-probe query` above the tables: positions with 5 stones answered
+//! by search over the tables for 1..=4 stones, checked against the
+//! generator's solved values; the start position, far beyond any table, is
+//! answered "not proven" with what was shown.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use serde_json::Value as Json;
+use togyz_gen::retro::{solve_all, Levels};
+use togyz_gen::write::write_table;
+use togyz_probe::raw::index::Layout;
+use togyz_probe::tablebase::terminal_value;
+use togyz_probe::{parse_move, Position, Wdl};
+
+fn setup() -> &'static (Levels, tempfile::TempDir) {
+    static S: OnceLock<(Levels, tempfile::TempDir)> = OnceLock::new();
+    S.get_or_init(|| {
+        let levels = solve_all(5).expect("levels solve");
+        let dir = tempfile::tempdir().unwrap();
+        for n in 1..=4 {
+            write_table(dir.path(), n, &levels.table(n)).unwrap();
+        }
+        (levels, dir)
+    })
+}
+
+fn query(args: &[&str]) -> Output {
+    let dir: &Path = setup().1.path();
+    Command::new(env!("CARGO_BIN_EXE_togyz-probe"))
+        .arg("query")
+        .arg("--tables")
+        .arg(dir)
+        .args(args)
+        .env_remove("TOGYZ_TABLES")
+        .output()
+        .expect("the binary runs")
+}
+
+fn truth(pos: &Position) -> Wdl {
+    terminal_value(pos)
+        .or_else(|| setup().0.value(pos))
+        .expect("solved")
+        .wdl()
+}
+
+/// Live 5-stone positions, one of each value.
+fn one_of_each() -> Vec<Position> {
+    let layout = Layout::new(5);
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut found: Vec<Position> = Vec::new();
+    while found.len() < 3 {
+        let p = layout
+            .slot(rng.random_range(0..layout.positions()))
+            .position();
+        if terminal_value(&p).is_none() && found.iter().all(|f| truth(f) != truth(&p)) {
+            found.push(p);
+        }
+    }
+    found
+}
+
+#[test]
+fn above_the_tables_by_search() {
+    for pos in one_of_each() {
+        let fen = pos.fen();
+        let t = truth(&pos);
+        let out = query(&["--json", &fen]);
+        assert_eq!(out.status.code(), Some(0));
+        let j: Json = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(j["source"], "search", "{j}");
+        assert_eq!(j["result"], t.name(), "{j}");
+        assert_eq!(j["search"]["table_stones"], 4);
+        assert!(j.get("proven").is_none());
+        let best = parse_move(&pos, j["best"].as_str().unwrap()).unwrap();
+        assert_eq!(truth(&pos.after(best).unwrap()).flip(), t, "{j}");
+        let out = query(&[&fen]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let what = match t {
+            Wdl::Win => "wins",
+            Wdl::Draw => "draws",
+            Wdl::Loss => "loses",
+        };
+        let side = pos.side_to_move();
+        assert!(
+            text.contains(&format!("{side} to move {what} (proven by search: ")),
+            "{text}"
+        );
+        assert!(text.contains("; tables up to 4 stones): "), "{text}");
+    }
+}
+
+#[test]
+fn far_above_the_tables_the_answer_says_what_was_shown() {
+    let start = Position::start().fen();
+    let out = query(&["--json", "--search-time", "0.3", &start]);
+    assert_eq!(out.status.code(), Some(0));
+    let j: Json = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["result"], "unknown");
+    assert_eq!(j["source"], "search");
+    assert_eq!(j["best"], Json::Null);
+    let (lo, hi) = (j["proven"]["lower"].as_str(), j["proven"]["upper"].as_str());
+    assert!(lo.is_some() && hi.is_some() && lo != hi, "{j}");
+    assert_eq!(j["moves"].as_array().unwrap().len(), 9);
+    assert!(j["search"]["seconds"].as_f64().unwrap() < 2.0);
+    let out = query(&["--search-time", "0.2", &start]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("not proven in 0.2 s: "), "{text}");
+    // The progress line is for terminals only.
+    assert!(out.stderr.is_empty());
+}

@@ -1,0 +1,239 @@
+//! Measures how many positions above the tables the proof search settles.
+//!
+//! Positions come from self-play: a two-ply greedy player (it takes the
+//! move that gains most after the opponent's best immediate reply, with a
+//! few random moves early so the games differ) plays complete games, and
+//! the first position of each game at each stone count in the range is
+//! kept, until there are `--per-count` per count. The list depends only on
+//! `--seed`. Each position is then solved with the given tables and time
+//! limit, one at a time, and one CSV line is appended per position (the FEN last, quoted); a run
+//! that is interrupted and started again with the same arguments skips the
+//! positions already in the file. A summary per stone count goes to stdout.
+//!
+//! ```text
+//! cargo run --release -p togyz-probe --example search_measure -- \
+//!     --tables /work/tables8 --stones 12-16 --per-count 100 --seconds 2 --out m.csv
+//! ```
+//!
+//! `--provers dfs,dfpn,graph` (the default: all three) picks the provers,
+//! `--tt ENTRIES` the transposition-table size, `--nodes N` replaces the
+//! time limit by a node limit per prover (reproducible on a busy machine;
+//! the CSV's limit column then still shows `--seconds`, so give each node
+//! budget its own file).
+
+use std::collections::{BTreeMap, HashSet};
+use std::fs::OpenOptions;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use togyz_probe::search::Budget;
+use togyz_probe::{Position, Solver, Tablebase};
+
+struct Args {
+    tables: PathBuf,
+    low: u32,
+    high: u32,
+    per_count: usize,
+    seconds: f64,
+    seed: u64,
+    out: PathBuf,
+    provers: String,
+    tt: usize,
+    nodes: Option<u64>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        tables: "tables".into(),
+        low: 12,
+        high: 16,
+        per_count: 100,
+        seconds: 2.0,
+        seed: 1,
+        out: "search-measure.csv".into(),
+        provers: "dfs,dfpn,graph".into(),
+        tt: Budget::default().tt_entries,
+        nodes: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or(format!("{flag} needs a value"))?;
+        let bad = |_: std::num::ParseIntError| format!("bad value for {flag}: {value}");
+        match flag.as_str() {
+            "--tables" => a.tables = value.into(),
+            "--stones" => {
+                let (l, h) = value.split_once('-').unwrap_or((&value, &value));
+                a.low = l.parse().map_err(bad)?;
+                a.high = h.parse().map_err(bad)?;
+            }
+            "--per-count" => a.per_count = value.parse().map_err(bad)?,
+            "--seconds" => {
+                a.seconds = value
+                    .parse()
+                    .map_err(|_| format!("bad value for {flag}: {value}"))?
+            }
+            "--seed" => a.seed = value.parse().map_err(bad)?,
+            "--out" => a.out = value.into(),
+            "--provers" => a.provers = value,
+            "--tt" => a.tt = value.parse().map_err(bad)?,
+            "--nodes" => a.nodes = Some(value.parse().map_err(bad)?),
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    Ok(a)
+}
+
+/// The mover's kazan gain of `mv` minus the opponent's best immediate
+/// reply gain.
+fn greedy_score(pos: &Position, mv: togyz_probe::Move) -> i32 {
+    let me = pos.side_to_move();
+    let after = pos.after_unchecked(mv);
+    let gain = after.kazan(me) as i32 - pos.kazan(me) as i32;
+    if after.outcome().is_some() {
+        return gain + 1000 * (after.outcome().unwrap().winner == Some(me)) as i32;
+    }
+    let opp = me.opponent();
+    let reply = after
+        .legal_moves()
+        .map(|r| after.after_unchecked(r).kazan(opp) as i32 - after.kazan(opp) as i32)
+        .max()
+        .unwrap_or(0);
+    gain - reply
+}
+
+/// Positions from self-play, `per_count` for each stone count in range.
+fn sample(a: &Args) -> Vec<Position> {
+    let mut rng = SmallRng::seed_from_u64(a.seed);
+    let mut by_count: BTreeMap<u32, Vec<Position>> = BTreeMap::new();
+    let mut seen = HashSet::new();
+    let want = (a.high - a.low + 1) as usize * a.per_count;
+    let mut games = 0;
+    while by_count.values().map(Vec::len).sum::<usize>() < want && games < 1_000_000 {
+        games += 1;
+        let mut pos = Position::start();
+        let mut taken = HashSet::new();
+        for ply in 0..400 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let n = pos.stones_on_board();
+            if (a.low..=a.high).contains(&n) && taken.insert(n) {
+                let list = by_count.entry(n).or_default();
+                if list.len() < a.per_count && seen.insert(pos.fen()) {
+                    list.push(pos);
+                }
+            }
+            let moves: Vec<_> = pos.legal_moves().collect();
+            let mv = if ply < 6 || rng.random_range(0..10) == 0 {
+                moves[rng.random_range(0..moves.len() as u64) as usize]
+            } else {
+                let best = moves.iter().map(|&m| greedy_score(&pos, m)).max().unwrap();
+                let top: Vec<_> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| greedy_score(&pos, m) == best)
+                    .collect();
+                top[rng.random_range(0..top.len() as u64) as usize]
+            };
+            pos.play_unchecked(mv);
+        }
+    }
+    by_count.into_values().flatten().collect()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let a = parse_args()?;
+    let tb = Tablebase::open([&a.tables])?;
+    let positions = sample(&a);
+    // Done: (time limit, FEN) pairs already in the file, so one file can
+    // hold runs with several limits.
+    let done: HashSet<(String, String)> = match std::fs::File::open(&a.out) {
+        Ok(f) => BufReader::new(f)
+            .lines()
+            .map_while(Result::ok)
+            .filter_map(|l| {
+                let (head, fen) = l.split_once(",\"")?;
+                let limit = head.split(',').nth(2)?.to_owned();
+                Some((limit, fen.trim_end_matches('"').to_owned()))
+            })
+            .collect(),
+        Err(_) => HashSet::new(),
+    };
+    let fresh = !a.out.exists();
+    let mut out = OpenOptions::new().create(true).append(true).open(&a.out)?;
+    if fresh {
+        writeln!(
+            out,
+            "stones,tables,seconds_limit,result,lower,upper,nodes,depth,graph_positions,graph_closed,seconds,fen"
+        )?;
+    }
+    let mut budget = Budget::time(Duration::from_secs_f64(a.seconds));
+    let on = |name| a.provers.split(',').any(|p| p == name);
+    budget.dfs = on("dfs");
+    budget.tt_entries = a.tt;
+    if let Some(n) = a.nodes {
+        // A node budget instead of the clock: the same answers on a busy
+        // machine as on an idle one.
+        budget.time = None;
+        budget.nodes = Some(n);
+    }
+    budget.dfpn = on("dfpn");
+    if !on("graph") {
+        budget.graph_positions = 0;
+    }
+    for pos in &positions {
+        let fen = pos.fen();
+        if done.contains(&(a.seconds.to_string(), fen.clone())) {
+            continue;
+        }
+        // A fresh table per position: each is measured on its own.
+        let r = Solver::new(&tb, budget).solve(pos)?;
+        writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{:.4},\"{fen}\"",
+            pos.stones_on_board(),
+            r.table_stones,
+            a.seconds,
+            r.proven().map_or("unknown", |v| v.name()),
+            r.lower,
+            r.upper,
+            r.nodes,
+            r.depth,
+            r.graph_positions,
+            r.graph_closed,
+            r.elapsed.as_secs_f64()
+        )?;
+        out.flush()?;
+    }
+    summarize(&a)
+}
+
+/// Share proven per stone count, from the whole CSV file.
+fn summarize(a: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let f = std::fs::File::open(&a.out)?;
+    let mut stats: BTreeMap<(u32, String), (usize, usize, Vec<f64>)> = BTreeMap::new();
+    for line in BufReader::new(f).lines().skip(1) {
+        let line = line?;
+        let c: Vec<&str> = line.split(',').collect();
+        let key = (c[0].parse()?, c[2].to_owned());
+        let e = stats.entry(key).or_default();
+        e.0 += 1;
+        if c[3] != "unknown" {
+            e.1 += 1;
+            e.2.push(c[10].parse()?);
+        }
+    }
+    println!("stones  limit_s  positions  proven  share  median_proof_s");
+    for ((n, limit), (count, proven, mut times)) in stats {
+        times.sort_by(f64::total_cmp);
+        let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
+        println!(
+            "{n:>6}  {limit:>7}  {count:>9}  {proven:>6}  {:>4.0}%  {median:.3}",
+            100.0 * proven as f64 / count as f64
+        );
+    }
+    Ok(())
+}

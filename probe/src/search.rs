@@ -1,0 +1,831 @@
+//! Proof search above the tables: exact results for positions with more
+//! stones than any table holds.
+//!
+//! A result is an interval over loss < draw < win for the side to move, and
+//! it is *proven* only when the interval closes. Leaves are positions the
+//! tables cover (probed by win/draw/loss), finished games, and positions the
+//! kazans settle ([`kazan_bounds`]). Three provers run side by side on
+//! their own threads, and their intervals are intersected:
+//!
+//! * an iterative-deepening depth-first search ([`Solver`]) over the two
+//!   questions "is it at least a draw?" and "is it a win?", with a
+//!   transposition table keyed by the whole position that stores proven
+//!   bounds (path-independent: there is no repetition rule) and, for
+//!   unresolved entries, the depth already searched for each question. It
+//!   proves the forcing lines, but it can never prove a draw by endless play;
+//! * df-pn, depth-first proof-number search (`pns`), on "does the mover
+//!   win?" and "does the opponent win?": it follows the narrow forcing
+//!   lines, and two refutations that need no cycle prove a draw;
+//! * a bounded retrograde solve (`graph`) of the positions reachable from
+//!   the root above the tables: if the enumeration closes, the finite graph
+//!   (cycles included) is solved exactly, and positions unresolved at the
+//!   fixed point are draws; if it does not, two passes with the frontier set
+//!   to its worst and best values still bound the root.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicI8, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::rules::{Move, Position, Side, HALF};
+use crate::tablebase::{terminal_value, ProbeError, Tablebase};
+use crate::value::Wdl;
+
+mod graph;
+mod pns;
+
+/// What a search may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Wall-clock limit (`None`: no limit).
+    pub time: Option<Duration>,
+    /// Limit on the nodes of each depth-first prover, per question for
+    /// df-pn (`None`: no limit).
+    pub nodes: Option<u64>,
+    /// Transposition-table entries (rounded up to a power of two; 32 bytes
+    /// each). Kept between searches by one [`Solver`].
+    pub tt_entries: usize,
+    /// Positions the retrograde solve may enumerate (about 100 bytes each);
+    /// 0 turns it off.
+    pub graph_positions: usize,
+    /// Run the iterative-deepening prover.
+    pub dfs: bool,
+    /// Run the proof-number prover (df-pn).
+    pub dfpn: bool,
+}
+
+impl Default for Budget {
+    /// Five seconds, 2^20 table entries (32 MiB), a million graph positions.
+    fn default() -> Budget {
+        Budget {
+            time: Some(Duration::from_secs(5)),
+            nodes: None,
+            tt_entries: 1 << 20,
+            graph_positions: 1 << 20,
+            dfs: true,
+            dfpn: true,
+        }
+    }
+}
+
+impl Budget {
+    /// The default budget with a wall-clock limit of `time`.
+    pub fn time(time: Duration) -> Budget {
+        Budget {
+            time: Some(time),
+            ..Budget::default()
+        }
+    }
+
+    /// The default memory limits, no time limit, at most `nodes` depth-first
+    /// nodes (reproducible: the same answer on any machine).
+    pub fn nodes(nodes: u64) -> Budget {
+        Budget {
+            time: None,
+            nodes: Some(nodes),
+            ..Budget::default()
+        }
+    }
+}
+
+/// How a result was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The game is over, or the kazans alone settle it.
+    Rules,
+    /// The tables cover the position.
+    Tables,
+    /// Search down to the tables.
+    Search,
+}
+
+/// What a search showed about a position, for its side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The value is at least this.
+    pub lower: Wdl,
+    /// The value is at most this.
+    pub upper: Wdl,
+    /// When proven and the game is not over: a move that achieves the value
+    /// (for a loss, any move does).
+    pub best_move: Option<Move>,
+    /// Where the answer came from.
+    pub source: Source,
+    /// Nodes visited by the depth-first provers (iterative deepening and
+    /// df-pn).
+    pub nodes: u64,
+    /// The deepest completed iteration of the depth-first search (plies).
+    pub depth: u32,
+    /// Positions the retrograde solve enumerated above the tables.
+    pub graph_positions: u64,
+    /// Whether that enumeration closed (every leaf settled).
+    pub graph_closed: bool,
+    /// Wall time spent.
+    pub elapsed: Duration,
+    /// The tables used: every position with at most this many stones.
+    pub table_stones: u32,
+}
+
+impl Source {
+    /// `"rules"`, `"tables"` or `"search"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Rules => "rules",
+            Source::Tables => "tables",
+            Source::Search => "search",
+        }
+    }
+}
+
+impl SearchResult {
+    /// The value, when the interval has closed.
+    pub fn proven(&self) -> Option<Wdl> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+}
+
+impl fmt::Display for SearchResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.proven() {
+            Some(v) => write!(f, "{v}"),
+            None => write!(f, "between {} and {}", self.lower, self.upper),
+        }
+    }
+}
+
+/// The bounds the kazans alone put on the value for the side to move of a
+/// live position: a side wins only with more than 81 at the end, and its
+/// final kazan is at most its kazan plus every stone on the board (stones
+/// never leave the game; tuzdyk feeding and atsyrau collection only move
+/// board stones into kazans). A side that cannot pass 81 cannot win. A side
+/// that cannot reach 81 does not lose outright either: endless play is a
+/// draw, so only "not a win" follows. `(lower, upper)`.
+pub fn kazan_bounds(pos: &Position) -> (Wdl, Wdl) {
+    let board = pos.stones_on_board();
+    let me = pos.side_to_move();
+    let reach = |s: Side| pos.kazan(s) as u32 + board;
+    let upper = if reach(me) <= HALF as u32 {
+        Wdl::Draw
+    } else {
+        Wdl::Win
+    };
+    let lower = if reach(me.opponent()) <= HALF as u32 {
+        Wdl::Draw
+    } else {
+        Wdl::Loss
+    };
+    (lower, upper)
+}
+
+/// The whole position as a key: holes, kazans, tuzdyks, side to move (the
+/// move number is not part of it).
+pub(crate) type Key = [u8; 24];
+
+pub(crate) fn key_of(pos: &Position) -> Key {
+    let mut k = [0u8; 24];
+    k[..18].copy_from_slice(pos.holes());
+    k[18..20].copy_from_slice(&pos.kazans());
+    k[20..22].copy_from_slice(&pos.tuzdyk_indices());
+    k[22] = pos.side_to_move().index() as u8;
+    k
+}
+
+/// What is known about a position before searching it: exact for finished
+/// games and table-covered positions, kazan bounds otherwise.
+pub(crate) fn static_bounds(
+    tb: &Tablebase,
+    table_stones: u32,
+    pos: &Position,
+) -> Result<(Wdl, Wdl), ProbeError> {
+    if let Some(v) = terminal_value(pos) {
+        return Ok((v.wdl(), v.wdl()));
+    }
+    if pos.stones_on_board() <= table_stones {
+        let w = tb.wdl(pos)?;
+        return Ok((w, w));
+    }
+    Ok(kazan_bounds(pos))
+}
+
+/// Shared between the two provers: the root's bounds as known so far, and
+/// the signal to stop.
+pub(crate) struct Shared {
+    lower: AtomicI8,
+    upper: AtomicI8,
+    stop: Arc<AtomicBool>,
+}
+
+pub(crate) fn wdl_of(v: i8) -> Wdl {
+    match v {
+        i8::MIN..=-1 => Wdl::Loss,
+        0 => Wdl::Draw,
+        _ => Wdl::Win,
+    }
+}
+
+pub(crate) fn num(w: Wdl) -> i8 {
+    match w {
+        Wdl::Loss => -1,
+        Wdl::Draw => 0,
+        Wdl::Win => 1,
+    }
+}
+
+impl Shared {
+    fn new(lower: Wdl, upper: Wdl, stop: Arc<AtomicBool>) -> Shared {
+        stop.store(false, Ordering::SeqCst);
+        Shared {
+            lower: AtomicI8::new(num(lower)),
+            upper: AtomicI8::new(num(upper)),
+            stop,
+        }
+    }
+
+    /// Narrows the root interval; stops both provers once it closes.
+    pub(crate) fn narrow(&self, lower: Wdl, upper: Wdl) {
+        let lo = self
+            .lower
+            .fetch_max(num(lower), Ordering::SeqCst)
+            .max(num(lower));
+        let hi = self
+            .upper
+            .fetch_min(num(upper), Ordering::SeqCst)
+            .min(num(upper));
+        if lo >= hi {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    pub(crate) fn bounds(&self) -> (Wdl, Wdl) {
+        (
+            wdl_of(self.lower.load(Ordering::SeqCst)),
+            wdl_of(self.upper.load(Ordering::SeqCst)),
+        )
+    }
+
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// One transposition-table entry. `lower`/`upper` are proven bounds;
+/// `searched[q]` is the depth to which question `q` (0: at least a draw,
+/// 1: a win) was searched without an answer.
+#[derive(Clone, Copy)]
+struct Entry {
+    key: Key,
+    lower: i8,
+    upper: i8,
+    searched: [u8; 2],
+    /// Hole number of the move that proved the lower bound (`u8::MAX`: none).
+    best: u8,
+    used: bool,
+}
+
+const EMPTY: Entry = Entry {
+    key: [0; 24],
+    lower: -1,
+    upper: 1,
+    searched: [0; 2],
+    best: u8::MAX,
+    used: false,
+};
+
+impl Entry {
+    /// What the entry is worth keeping for: a proof beats any depth.
+    fn worth(&self) -> u32 {
+        if !self.used {
+            0
+        } else if self.lower == self.upper {
+            u32::MAX
+        } else {
+            1 + self.searched[0].max(self.searched[1]) as u32
+        }
+    }
+}
+
+/// A fixed-size transposition table with two-way buckets.
+struct Tt {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Tt {
+    fn new(size: usize) -> Tt {
+        let size = size.max(2).next_power_of_two();
+        Tt {
+            entries: vec![EMPTY; size],
+            mask: size - 1,
+        }
+    }
+
+    fn slots(&self, key: &Key) -> [usize; 2] {
+        let h = xxhash_rust::xxh3::xxh3_64(key) as usize & self.mask;
+        [h, h ^ 1]
+    }
+
+    fn get(&self, key: &Key) -> Option<&Entry> {
+        self.slots(key)
+            .into_iter()
+            .map(|i| &self.entries[i])
+            .find(|e| e.used && e.key == *key)
+    }
+
+    /// The entry for `key`, claiming the less valuable slot of its bucket
+    /// when it is new.
+    fn entry(&mut self, key: &Key) -> &mut Entry {
+        let [a, b] = self.slots(key);
+        let i = if self.entries[a].used && self.entries[a].key == *key {
+            a
+        } else if self.entries[b].used && self.entries[b].key == *key {
+            b
+        } else {
+            let i = if self.entries[a].worth() <= self.entries[b].worth() {
+                a
+            } else {
+                b
+            };
+            self.entries[i] = Entry {
+                key: *key,
+                used: true,
+                ..EMPTY
+            };
+            i
+        };
+        &mut self.entries[i]
+    }
+}
+
+/// The answer to one question about one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Answer {
+    Yes,
+    No,
+    Unknown,
+}
+
+/// Why a depth-first search stopped before finishing.
+enum Halt {
+    Budget,
+    Probe(ProbeError),
+}
+
+impl From<ProbeError> for Halt {
+    fn from(e: ProbeError) -> Halt {
+        Halt::Probe(e)
+    }
+}
+
+/// Counts one node against a budget: the node limit, and every 1024 nodes
+/// the deadline and the other provers' stop signal.
+fn tick(
+    nodes: &mut u64,
+    limit: u64,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> Result<(), Halt> {
+    *nodes += 1;
+    if *nodes >= limit {
+        return Err(Halt::Budget);
+    }
+    if nodes.is_multiple_of(1024)
+        && (stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
+    {
+        return Err(Halt::Budget);
+    }
+    Ok(())
+}
+
+/// The deepest iteration the depth-first search runs (depths are stored in
+/// a byte).
+const MAX_DEPTH: u32 = 250;
+
+/// A proof searcher bound to a tablebase, keeping its transposition table
+/// between searches (proven bounds stay valid for every later position).
+pub struct Solver<'a> {
+    tb: &'a Tablebase,
+    table_stones: u32,
+    budget: Budget,
+    tt: Tt,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    /// Set when the other prover has closed the root interval.
+    stop: Arc<AtomicBool>,
+}
+
+impl fmt::Debug for Solver<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver")
+            .field("table_stones", &self.table_stones)
+            .field("budget", &self.budget)
+            .finish()
+    }
+}
+
+impl Tablebase {
+    /// Solves `pos` within `budget`: by the tables if they cover it, else by
+    /// search (see [`Solver::solve`]).
+    ///
+    /// # Errors
+    /// A damaged table ([`ProbeError::Table`]) or tables that contradict
+    /// themselves.
+    pub fn solve(&self, pos: &Position, budget: Budget) -> Result<SearchResult, ProbeError> {
+        Solver::new(self, budget).solve(pos)
+    }
+}
+
+impl<'a> Solver<'a> {
+    /// A solver over the complete run of tables `1..=N` of `tb`
+    /// ([`Tablebase::complete_up_to`]), allocating its transposition table.
+    pub fn new(tb: &'a Tablebase, budget: Budget) -> Solver<'a> {
+        Solver {
+            tb,
+            table_stones: tb.complete_up_to(),
+            budget,
+            tt: Tt::new(budget.tt_entries),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The budget each call of [`Solver::solve`] gets.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    /// Solves `pos` within the budget. The result is proven only when its
+    /// interval has closed; then `best_move` achieves it.
+    ///
+    /// # Errors
+    /// A damaged table ([`ProbeError::Table`]) or tables that contradict
+    /// themselves.
+    pub fn solve(&mut self, pos: &Position) -> Result<SearchResult, ProbeError> {
+        let start = Instant::now();
+        let n = self.table_stones;
+        let mut result = SearchResult {
+            lower: Wdl::Loss,
+            upper: Wdl::Win,
+            best_move: None,
+            source: Source::Rules,
+            nodes: 0,
+            depth: 0,
+            graph_positions: 0,
+            graph_closed: false,
+            elapsed: Duration::ZERO,
+            table_stones: n,
+        };
+        if terminal_value(pos).is_none() && pos.stones_on_board() <= n {
+            let best = self.tb.best_move(pos)?;
+            let w = self.tb.wdl(pos)?;
+            result.lower = w;
+            result.upper = w;
+            result.best_move = best.map(|m| m.mv);
+            result.source = Source::Tables;
+            result.elapsed = start.elapsed();
+            return Ok(result);
+        }
+        let (lower, upper) = static_bounds(self.tb, n, pos)?;
+        if lower == upper {
+            result.lower = lower;
+            result.upper = upper;
+            result.best_move = pos.legal_moves().next();
+            result.elapsed = start.elapsed();
+            return Ok(result);
+        }
+        result.source = Source::Search;
+        self.nodes = 0;
+        self.node_limit = self.budget.nodes.unwrap_or(u64::MAX);
+        self.deadline = self.budget.time.map(|t| start + t);
+        let shared = Shared::new(lower, upper, Arc::clone(&self.stop));
+        let graph_limit = self.budget.graph_positions;
+        let deadline = self.deadline;
+        let tb = self.tb;
+        let tt_entries = self.budget.tt_entries;
+        let node_limit = self.node_limit;
+        let use_dfpn = self.budget.dfpn;
+        let (dfs, graph, dfpn) = std::thread::scope(|s| {
+            let shared = &shared;
+            let graph = (graph_limit > 0)
+                .then(|| s.spawn(move || graph::solve(tb, n, pos, graph_limit, deadline, shared)));
+            let dfpn = use_dfpn.then(|| {
+                s.spawn(move || dfpn(tb, n, pos, tt_entries, node_limit, deadline, shared))
+            });
+            let dfs = if self.budget.dfs {
+                self.deepen(pos, shared)
+            } else {
+                Ok(DfsOutcome {
+                    depth: 0,
+                    moves: pos.legal_moves().map(|mv| (mv, lower, upper)).collect(),
+                })
+            };
+            // Each prover ends by its own budget, or when the root interval
+            // closes.
+            let dfpn = dfpn.map(|h| h.join().expect("df-pn does not panic"));
+            let graph = graph.map(|h| h.join().expect("the retrograde solve does not panic"));
+            (dfs, graph, dfpn)
+        });
+        let dfs = dfs?;
+        result.nodes += self.nodes;
+        result.depth = dfs.depth;
+        let mut moves = dfs.moves;
+        let mut narrow = |other: Vec<(Move, Wdl, Wdl)>| {
+            // Every prover is sound: intersect, move by move.
+            for (mv, lo, hi) in other {
+                if let Some(m) = moves.iter_mut().find(|m| m.0 == mv) {
+                    m.1 = m.1.max(lo);
+                    m.2 = m.2.min(hi);
+                }
+            }
+        };
+        if let Some(d) = dfpn {
+            let d = d?;
+            result.nodes += d.nodes;
+            narrow(d.moves);
+        }
+        if let Some(g) = graph {
+            let g = g?;
+            result.graph_positions = g.positions;
+            result.graph_closed = g.closed;
+            narrow(g.moves);
+        }
+        let (lo, hi) = shared.bounds();
+        let lo = moves.iter().map(|m| m.1).max().unwrap_or(lo).max(lo);
+        let hi = moves.iter().map(|m| m.2).max().unwrap_or(hi).min(hi);
+        result.lower = lo;
+        result.upper = hi;
+        if lo == hi {
+            // A move whose own interval guarantees the value.
+            result.best_move = moves.iter().find(|m| m.1 >= lo).map(|m| m.0);
+        }
+        result.elapsed = start.elapsed();
+        Ok(result)
+    }
+
+    /// Iterative deepening over the two questions at the root, until the
+    /// root interval closes or the budget runs out.
+    fn deepen(&mut self, pos: &Position, shared: &Shared) -> Result<DfsOutcome, ProbeError> {
+        // The root's kazan bounds hold after every move as well (not the
+        // shared bounds: the other prover may have narrowed those already).
+        let (lo, hi) = kazan_bounds(pos);
+        let mut out = DfsOutcome {
+            depth: 0,
+            moves: pos.legal_moves().map(|mv| (mv, lo, hi)).collect(),
+        };
+        for depth in 1..=MAX_DEPTH {
+            for t in [Wdl::Win, Wdl::Draw] {
+                let (lo, hi) = shared.bounds();
+                if lo >= t || hi < t {
+                    continue;
+                }
+                match self.root_question(pos, depth, t, &mut out) {
+                    Ok(Answer::Yes) => shared.narrow(t, Wdl::Win),
+                    Ok(Answer::No) => shared.narrow(Wdl::Loss, below(t)),
+                    Ok(Answer::Unknown) => {}
+                    Err(Halt::Budget) => return Ok(out),
+                    Err(Halt::Probe(e)) => return Err(e),
+                }
+            }
+            out.depth = depth;
+            let (lo, hi) = shared.bounds();
+            if lo == hi || shared.stopped() {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    /// One question at the root, recording what each move was shown to be
+    /// worth for the mover.
+    fn root_question(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        t: Wdl,
+        out: &mut DfsOutcome,
+    ) -> Result<Answer, Halt> {
+        let ct = child_question(t);
+        let mut all_yes = true;
+        for m in out.moves.iter_mut() {
+            if m.1 >= t {
+                return Ok(Answer::Yes);
+            }
+            if m.2 < t {
+                continue;
+            }
+            let child = pos.after_unchecked(m.0);
+            match self.prove(&child, depth - 1, ct)? {
+                // The child is below `ct` for its mover: this move is at
+                // least `t` for us.
+                Answer::No => {
+                    m.1 = m.1.max(t);
+                    return Ok(Answer::Yes);
+                }
+                Answer::Yes => m.2 = m.2.min(below(t)),
+                Answer::Unknown => all_yes = false,
+            }
+        }
+        Ok(if all_yes { Answer::No } else { Answer::Unknown })
+    }
+
+    fn count_node(&mut self) -> Result<(), Halt> {
+        tick(&mut self.nodes, self.node_limit, self.deadline, &self.stop)
+    }
+
+    /// Is the value of `pos` for its side to move at least `t`, searching
+    /// `depth` plies? Only proofs give `Yes`/`No`; the horizon gives
+    /// `Unknown`.
+    fn prove(&mut self, pos: &Position, depth: u32, t: Wdl) -> Result<Answer, Halt> {
+        self.count_node()?;
+        let (mut lo, mut hi) = static_bounds(self.tb, self.table_stones, pos)?;
+        if let Some(decided) = decide(lo, hi, t) {
+            return Ok(decided);
+        }
+        let key = key_of(pos);
+        let q = question_index(t);
+        let mut first = u8::MAX;
+        if let Some(e) = self.tt.get(&key) {
+            lo = lo.max(wdl_of(e.lower));
+            hi = hi.min(wdl_of(e.upper));
+            if let Some(decided) = decide(lo, hi, t) {
+                return Ok(decided);
+            }
+            if e.searched[q] as u32 >= depth {
+                return Ok(Answer::Unknown);
+            }
+            first = e.best;
+        }
+        if depth == 0 {
+            return Ok(Answer::Unknown);
+        }
+        let ct = child_question(t);
+        // Children, the table's best move first; a first pass settles what
+        // the children's static bounds settle before any recursion (looking
+        // each child up in the table here as well costs more in cache
+        // misses than it saves).
+        let mut children: [(Move, Position); 9] = [(Move::new(1).expect("hole 1"), *pos); 9];
+        let mut count = 0;
+        for mv in pos.legal_moves() {
+            children[count] = (mv, pos.after_unchecked(mv));
+            count += 1;
+        }
+        let children = &mut children[..count];
+        if let Some(i) = children.iter().position(|c| c.0.hole() == first) {
+            children.swap(0, i);
+        }
+        let mut open = [true; 9];
+        let mut all_yes = true;
+        for (i, (mv, child)) in children.iter().enumerate() {
+            let (clo, chi) = static_bounds(self.tb, self.table_stones, child)?;
+            match decide(clo, chi, ct) {
+                Some(Answer::No) => return Ok(self.proved(&key, t, true, mv.hole())),
+                Some(Answer::Yes) => open[i] = false,
+                _ => all_yes = false,
+            }
+        }
+        if all_yes {
+            return Ok(self.proved(&key, t, false, u8::MAX));
+        }
+        all_yes = true;
+        for (i, (mv, child)) in children.iter().enumerate() {
+            if !open[i] {
+                continue;
+            }
+            match self.prove(child, depth - 1, ct)? {
+                Answer::No => return Ok(self.proved(&key, t, true, mv.hole())),
+                Answer::Yes => {}
+                Answer::Unknown => all_yes = false,
+            }
+        }
+        if all_yes {
+            return Ok(self.proved(&key, t, false, u8::MAX));
+        }
+        let e = self.tt.entry(&key);
+        e.searched[q] = e.searched[q].max(depth as u8);
+        Ok(Answer::Unknown)
+    }
+
+    /// Stores a proven answer to question `t` and returns it.
+    fn proved(&mut self, key: &Key, t: Wdl, yes: bool, best: u8) -> Answer {
+        let e = self.tt.entry(key);
+        if yes {
+            e.lower = e.lower.max(num(t));
+            e.best = best;
+            Answer::Yes
+        } else {
+            e.upper = e.upper.min(num(below(t)));
+            Answer::No
+        }
+    }
+}
+
+/// What df-pn found: nodes, and bounds for each root move.
+struct DfpnOutcome {
+    nodes: u64,
+    moves: Vec<(Move, Wdl, Wdl)>,
+}
+
+/// Df-pn on the two questions "does the mover win?" and "does the opponent
+/// win?", one after the other, narrowing `shared` as each is settled.
+fn dfpn(
+    tb: &Tablebase,
+    n: u32,
+    pos: &Position,
+    entries: usize,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    shared: &Shared,
+) -> Result<DfpnOutcome, ProbeError> {
+    let (lo, hi) = kazan_bounds(pos);
+    let mut out = DfpnOutcome {
+        nodes: 0,
+        moves: pos.legal_moves().map(|mv| (mv, lo, hi)).collect(),
+    };
+    let me = pos.side_to_move();
+    for x in [me, me.opponent()] {
+        let (lo, hi) = shared.bounds();
+        if lo == hi || shared.stopped() {
+            break;
+        }
+        let mut p = pns::Pns::new(tb, n, x, entries, node_limit, deadline, &shared.stop);
+        let verdict = p.run(pos)?;
+        out.nodes += p.nodes;
+        let witness = match verdict {
+            pns::Verdict::Open => None,
+            _ => p.witness(pos)?,
+        };
+        match (verdict, x == me) {
+            // The mover wins: the proven move is a win.
+            (pns::Verdict::Proven, true) => {
+                shared.narrow(Wdl::Win, Wdl::Win);
+                raise(&mut out.moves, witness, Wdl::Win);
+            }
+            (pns::Verdict::Disproven, true) => {
+                shared.narrow(Wdl::Loss, Wdl::Draw);
+                for m in &mut out.moves {
+                    m.2 = m.2.min(Wdl::Draw);
+                }
+            }
+            (pns::Verdict::Proven, false) => {
+                shared.narrow(Wdl::Loss, Wdl::Loss);
+                for m in &mut out.moves {
+                    m.2 = Wdl::Loss;
+                }
+            }
+            // The opponent cannot win after the refuting move.
+            (pns::Verdict::Disproven, false) => {
+                shared.narrow(Wdl::Draw, Wdl::Win);
+                raise(&mut out.moves, witness, Wdl::Draw);
+            }
+            (pns::Verdict::Open, _) => {}
+        }
+    }
+    Ok(out)
+}
+
+/// Raises the lower bound of root move `mv` (if any) to `lo`.
+fn raise(moves: &mut [(Move, Wdl, Wdl)], mv: Option<Move>, lo: Wdl) {
+    if let Some(m) = moves.iter_mut().find(|m| Some(m.0) == mv) {
+        m.1 = m.1.max(lo);
+    }
+}
+
+/// What the depth-first prover found: the deepest completed iteration and,
+/// for each root move, bounds on its value for the mover.
+struct DfsOutcome {
+    depth: u32,
+    moves: Vec<(Move, Wdl, Wdl)>,
+}
+
+/// The question a child must answer: the mover's value is at least a win
+/// when some child is not at least a draw, and at least a draw when some
+/// child is not a win.
+fn child_question(t: Wdl) -> Wdl {
+    if t == Wdl::Win {
+        Wdl::Draw
+    } else {
+        Wdl::Win
+    }
+}
+
+fn question_index(t: Wdl) -> usize {
+    (t == Wdl::Win) as usize
+}
+
+/// The value just below `t` (`t` is a draw or a win).
+fn below(t: Wdl) -> Wdl {
+    wdl_of(num(t) - 1)
+}
+
+/// Whether the interval answers "at least `t`?".
+fn decide(lo: Wdl, hi: Wdl, t: Wdl) -> Option<Answer> {
+    if lo >= t {
+        Some(Answer::Yes)
+    } else if hi < t {
+        Some(Answer::No)
+    } else {
+        None
+    }
+}

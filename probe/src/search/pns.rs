@@ -1,0 +1,316 @@
+//! Depth-first proof-number search (df-pn) for one question: "can player X
+//! force a win?".
+//!
+//! Proof and disproof numbers steer the search to the most forcing lines
+//! (the fewest positions left to prove or refute), where depth-first
+//! iterative deepening spends its time on every move to the horizon.
+//! Positions on the current path are treated as "X does not win" (endless
+//! play is a draw). Proofs never rest on such a position, so they are sound;
+//! a disproof that does is path-dependent and is flagged *tainted*, and only
+//! untainted disproofs are reported as proven.
+
+use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use xxhash_rust::xxh3::Xxh3DefaultBuilder;
+
+use super::{key_of, static_bounds, tick, Halt, Key};
+use crate::rules::{Position, Side};
+use crate::tablebase::Tablebase;
+use crate::value::Wdl;
+
+/// "Infinite" proof or disproof number.
+const INF: u32 = u32::MAX / 4;
+
+#[derive(Clone, Copy)]
+struct Entry {
+    key: Key,
+    pn: u32,
+    dn: u32,
+    tainted: bool,
+    used: bool,
+}
+
+const EMPTY: Entry = Entry {
+    key: [0; 24],
+    pn: 1,
+    dn: 1,
+    tainted: false,
+    used: false,
+};
+
+/// The answer of one df-pn run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// X wins.
+    Proven,
+    /// X cannot win (no path-dependent step in the refutation).
+    Disproven,
+    /// Not settled within the budget, or refuted only through cycles.
+    Open,
+}
+
+/// A df-pn searcher for "can `x` force a win?".
+pub(crate) struct Pns<'a> {
+    tb: &'a Tablebase,
+    table_stones: u32,
+    x: Side,
+    entries: Vec<Entry>,
+    mask: usize,
+    path: HashSet<Key, Xxh3DefaultBuilder>,
+    pub(crate) nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+}
+
+/// What is known of one child: numbers and taint.
+#[derive(Clone, Copy)]
+struct Numbers {
+    pn: u32,
+    dn: u32,
+    tainted: bool,
+}
+
+impl<'a> Pns<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        tb: &'a Tablebase,
+        table_stones: u32,
+        x: Side,
+        entries: usize,
+        node_limit: u64,
+        deadline: Option<Instant>,
+        stop: &'a AtomicBool,
+    ) -> Pns<'a> {
+        let size = entries.max(2).next_power_of_two();
+        Pns {
+            tb,
+            table_stones,
+            x,
+            entries: vec![EMPTY; size],
+            mask: size - 1,
+            path: HashSet::default(),
+            nodes: 0,
+            node_limit,
+            deadline,
+            stop,
+        }
+    }
+
+    /// Runs df-pn from `root` until the question is settled or the budget
+    /// runs out.
+    pub(crate) fn run(&mut self, root: &Position) -> Result<Verdict, crate::ProbeError> {
+        if let Some(n) = self.leaf(root)? {
+            return Ok(verdict(n));
+        }
+        match self.mid(root, INF, INF) {
+            Ok(n) => Ok(verdict(n)),
+            Err(Halt::Budget) => Ok(Verdict::Open),
+            Err(Halt::Probe(e)) => Err(e),
+        }
+    }
+
+    fn slots(&self, key: &Key) -> [usize; 2] {
+        let h = xxhash_rust::xxh3::xxh3_64(key) as usize & self.mask;
+        [h, h ^ 1]
+    }
+
+    fn lookup(&self, key: &Key) -> Option<Numbers> {
+        self.slots(key)
+            .into_iter()
+            .map(|i| &self.entries[i])
+            .find(|e| e.used && e.key == *key)
+            .map(|e| Numbers {
+                pn: e.pn,
+                dn: e.dn,
+                tainted: e.tainted,
+            })
+    }
+
+    fn store(&mut self, key: &Key, n: Numbers) {
+        let [a, b] = self.slots(key);
+        let settled = |e: &Entry| e.used && (e.pn == 0 || e.dn == 0);
+        let i = if self.entries[a].used && self.entries[a].key == *key {
+            a
+        } else if self.entries[b].used && self.entries[b].key == *key {
+            b
+        } else if !self.entries[a].used || (!settled(&self.entries[a]) && settled(&self.entries[b]))
+        {
+            a
+        } else if !self.entries[b].used || !settled(&self.entries[b]) {
+            b
+        } else {
+            a
+        };
+        self.entries[i] = Entry {
+            key: *key,
+            pn: n.pn,
+            dn: n.dn,
+            tainted: n.tainted,
+            used: true,
+        };
+    }
+
+    /// Settled numbers for a finished game, a table-covered position, or a
+    /// position the kazans settle; `None` otherwise.
+    fn leaf(&self, pos: &Position) -> Result<Option<Numbers>, crate::ProbeError> {
+        let (lo, hi) = static_bounds(self.tb, self.table_stones, pos)?;
+        // Bounds for X.
+        let (lo, hi) = if pos.side_to_move() == self.x {
+            (lo, hi)
+        } else {
+            (hi.flip(), lo.flip())
+        };
+        Ok(if lo == Wdl::Win {
+            Some(Numbers {
+                pn: 0,
+                dn: INF,
+                tainted: false,
+            })
+        } else if hi < Wdl::Win {
+            Some(Numbers {
+                pn: INF,
+                dn: 0,
+                tainted: false,
+            })
+        } else {
+            None
+        })
+    }
+
+    fn count_node(&mut self) -> Result<(), Halt> {
+        tick(&mut self.nodes, self.node_limit, self.deadline, self.stop)
+    }
+
+    /// Multiple iterative deepening at `pos` (not a leaf): searches until
+    /// its proof number reaches `th_pn` or its disproof number `th_dn`.
+    fn mid(&mut self, pos: &Position, th_pn: u32, th_dn: u32) -> Result<Numbers, Halt> {
+        self.count_node()?;
+        let key = key_of(pos);
+        let or = pos.side_to_move() == self.x;
+        let mut kids: [(Position, Key, Option<Numbers>); 9] = [(*pos, key, None); 9];
+        let mut count = 0;
+        for mv in pos.legal_moves() {
+            let child = pos.after_unchecked(mv);
+            kids[count] = (child, key_of(&child), self.leaf(&child)?);
+            count += 1;
+        }
+        let kids = &kids[..count];
+        self.path.insert(key);
+        let result = loop {
+            let mut best = 0;
+            let (mut first, mut second) = (INF + 1, INF + 1);
+            let mut sum = 0u32;
+            let mut any_tainted = false;
+            let mut numbers = [Numbers {
+                pn: 0,
+                dn: 0,
+                tainted: false,
+            }; 9];
+            for (i, (_, k, leaf)) in kids.iter().enumerate() {
+                let n = match leaf {
+                    Some(n) => *n,
+                    None if self.path.contains(k) => Numbers {
+                        pn: INF,
+                        dn: 0,
+                        tainted: true,
+                    },
+                    None => self.lookup(k).unwrap_or(Numbers {
+                        pn: 1,
+                        dn: 1,
+                        tainted: false,
+                    }),
+                };
+                numbers[i] = n;
+                // OR: the child with the least proof number; AND: the least
+                // disproof number. The other number adds up.
+                let (m, s) = if or { (n.pn, n.dn) } else { (n.dn, n.pn) };
+                sum = (sum + s).min(INF);
+                if m < first || (m == first && !n.tainted && numbers[best].tainted) {
+                    second = first;
+                    first = m;
+                    best = i;
+                } else if m < second {
+                    second = m;
+                }
+                any_tainted |= n.tainted;
+            }
+            let (pn, dn) = if or { (first, sum) } else { (sum, first) };
+            let disproven = pn >= INF || dn == 0;
+            let here = Numbers {
+                pn: pn.min(INF),
+                dn: dn.min(INF),
+                // A refutation is tainted when it rests on a tainted child:
+                // every child at an OR node, the refuting one at an AND node.
+                tainted: disproven
+                    && if or {
+                        any_tainted
+                    } else {
+                        numbers[best].tainted
+                    },
+            };
+            if here.pn >= th_pn || here.dn >= th_dn || here.pn == 0 || here.dn == 0 {
+                break here;
+            }
+            let b = numbers[best];
+            let (c_pn, c_dn) = if or {
+                (
+                    th_pn.min(second.saturating_add(1)),
+                    (th_dn - here.dn).saturating_add(b.dn).min(INF),
+                )
+            } else {
+                (
+                    (th_pn - here.pn).saturating_add(b.pn).min(INF),
+                    th_dn.min(second.saturating_add(1)),
+                )
+            };
+            let child = kids[best].0;
+            match self.mid(&child, c_pn, c_dn) {
+                Ok(_) => {}
+                Err(e) => {
+                    self.path.remove(&key);
+                    return Err(e);
+                }
+            }
+        };
+        self.path.remove(&key);
+        self.store(&key, result);
+        Ok(result)
+    }
+}
+
+impl Pns<'_> {
+    /// After a settled run: a root move that carries the verdict (a proven
+    /// child at an OR root, an untainted refuted child at an AND root).
+    pub(crate) fn witness(
+        &self,
+        root: &Position,
+    ) -> Result<Option<crate::Move>, crate::ProbeError> {
+        let or = root.side_to_move() == self.x;
+        for mv in root.legal_moves() {
+            let child = root.after_unchecked(mv);
+            let n = match self.leaf(&child)? {
+                Some(n) => Some(n),
+                None => self.lookup(&key_of(&child)),
+            };
+            if let Some(n) = n {
+                if (or && n.pn == 0) || (!or && n.dn == 0 && !n.tainted) {
+                    return Ok(Some(mv));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+fn verdict(n: Numbers) -> Verdict {
+    if n.pn == 0 {
+        Verdict::Proven
+    } else if n.dn == 0 && !n.tainted {
+        Verdict::Disproven
+    } else {
+        Verdict::Open
+    }
+}

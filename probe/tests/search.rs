@@ -1,0 +1,215 @@
+//! Proof search checked against the tables: the generator solves every
+//! position with up to 6 stones, only the tables for 1..=4 stones are
+//! written, and positions with 5 and 6 stones are searched. Every proven
+//! result must equal the solver's value, the proving move must achieve it,
+//! and every unproven interval must contain the truth.
+
+use std::sync::OnceLock;
+
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use std::time::Duration;
+
+use togyz_gen::retro::{solve_all, Levels};
+use togyz_gen::write::write_table;
+use togyz_probe::raw::index::Layout;
+use togyz_probe::search::{kazan_bounds, Source};
+use togyz_probe::tablebase::terminal_value;
+use togyz_probe::{Budget, Position, SearchResult, Solver, Tablebase, Wdl};
+
+/// Stones the written tables hold.
+const TABLES: u32 = 4;
+/// Stones the solver solves (the truth for the searched positions).
+const TRUTH: u32 = 6;
+
+fn setup() -> &'static (Levels, tempfile::TempDir) {
+    static S: OnceLock<(Levels, tempfile::TempDir)> = OnceLock::new();
+    S.get_or_init(|| {
+        let levels = solve_all(TRUTH).expect("levels solve");
+        let dir = tempfile::tempdir().unwrap();
+        for n in 1..=TABLES {
+            write_table(dir.path(), n, &levels.table(n)).unwrap();
+        }
+        (levels, dir)
+    })
+}
+
+/// Live positions with `n` stones, half of them with North to move.
+fn sample(n: u32, count: usize, seed: u64) -> Vec<Position> {
+    let layout = Layout::new(n);
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let p = layout
+            .slot(rng.random_range(0..layout.positions()))
+            .position();
+        let p = if rng.random_range(0..2) == 0 {
+            p
+        } else {
+            p.mirrored()
+        };
+        if terminal_value(&p).is_none() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn truth(levels: &Levels, pos: &Position) -> Wdl {
+    levels.value(pos).expect("within the solved levels").wdl()
+}
+
+/// Checks one result against the truth; returns the proven value.
+fn check(levels: &Levels, pos: &Position, r: &SearchResult) -> Option<Wdl> {
+    let t = truth(levels, pos);
+    assert!(
+        r.lower <= t && t <= r.upper,
+        "{pos}: truth {t} outside [{}, {}]",
+        r.lower,
+        r.upper
+    );
+    let v = r.proven()?;
+    assert_eq!(v, t, "{pos}: proven {v}, the tables say {t}");
+    let mv = r
+        .best_move
+        .unwrap_or_else(|| panic!("{pos}: no move in {r:?}"));
+    let after = pos.after(mv).expect("the proving move is legal");
+    let achieved = match terminal_value(&after) {
+        Some(x) => x.wdl().flip(),
+        None => truth(levels, &after).flip(),
+    };
+    assert_eq!(
+        achieved,
+        v,
+        "{pos}: move {} gives {achieved}",
+        mv.hole() + 1
+    );
+    Some(v)
+}
+
+/// Runs `budget` over samples of 5 and 6 stones; returns how many of each
+/// value were proven and how many were left open.
+fn run(budget: Budget, per_level: usize, seed: u64) -> ([usize; 3], usize) {
+    let (levels, dir) = setup();
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    assert_eq!(tb.complete_up_to(), TABLES);
+    let mut solver = Solver::new(&tb, budget);
+    let mut proven = [0usize; 3];
+    let mut open = 0;
+    for n in TABLES + 1..=TRUTH {
+        for pos in sample(n, per_level, seed + n as u64) {
+            let r = solver.solve(&pos).unwrap();
+            assert_eq!(r.table_stones, TABLES);
+            match check(levels, &pos, &r) {
+                Some(v) => proven[v as usize] += 1,
+                None => open += 1,
+            }
+        }
+    }
+    (proven, open)
+}
+
+#[test]
+fn both_provers_agree_with_the_tables_draws_included() {
+    let budget = Budget {
+        time: Some(Duration::from_secs(20)),
+        nodes: Some(200_000),
+        tt_entries: 1 << 16,
+        graph_positions: 1 << 18,
+        dfs: true,
+        dfpn: true,
+    };
+    let (proven, open) = run(budget, 150, 1);
+    // Above 4-stone tables, 5 and 6 stones are small graphs: the retrograde
+    // solve closes, so everything is proven, draws included.
+    assert_eq!(open, 0, "proven {proven:?}");
+    assert!(proven.iter().all(|&c| c > 10), "proven {proven:?}");
+}
+
+#[test]
+fn depth_first_alone_is_sound_and_proves_wins_and_losses() {
+    let budget = Budget {
+        time: None,
+        nodes: Some(20_000),
+        tt_entries: 1 << 14,
+        graph_positions: 0,
+        dfs: true,
+        dfpn: false,
+    };
+    let (proven, open) = run(budget, 150, 2);
+    assert!(proven[Wdl::Win as usize] > 20, "proven {proven:?}");
+    assert!(proven[Wdl::Loss as usize] > 20, "proven {proven:?}");
+    // Without the graph, open positions are left, most of them draws.
+    assert!(open > 0, "proven {proven:?}");
+}
+
+#[test]
+fn proof_numbers_alone_are_sound_and_prove_all_three_values() {
+    let budget = Budget {
+        time: None,
+        nodes: Some(50_000),
+        tt_entries: 1 << 14,
+        graph_positions: 0,
+        dfs: false,
+        dfpn: true,
+    };
+    let (proven, open) = run(budget, 150, 6);
+    // Draws too: both "does the mover win?" and "does the opponent win?"
+    // refuted without a cycle.
+    assert!(
+        proven.iter().all(|&c| c > 5),
+        "proven {proven:?}, open {open}"
+    );
+}
+
+#[test]
+fn graph_alone_with_a_small_limit_gives_sound_bounds() {
+    // No depth-first prover: every bound comes from the (mostly unclosed)
+    // retrograde solve.
+    let budget = Budget {
+        time: None,
+        nodes: Some(1),
+        tt_entries: 16,
+        graph_positions: 300,
+        dfs: false,
+        dfpn: false,
+    };
+    let (proven, open) = run(budget, 150, 3);
+    assert!(
+        open > 0 && proven.iter().sum::<usize>() > 0,
+        "{proven:?} {open}"
+    );
+}
+
+#[test]
+fn table_covered_and_finished_positions_need_no_search() {
+    let (levels, dir) = setup();
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    for pos in sample(TABLES, 50, 4) {
+        let r = tb.solve(&pos, Budget::nodes(10)).unwrap();
+        assert_eq!(r.source, Source::Tables);
+        assert_eq!(r.nodes, 0);
+        check(levels, &pos, &r);
+    }
+    let over: Position = "7,2S,1/9 82 78 N 1".parse().unwrap();
+    let r = tb.solve(&over, Budget::nodes(10)).unwrap();
+    assert_eq!(
+        (r.source, r.proven(), r.best_move),
+        (Source::Rules, Some(Wdl::Loss), None)
+    );
+}
+
+#[test]
+fn kazan_bounds_hold_the_truth() {
+    let (levels, _) = setup();
+    let mut narrowed = 0;
+    for n in 1..=TRUTH {
+        for pos in sample(n, 400, 5 + n as u64) {
+            let (lo, hi) = kazan_bounds(&pos);
+            let t = truth(levels, &pos);
+            assert!(lo <= t && t <= hi, "{pos}: {t} outside [{lo}, {hi}]");
+            narrowed += usize::from((lo, hi) != (Wdl::Loss, Wdl::Win));
+        }
+    }
+    assert!(narrowed > 100);
+}
