@@ -4,6 +4,8 @@
 mod common;
 
 use common::{over_value, Brute, Key};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
 use togyz_gen::dtc::{self, WdlLevels};
 use togyz_gen::retro::{self, LevelValues};
@@ -164,18 +166,6 @@ fn dtc_equals_brute_force_up_to_4() {
     assert!(nonzero > 100, "too few DTC values over 1 to test");
 }
 
-/// A small deterministic generator for the played-out games.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// The positions after the winner's moves that keep the win and lower the
 /// DTC, or convert into a win.
 fn good_moves(levels: &[LevelValues], pos: &Position, dtc: u32) -> Vec<Position> {
@@ -206,7 +196,7 @@ fn good_moves(levels: &[LevelValues], pos: &Position, dtc: u32) -> Vec<Position>
 fn following_dtc_wins_the_game() {
     let max = 7;
     let (levels, _) = dtc::solve_all(max).unwrap();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = SmallRng::seed_from_u64(9);
     let mut games = 0;
     for n in 1..=max {
         let layout = Layout::new(n);
@@ -223,7 +213,7 @@ fn following_dtc_wins_the_game() {
     assert!(games > 3000, "only {games} games");
 }
 
-fn play_out(levels: &[LevelValues], start: Position, rng: &mut Rng) {
+fn play_out(levels: &[LevelValues], start: Position, rng: &mut SmallRng) {
     let winner = start.side_to_move();
     let mut pos = start;
     for _ in 0..10_000 {
@@ -249,14 +239,14 @@ fn play_out(levels: &[LevelValues], start: Position, rng: &mut Rng) {
                 start.fen(),
                 pos.fen()
             );
-            pos = good[rng.below(good.len())];
+            pos = good[rng.random_range(0..good.len())];
         } else {
             let Value::Loss(d) = v else {
                 panic!("from {}: the loser's {} is {v}", start.fen(), pos.fen());
             };
             let moves: Vec<Move> = pos.legal_moves().collect();
             let mut child = pos;
-            let report = child.play(moves[rng.below(moves.len())]).unwrap();
+            let report = child.play(moves[rng.random_range(0..moves.len())]).unwrap();
             if report.outcome.is_none() && child.stones_on_board() == pos.stones_on_board() {
                 match dtc_value(levels, &child) {
                     Value::Win(c) => assert!(c < d, "{} -> {}", pos.fen(), child.fen()),
