@@ -1,0 +1,37 @@
+//! Shared by the integration tests: real tables for 1..=4 stones, solved
+//! and written by the generator into a temporary folder once per test
+//! binary, and positions to probe in them.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use togyz_gen::retro::solve_all;
+use togyz_gen::write::write_table;
+
+/// Positions with at most 4 stones: wins, draws, losses, a tuzdyk, a
+/// finished game.
+#[allow(dead_code)] // not every test binary uses it
+pub const FENS: &[&str] = &[
+    "7,2S,1/8,2S 79 79 S 1",
+    "1S,8/9 80 81 N 30",
+    "2S,8/1S,8 79 80 S 3",
+    "9/1S,3S,7 79 79 N 1",
+    "1S,1S,7/1S,1S,7 79 79 S 5",
+    "9/2S,2S,7 79 79 S 2",
+    "8,4S/9 79 79 S 1",
+    "2S,t,7/1S,8 79 80 S 3",
+];
+
+/// The folder of the solved tables for 1..=4 stones.
+pub fn tables() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let levels = solve_all(4).expect("levels solve");
+        for n in 1..=4 {
+            write_table(dir.path(), n, &levels.table(n)).unwrap();
+        }
+        dir
+    })
+    .path()
+}
