@@ -7,11 +7,13 @@
 //! ([`verify`]) and endgame statistics ([`stats`]).
 
 pub mod decode;
+pub mod dtc;
 pub mod generate;
 pub mod lock;
 pub mod plan;
 pub mod progress;
 pub mod retro;
+pub mod score;
 pub mod stats;
 pub mod verify;
 pub mod work;

@@ -259,15 +259,15 @@ fn quiet_left(s: u32) -> u32 {
 
 /// Per-configuration constants for ranking and sowing.
 #[derive(Clone, Copy)]
-struct ConfigInfo {
-    config: TuzdykConfig,
+pub(crate) struct ConfigInfo {
+    pub(crate) config: TuzdykConfig,
     /// Free holes, mover seated South.
-    free: [u8; CYCLE],
+    pub(crate) free: [u8; CYCLE],
     /// The same holes as seen from the other player's seat (for ranking a
     /// child board without rotating it).
-    free_rotated: [u8; CYCLE],
-    m: usize,
-    tz: [u8; 2],
+    pub(crate) free_rotated: [u8; CYCLE],
+    pub(crate) m: usize,
+    pub(crate) tz: [u8; 2],
 }
 
 impl ConfigInfo {
@@ -287,12 +287,12 @@ impl ConfigInfo {
     }
 }
 
-fn config_infos() -> Vec<ConfigInfo> {
+pub(crate) fn config_infos() -> Vec<ConfigInfo> {
     TuzdykConfig::all().map(ConfigInfo::new).collect()
 }
 
 #[inline]
-fn rotate(b: &[u8; CYCLE]) -> [u8; CYCLE] {
+pub(crate) fn rotate(b: &[u8; CYCLE]) -> [u8; CYCLE] {
     let mut r = [0u8; CYCLE];
     r[..ROW].copy_from_slice(&b[ROW..]);
     r[ROW..].copy_from_slice(&b[..ROW]);
@@ -856,7 +856,7 @@ impl<'a> Unit<'a> {
 
 /// The set bits of `mask` (kazan offsets), lowest first.
 #[inline]
-fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (mask != 0).then(|| {
             let j = mask.trailing_zeros() as usize;
@@ -887,7 +887,7 @@ pub const MAX_UNMOVES: usize = ROW * CYCLE;
 /// `unmoves_invert_quiet_moves` below checks them against each other edge
 /// for edge (and `unmoves_match_forward_moves_on_sampled_boards` at 13, 19
 /// and 30 stones).
-fn unmoves(
+pub(crate) fn unmoves(
     after: &[u8; CYCLE],
     n: u32,
     info: &ConfigInfo,

@@ -115,6 +115,16 @@ pub fn enumerate(n: u8) -> Vec<Position> {
     out
 }
 
+/// The value of a position where the game is already over, for the side
+/// to move (`None` while it goes on).
+pub fn over_value(p: &Position) -> Option<Value> {
+    p.outcome().map(|o| match o.winner {
+        None => Value::Draw,
+        Some(w) if w == p.side_to_move() => Value::Win(0),
+        Some(_) => Value::Loss(0),
+    })
+}
+
 /// What one node knows about its moves.
 struct Node {
     /// The game is over in this position already: its value.
@@ -171,13 +181,8 @@ impl Brute {
                 ends_in_loss: false,
                 children: 0..0,
             };
-            if let Some(o) = p.outcome() {
-                node.over = Some(match o.winner {
-                    None => Value::Draw,
-                    Some(w) if w == p.side_to_move() => Value::Win(0),
-                    Some(_) => Value::Loss(0),
-                });
-            } else {
+            node.over = over_value(p);
+            if node.over.is_none() {
                 let moves: Vec<Move> = p.legal_moves().collect();
                 assert!(!moves.is_empty(), "a live position has a move: {p}");
                 for mv in moves {
