@@ -234,7 +234,7 @@ fn is_stale_temporary(name: &str) -> bool {
 }
 
 /// Removes the temporary files that killed runs on this host left in `dir`
-/// (named by [`temporary_path`]; never complete, they only take space) and
+/// (named by `temporary_path`; never complete, they only take space) and
 /// returns their paths. A file whose process still runs is left alone, and
 /// so is every file of another name or another host.
 pub fn remove_stale_temporaries(dir: &Path) -> Vec<PathBuf> {
