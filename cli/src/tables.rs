@@ -5,6 +5,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use togyz_probe::raw::index::{positions_for, MAX_STONES};
+use togyz_gen::retro::max_solver_stones;
 use togyz_probe::tablebase::{ProbeError, Tablebase};
 
 use crate::failure::{Failure, Kind};
@@ -169,6 +170,18 @@ impl Tables {
                     "no table can exist for {} on the board: tables go up to {MAX_STONES} \
                      stones; {held}",
                     stones(n)
+                ),
+            );
+        }
+        let limit = max_solver_stones();
+        if n > limit {
+            return Failure::new(
+                Kind::NoTable,
+                format!(
+                    "no table for {} on the board: {held}. The {n}-stone table would hold {} \
+                     positions; `togyz-gen` solves at most {limit} stones",
+                    stones(n),
+                    HumanCount(positions_for(n)),
                 ),
             );
         }

@@ -347,6 +347,21 @@ Legal moves: 12 (a1b1), 23 (b1c1), 34 (c1d1), 45 (d1e1), 56 (e1f1)
     );
     assert!(!err.contains("generate"), "{err}");
     assert!(stdout(&out).contains("Legal moves: 19 (a1i1), 21 (b1i2), 32 (c1h2)"));
+    // Above what the generator can solve: no advice it would refuse.
+    let twenty = "1S,8/2S,2S,2S,2S,2S,2S,2S,2S,3S 71 71 S 1";
+    let out = query(&["--tables", dir, twenty], None, None);
+    assert_code(&out, 3);
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "no table for 20 stones on the board: the tables in {dir} cover 1 to 4 stones. \
+             The 20-stone table would hold {} positions; `togyz-gen` solves at most {} stones",
+            thousands(positions_for(20)),
+            togyz_gen::retro::max_solver_stones()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("--max-stones"), "{err}");
     // A folder that does not exist: every table is missing.
     let out = query(&["--tables", "/nonexistent/togyz", EXAMPLE_3], None, None);
     assert_code(&out, 3);
