@@ -11,76 +11,18 @@
 
 use std::ffi::CString;
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use togyz_probe::rules::{Position, Side, CYCLE};
-use togyz_probe::tablebase::{terminal_value, Tablebase};
+use togyz_probe::tablebase::Tablebase;
 use togyz_tb::{
     togyz_position_from_fen, togyz_tb_close, togyz_tb_open, togyz_tb_wdl, TogyzPosition,
     TogyzStatus, TogyzWdl, TOGYZ_DEFAULT_CACHE_BYTES,
 };
 
-/// splitmix64.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The tables folder and its complete stone count, and a temporary folder
-/// to keep alive if the tables had to be made.
-fn tables() -> (PathBuf, u32, Option<tempfile::TempDir>) {
-    let dir = std::env::var_os("TOGYZ_TABLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tables"));
-    if let Ok(tb) = Tablebase::open([&dir]) {
-        let n = tb.complete_up_to();
-        if n > 0 {
-            eprintln!("probing the {n}-stone table in {}", dir.display());
-            return (dir, n, None);
-        }
-    }
-    let tmp = tempfile::tempdir().expect("a temporary folder");
-    let levels = togyz_gen::retro::solve_all(5).expect("levels solve");
-    for n in 1..=5 {
-        togyz_gen::write::write_table(tmp.path(), n, &levels.table(n)).expect("table written");
-    }
-    eprintln!(
-        "no tables in {}: probing a 5-stone table solved into {}",
-        dir.display(),
-        tmp.path().display()
-    );
-    (tmp.path().to_path_buf(), 5, Some(tmp))
-}
-
-/// `count` random live positions with `n` stones on the board and no
-/// tuzdyk, either side to move.
-fn positions(n: u32, count: usize) -> Vec<Position> {
-    let mut out = Vec::with_capacity(count);
-    let mut r = 0u64;
-    while out.len() < count {
-        let mut holes = [0u8; CYCLE];
-        for _ in 0..n {
-            r = mix(r);
-            holes[(r % CYCLE as u64) as usize] += 1;
-        }
-        let kazans = 162 - n as u8;
-        let south = kazans / 2 - (mix(r) % 3) as u8;
-        let side = if r >> 63 == 1 {
-            Side::North
-        } else {
-            Side::South
-        };
-        let p = Position::new(holes, [south, kazans - south], [None, None], side, 1).unwrap();
-        if terminal_value(&p).is_none() {
-            out.push(p);
-        }
-    }
-    out
-}
+#[path = "../../probe/benches/sample/mod.rs"]
+mod sample;
+use sample::{positions, tables};
 
 fn bench(c: &mut Criterion) {
     let (dir, n, _keep) = tables();

@@ -286,6 +286,22 @@ pub fn write_table<T: Copy + Into<u16> + Sync>(
     write_table_with(dir, n, values, &WriteOptions::default())
 }
 
+/// Writes the table of every level in `levels` (1 to its highest) into
+/// `dir`: how tests, benchmarks and examples make the small complete sets
+/// they solve in memory with [`crate::retro::solve_all`]. Large sets go
+/// through `togyz-gen generate`, which streams, resumes and checks
+/// resources first.
+///
+/// # Errors
+///
+/// The first [`WriteError`] of [`write_table`].
+pub fn write_levels(dir: &Path, levels: &crate::retro::Levels) -> Result<(), WriteError> {
+    for n in 1..=levels.max_stones() {
+        write_table(dir, n, &levels.table(n))?;
+    }
+    Ok(())
+}
+
 /// Wins, draws, losses and the longest distances of a run of positions
 /// (also what verify checks a header against).
 #[derive(Clone, Copy, Debug, Default)]

@@ -17,40 +17,13 @@
 #![allow(missing_docs)]
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use togyz_probe::tablebase::Tablebase;
 
 mod sample;
-use sample::positions;
-
-/// The tables folder, the stone count benchmarked, and a temporary folder
-/// to keep alive if the tables had to be made.
-fn tables() -> (PathBuf, u32, Option<tempfile::TempDir>) {
-    let dir = std::env::var_os("TOGYZ_TABLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tables"));
-    if let Ok(tb) = Tablebase::open([&dir]) {
-        let n = tb.complete_up_to();
-        if n > 0 {
-            eprintln!("probing the {n}-stone table in {}", dir.display());
-            return (dir, n, None);
-        }
-    }
-    let tmp = tempfile::tempdir().expect("a temporary folder");
-    let levels = togyz_gen::retro::solve_all(5).expect("levels solve");
-    for n in 1..=5 {
-        togyz_gen::write::write_table(tmp.path(), n, &levels.table(n)).expect("table written");
-    }
-    eprintln!(
-        "no tables in {}: probing a 5-stone table solved into {}",
-        dir.display(),
-        tmp.path().display()
-    );
-    (tmp.path().to_path_buf(), 5, Some(tmp))
-}
+use sample::{positions, tables};
 
 fn bench(c: &mut Criterion) {
     let (dir, n, _keep) = tables();

@@ -15,9 +15,7 @@ const MAX: u32 = 5;
 fn tables() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let levels = togyz_gen::retro::solve_all(MAX).unwrap();
-    for n in 1..=MAX {
-        togyz_gen::write::write_table(dir.path(), n, &levels.table(n)).unwrap();
-    }
+    togyz_gen::write::write_levels(dir.path(), &levels).expect("tables written");
     dir
 }
 

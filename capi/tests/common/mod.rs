@@ -6,7 +6,6 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use togyz_gen::retro::solve_all;
-use togyz_gen::write::write_table;
 
 /// Positions with at most 4 stones: wins, draws, losses, a tuzdyk, a
 /// finished game.
@@ -28,9 +27,7 @@ pub fn tables() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let levels = solve_all(4).expect("levels solve");
-        for n in 1..=4 {
-            write_table(dir.path(), n, &levels.table(n)).unwrap();
-        }
+        togyz_gen::write::write_levels(dir.path(), &levels).expect("tables written");
         dir
     })
     .path()

@@ -10,7 +10,6 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 use togyz_gen::retro::solve_all;
-use togyz_gen::write::write_table;
 
 /// The "one extra move" example of docs/rules.md: South loses in 4 plies.
 pub const EXAMPLE_3: &str = "7,2S,1/8,2S 79 79 S 1";
@@ -21,9 +20,7 @@ pub fn tables() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let levels = solve_all(4).expect("levels solve");
-        for n in 1..=4 {
-            write_table(dir.path(), n, &levels.table(n)).unwrap();
-        }
+        togyz_gen::write::write_levels(dir.path(), &levels).expect("tables written");
         dir
     })
     .path()

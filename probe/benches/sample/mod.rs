@@ -1,8 +1,13 @@
-//! Fixed random live positions of one table, shared by the probe bench and
-//! the backend measurement (`probe/examples/backends.rs`).
+//! Fixed random live positions of one table, and the tables to probe them
+//! in, shared by the probe bench, the backend measurement
+//! (`probe/examples/backends.rs`) and the C ABI bench (`capi/benches/wdl.rs`).
+
+#![allow(dead_code)] // each user takes part of it
+
+use std::path::PathBuf;
 
 use togyz_probe::raw::index::Layout;
-use togyz_probe::tablebase::terminal_value;
+use togyz_probe::tablebase::{terminal_value, Tablebase};
 use togyz_probe::Position;
 
 /// splitmix64.
@@ -28,4 +33,28 @@ pub fn positions(n: u32, count: usize) -> Vec<Position> {
         out.push(if r >> 63 == 1 { p.mirrored() } else { p });
     }
     out
+}
+
+/// The tables folder, the stone count benchmarked, and a temporary folder
+/// to keep alive if the tables had to be made.
+pub fn tables() -> (PathBuf, u32, Option<tempfile::TempDir>) {
+    let dir = std::env::var_os("TOGYZ_TABLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tables"));
+    if let Ok(tb) = Tablebase::open([&dir]) {
+        let n = tb.complete_up_to();
+        if n > 0 {
+            eprintln!("probing the {n}-stone table in {}", dir.display());
+            return (dir, n, None);
+        }
+    }
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let levels = togyz_gen::retro::solve_all(5).expect("levels solve");
+    togyz_gen::write::write_levels(tmp.path(), &levels).expect("tables written");
+    eprintln!(
+        "no tables in {}: probing a 5-stone table solved into {}",
+        dir.display(),
+        tmp.path().display()
+    );
+    (tmp.path().to_path_buf(), 5, Some(tmp))
 }
