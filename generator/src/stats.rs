@@ -72,8 +72,8 @@ pub struct StatsArgs {
     /// Mutual zugzwang examples shown per stone count.
     #[arg(long, default_value_t = 3)]
     pub examples: usize,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
+    /// Worker threads, at least 1 (default: one per core).
+    #[arg(long, value_parser = crate::progress::threads_arg)]
     pub threads: Option<usize>,
     /// No progress bars.
     #[arg(long)]

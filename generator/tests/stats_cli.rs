@@ -49,3 +49,11 @@ fn the_tables_folder_comes_from_togyz_tables() {
         "{err}"
     );
 }
+
+#[test]
+fn zero_threads_is_refused_before_any_work() {
+    let (ok, err) = stats(&["--tables", "/no/such/tables", "--threads", "0"], None);
+    assert!(!ok);
+    assert!(err.contains("must be at least 1"), "{err}");
+    assert!(!err.contains("/no/such/tables"), "{err}");
+}
