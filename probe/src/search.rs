@@ -197,12 +197,14 @@ pub(crate) fn static_bounds(
     table_stones: u32,
     pos: &Position,
 ) -> Result<(Wdl, Wdl), ProbeError> {
-    if let Some(v) = terminal_value(pos) {
-        return Ok((v.wdl(), v.wdl()));
-    }
+    // `Tablebase::wdl` answers finished games itself: test for one only
+    // where no table is asked.
     if pos.stones_on_board() <= table_stones {
         let w = tb.wdl(pos)?;
         return Ok((w, w));
+    }
+    if let Some(v) = terminal_value(pos) {
+        return Ok((v.wdl(), v.wdl()));
     }
     Ok(kazan_bounds(pos))
 }
