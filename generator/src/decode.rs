@@ -4,8 +4,10 @@
 //! generator needs them and they need rayon.
 
 use std::io;
+use std::ops::Range;
 use std::sync::Arc;
 
+use crate::retro::LevelValues;
 use rayon::prelude::*;
 use togyz_probe::raw::format::{wdl_at, Section, TableError, TableFile};
 
@@ -33,6 +35,16 @@ pub trait DecodeAll {
     /// [`DecodeAll::fits_in_bytes`].
     fn decode_all_narrow(&self) -> Result<Vec<u8>, TableError>;
 
+    /// The packed values of the entries in `range` (index order), in
+    /// one-byte cells when [`DecodeAll::fits_in_bytes`]: what the solver
+    /// reads of a configuration it needs without holding the whole level.
+    ///
+    /// # Errors
+    ///
+    /// As [`DecodeAll::decode_all`]; a range past the table's end is
+    /// [`TableError::OutOfRange`].
+    fn decode_range(&self, range: Range<u64>) -> Result<LevelValues, TableError>;
+
     /// Checks the checksum of everything after the header, then every
     /// block's checksum (in parallel). Does not decompress.
     ///
@@ -44,7 +56,7 @@ pub trait DecodeAll {
 
 impl DecodeAll for TableFile {
     fn decode_all(&self) -> Result<Vec<u16>, TableError> {
-        decode_cells(self, Some)
+        decode_cells(self, 0..self.header().positions, Some)
     }
 
     fn fits_in_bytes(&self) -> bool {
@@ -52,7 +64,15 @@ impl DecodeAll for TableFile {
     }
 
     fn decode_all_narrow(&self) -> Result<Vec<u8>, TableError> {
-        decode_cells(self, |v| u8::try_from(v).ok())
+        decode_cells(self, 0..self.header().positions, |v| u8::try_from(v).ok())
+    }
+
+    fn decode_range(&self, range: Range<u64>) -> Result<LevelValues, TableError> {
+        if self.fits_in_bytes() {
+            decode_cells(self, range, |v| u8::try_from(v).ok()).map(LevelValues::Narrow)
+        } else {
+            decode_cells(self, range, Some).map(LevelValues::Wide)
+        }
     }
 
     fn verify_checksums(&self) -> Result<(), TableError> {
@@ -66,46 +86,62 @@ impl DecodeAll for TableFile {
     }
 }
 
-/// Decodes every position and stores `cell(packed)`; a `None` is an
-/// error (a value the cells cannot hold).
+/// Decodes the entries in `range` and stores `cell(packed)` for each; a
+/// `None` is an error (a value the cells cannot hold).
 fn decode_cells<T: Copy + Default + Send + Sync>(
     file: &TableFile,
+    range: Range<u64>,
     cell: impl Fn(u16) -> Option<T> + Sync,
 ) -> Result<Vec<T>, TableError> {
     let h = file.header();
-    let positions = usize::try_from(h.positions).map_err(|_| TableError::Io {
+    if range.start > range.end || range.end > h.positions {
+        let kazans = file.layout().kazans();
+        return Err(TableError::OutOfRange {
+            path: file.path().to_path_buf(),
+            board: range.end / kazans,
+            kazan: (range.end % kazans) as u32,
+        });
+    }
+    let out_of_memory = |detail: String| TableError::Io {
         path: file.path().to_path_buf(),
-        source: Arc::new(io::Error::new(
-            io::ErrorKind::OutOfMemory,
-            "table too large for this machine's address space",
-        )),
-    })?;
+        source: Arc::new(io::Error::new(io::ErrorKind::OutOfMemory, detail)),
+    };
+    let len = usize::try_from(range.end - range.start)
+        .map_err(|_| out_of_memory("table too large for this machine's address space".into()))?;
     // A fallible reservation: a damaged header that passed its checks
     // must not abort the process by asking for too much memory.
     let mut out = Vec::new();
-    out.try_reserve_exact(positions)
-        .map_err(|e| TableError::Io {
-            path: file.path().to_path_buf(),
-            source: Arc::new(io::Error::new(io::ErrorKind::OutOfMemory, e.to_string())),
-        })?;
-    out.resize(positions, T::default());
+    out.try_reserve_exact(len)
+        .map_err(|e| out_of_memory(e.to_string()))?;
+    out.resize(len, T::default());
     let kazans = file.layout().kazans();
-    let per = h.dtm_block_positions as usize;
+    let per = h.dtm_block_positions as u64;
+    // The output cut at DTM block boundaries: (first entry, cells).
+    let mut pieces: Vec<(u64, &mut [T])> = Vec::new();
+    let mut rest = out.as_mut_slice();
+    let mut first = range.start;
+    while !rest.is_empty() {
+        let take = ((first / per + 1) * per - first).min(rest.len() as u64) as usize;
+        let (piece, tail) = rest.split_at_mut(take);
+        pieces.push((first, piece));
+        first += take as u64;
+        rest = tail;
+    }
     struct Scratch {
         dtm: Vec<u8>,
         wdl: Vec<u8>,
         wdl_block: u64,
     }
-    out.par_chunks_mut(per).enumerate().try_for_each_init(
+    pieces.into_par_iter().try_for_each_init(
         || Scratch {
             dtm: Vec::new(),
             wdl: Vec::new(),
             wdl_block: u64::MAX,
         },
-        |s, (bi, chunk)| -> Result<(), TableError> {
-            let block = bi as u64;
+        |s, (first, chunk)| -> Result<(), TableError> {
+            let block = first / per;
+            let skip = (first - block * per) as usize;
             file.read_block_into(Section::Dtm, block, &mut s.dtm)?;
-            let first = block * per as u64;
             let mut gb = first / kazans;
             let mut j = (first % kazans) as u32;
             let mut k = 0;
@@ -118,7 +154,7 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
                 }
                 let t = file.thresholds_in(&s.wdl, wb, at)?;
                 while (j as u64) < kazans && k < chunk.len() {
-                    let d = file.distance_in(&s.dtm, block, k * h.dtm_width as usize)?;
+                    let d = file.distance_in(&s.dtm, block, (skip + k) * h.dtm_width as usize)?;
                     let v = file.combine(wdl_at(t, j), d, block)?;
                     // combine() bounds d by the header's longest, which
                     // the header checks keep within u16 entries.

@@ -14,10 +14,11 @@
 //! for a level's table before it starts the next.
 
 use crate::lock::{self, Lock};
+use crate::lower::{self, Lower};
 use crate::plan::{self, human_bytes, human_seconds};
 use crate::progress::{positions_bar, threads_arg, with_threads};
 use crate::retro::{
-    self, level_units, max_solver_stones, LevelBuilder, LevelValues, Levels, SolveError, UnitId,
+    self, level_units, max_solver_stones, LevelBuilder, LevelValues, SolveError, UnitId,
 };
 use crate::work::{self, LevelStream, UnitFileError};
 use crate::write::{self, TableStatus, ValueStream, WriteError, WriteOptions, WriteSummary};
@@ -52,6 +53,12 @@ pub struct GenerateArgs {
     /// seconds, before it gives up.
     #[arg(long, default_value_t = 86400, value_name = "SECONDS")]
     pub wait_timeout: u64,
+    /// Smaller levels are held in memory whole while their positions, up
+    /// to and including the level, total at most this; each unit reads
+    /// what it needs of the larger ones from their table files. Less
+    /// memory for more decoding.
+    #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
+    pub hold_whole: u64,
 }
 
 impl GenerateArgs {
@@ -64,6 +71,7 @@ impl GenerateArgs {
             quiet: true,
             shard: None,
             wait_timeout: 86400,
+            hold_whole: lower::WHOLE_POSITIONS,
         }
     }
 }
@@ -312,10 +320,10 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
         .filter(|&n| !matches!(status[n as usize - 1], TableStatus::Complete))
         .collect();
     let shard = args.shard.unwrap_or(Shard::ALL);
-    check_resources(out, &todo, max, shard)?;
+    check_resources(args, &todo, shard)?;
     let last_missing = todo.last().copied();
 
-    let mut levels = Levels::new();
+    let mut lower = Lower::new(args.hold_whole);
     let mut summaries = Vec::new();
     for n in 1..=max {
         let path = out.join(file_name(n));
@@ -325,7 +333,7 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
             let mut s = kept_summary(&table, n);
             if needed_later {
                 let t = Instant::now();
-                levels.push(LevelValues::load(&table)?);
+                lower.push(table, None)?;
                 s.seconds = t.elapsed().as_secs_f64();
             }
             println!(
@@ -337,12 +345,13 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
             continue;
         }
         let t = Instant::now();
-        let (summary, values) = solve_level(args, shard, n, &levels, needed_later)?;
+        let keep = needed_later && lower.holds_whole(n);
+        let (summary, values) = solve_level(args, shard, n, &lower, keep)?;
         let mut summary = summary;
         summary.seconds = t.elapsed().as_secs_f64();
         summaries.push(summary);
-        if let Some(values) = values {
-            levels.push(values);
+        if needed_later {
+            lower.push(TableFile::open(&path)?, values)?;
         }
     }
     Ok(summaries)
@@ -364,12 +373,13 @@ fn kept_summary(table: &TableFile, n: u32) -> LevelSummary {
 }
 
 /// States the plan and refuses it when the memory or disk is not there.
-fn check_resources(out: &Path, todo: &[u32], max: u32, shard: Shard) -> Result<(), GenerateError> {
+fn check_resources(args: &GenerateArgs, todo: &[u32], shard: Shard) -> Result<(), GenerateError> {
     if todo.is_empty() {
         return Ok(());
     }
+    let (out, max, whole) = (&args.out, args.max_stones, args.hold_whole);
     let threads = rayon::current_num_threads();
-    let p = plan::plan(todo, max, threads, shard.count);
+    let p = plan::plan(todo, max, threads, shard.count, whole);
     let memory = plan::memory_available();
     let disk = plan::disk_available(out).ok();
     println!(
@@ -387,7 +397,7 @@ fn check_resources(out: &Path, todo: &[u32], max: u32, shard: Shard) -> Result<(
     if let Some(available) = memory {
         // Units wait for memory (plan::UnitBudget): a level fits when one
         // unit at a time fits.
-        let serial = plan::plan(todo, max, 1, shard.count);
+        let serial = plan::plan(todo, max, 1, shard.count, whole);
         if p.memory > available && serial.memory <= available {
             println!(
                 "plan: {} of memory is not enough for {threads} units side by side at {}: the biggest units will run one at a time (a peak of about {})",
@@ -398,7 +408,7 @@ fn check_resources(out: &Path, todo: &[u32], max: u32, shard: Shard) -> Result<(
         } else if p.memory > available {
             let fits = (1..max)
                 .rev()
-                .find(|&m| plan::level_memory(m, 1, false) <= available);
+                .find(|&m| plan::level_memory(m, 1, false, whole) <= available);
             let mut advice = String::new();
             if let Some(m) = fits {
                 advice += &format!("; this machine can solve up to --max-stones {m}");
@@ -431,7 +441,7 @@ fn solve_level(
     args: &GenerateArgs,
     shard: Shard,
     n: u32,
-    levels: &Levels,
+    lower: &Lower,
     keep: bool,
 ) -> Result<(LevelSummary, Option<LevelValues>), GenerateError> {
     let out = &args.out;
@@ -473,7 +483,7 @@ fn solve_level(
     others.sort_by_key(|u| (u.positions(n), u.first));
     order.extend(others);
     let t = Instant::now();
-    let (positions, count) = solve_units(n, levels, &order, &dir, args.quiet)?;
+    let (positions, count) = solve_units(n, lower, &order, &dir, args.quiet)?;
     if count > 0 {
         println!(
             "{:>9}: {positions} positions in {count} units solved in {:.1}s into {}",
@@ -492,7 +502,7 @@ fn solve_level(
         }
         // Units are missing: those of another process still at work, or one
         // that stopped since the pass above (then solve them here).
-        let (positions, count) = solve_units(n, levels, &order, &dir, true)?;
+        let (positions, count) = solve_units(n, lower, &order, &dir, true)?;
         if count > 0 {
             println!(
                 "{:>9}: {positions} positions in {count} more units solved",
@@ -534,7 +544,7 @@ fn solve_level(
 /// as it is solved. Returns the positions and units solved.
 fn solve_units(
     n: u32,
-    levels: &Levels,
+    lower: &Lower,
     units: &[UnitId],
     dir: &Path,
     quiet: bool,
@@ -578,8 +588,9 @@ fn solve_units(
             // appears, by a rename, only once every unit is done.
             let table = dir.with_extension("tkb");
             if !work::unit_done(dir, n, u) && !table.exists() {
-                let values = budget.run(plan::unit_memory(n, u), || {
-                    retro::solve_unit(n, levels, u, &progress)
+                let values = budget.run(plan::unit_memory(n, u, lower.limit()), || {
+                    let exits = lower.for_unit(n, u)?;
+                    Ok::<_, GenerateError>(retro::solve_unit(n, &exits.exits(), u, &progress)?)
                 })?;
                 match work::write_unit(dir, n, u, &values) {
                     Ok(_) => {

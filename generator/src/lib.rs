@@ -10,6 +10,7 @@ pub mod decode;
 pub mod dtc;
 pub mod generate;
 pub mod lock;
+pub mod lower;
 pub mod plan;
 pub mod progress;
 pub mod retro;

@@ -47,6 +47,15 @@ pub enum SolveError {
         /// Levels available (highest).
         have: u32,
     },
+    /// A unit's exits reach a configuration of a smaller level that was
+    /// not given to the solver.
+    #[error("the values of tuzdyk configuration {config} at {stones} stones, which the unit's exits reach, were not given")]
+    MissingExits {
+        /// The smaller level.
+        stones: u32,
+        /// The configuration.
+        config: usize,
+    },
     /// More stones than the solver supports ([`max_solver_stones`]).
     #[error("{0} stones is beyond what the solver supports (at most {max} stones: a unit's boards are numbered with 32-bit ids)", max = max_solver_stones())]
     TooManyStones(u32),
@@ -104,10 +113,14 @@ impl LevelValues {
     pub fn load(
         table: &togyz_probe::raw::format::TableFile,
     ) -> Result<LevelValues, togyz_probe::raw::format::TableError> {
-        if table.fits_in_bytes() {
-            table.decode_all_narrow().map(LevelValues::Narrow)
-        } else {
-            table.decode_all().map(LevelValues::Wide)
+        table.decode_range(0..table.header().positions)
+    }
+
+    /// The values of entries `range` (within the level), as held.
+    pub fn part(&self, range: std::ops::Range<usize>) -> ConfigValues<'_> {
+        match self {
+            LevelValues::Narrow(v) => ConfigValues::Narrow(&v[range]),
+            LevelValues::Wide(v) => ConfigValues::Wide(&v[range]),
         }
     }
 
@@ -218,6 +231,123 @@ impl Levels {
         let index = self.layouts[slot.stones as usize].index(&slot);
         Some(Value::unpack(self.packed(slot.stones, index)))
     }
+}
+
+/// The packed values of one tuzdyk configuration of one level (its boards
+/// in rank order, all kazan splits of a board adjacent), borrowed as held.
+#[derive(Clone, Copy, Debug)]
+pub enum ConfigValues<'a> {
+    /// One byte a position.
+    Narrow(&'a [u8]),
+    /// Two bytes a position.
+    Wide(&'a [u16]),
+}
+
+impl ConfigValues<'_> {
+    /// Positions held.
+    pub fn len(&self) -> usize {
+        match self {
+            ConfigValues::Narrow(v) => v.len(),
+            ConfigValues::Wide(v) => v.len(),
+        }
+    }
+
+    /// Whether no position is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// What the exits of one unit read: the values of the smaller levels, by
+/// stone count and configuration. Only the configurations that the unit's
+/// exits reach ([`exit_configs`]) need be present, so a level need not be
+/// held whole to solve the next one.
+#[derive(Clone, Debug, Default)]
+pub struct Exits<'a> {
+    /// `parts[m][config]`, for `m` in `1..parts.len()`.
+    parts: Vec<Vec<Option<ConfigValues<'a>>>>,
+}
+
+impl<'a> Exits<'a> {
+    /// Nothing present yet, for the levels below `n`.
+    pub fn below(n: u32) -> Exits<'a> {
+        Exits {
+            parts: vec![vec![None; CONFIG_COUNT]; n.max(1) as usize],
+        }
+    }
+
+    /// Every configuration of every level in `levels`.
+    pub fn whole(levels: &'a Levels) -> Exits<'a> {
+        let mut exits = Exits::below(levels.max_stones() + 1);
+        for m in 1..=levels.max_stones() {
+            let layout = &levels.layouts[m as usize];
+            for config in 0..CONFIG_COUNT {
+                let first = layout.index_at(layout.global_board(config, 0), 0) as usize;
+                let len = (layout.config_boards(config) * layout.kazans()) as usize;
+                exits.insert(m, config, levels.level(m).part(first..first + len));
+            }
+        }
+        exits
+    }
+
+    /// The same, with room for the levels below `n`.
+    pub fn widen(mut self, n: u32) -> Exits<'a> {
+        if self.parts.len() < n as usize {
+            self.parts.resize(n as usize, vec![None; CONFIG_COUNT]);
+        }
+        self
+    }
+
+    /// Makes `values` the values of `config` at `m` stones.
+    ///
+    /// # Panics
+    ///
+    /// If `m` is not below the count given to [`Exits::below`] or `values`
+    /// is not the configuration's size (a caller's bug).
+    pub fn insert(&mut self, m: u32, config: usize, values: ConfigValues<'a>) {
+        assert!(
+            m >= 1 && (m as usize) < self.parts.len(),
+            "level {m} out of range"
+        );
+        let layout = Layout::new(m);
+        assert_eq!(
+            values.len() as u64,
+            layout.config_boards(config) * layout.kazans(),
+            "configuration {config} at {m} stones has the wrong size"
+        );
+        self.parts[m as usize][config] = Some(values);
+    }
+
+    /// The values of `config` at `m` stones, if present.
+    #[inline]
+    pub fn get(&self, m: u32, config: usize) -> Option<ConfigValues<'a>> {
+        self.parts.get(m as usize)?.get(config).copied().flatten()
+    }
+}
+
+/// The configurations of the smaller levels that the exits of `unit` reach,
+/// seen by the player who moves next: each side's swap (a capture or a
+/// stone sown into a tuzdyk keeps the tuzdyks), and the swap of each
+/// configuration a tuzdyk made from it leads to. The same at every level.
+pub fn exit_configs(unit: UnitId) -> Vec<usize> {
+    let mut out = Vec::new();
+    for id in unit.configs() {
+        let config = TuzdykConfig::from_id(id);
+        out.push(config.swapped().id());
+        let tz = config.cycle_indices();
+        for h in 0..ROW {
+            if tuzdyk_allowed(ROW + h, Side::South, tz) {
+                let made = TuzdykConfig {
+                    mover: Some(h as u8),
+                    ..config
+                };
+                out.push(made.swapped().id());
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// Largest distance the solver handles: what a packed [`Value`] holds.
@@ -366,29 +496,39 @@ pub fn level_units(_n: u32) -> Vec<UnitId> {
 /// (board-major, the layout's order within the configuration).
 pub type UnitValues = Vec<(usize, LevelValues)>;
 
-/// Solves one unit of level `n` (all smaller levels must be in `lower`).
-/// `progress` is advanced by positions as the work goes.
+/// Solves one unit of level `n`; `exits` must hold, at every level below
+/// `n`, the configurations of [`exit_configs`]`(unit)`. `progress` is
+/// advanced by positions as the work goes.
+///
+/// # Errors
+///
+/// [`SolveError::MissingExits`] when `exits` lacks a configuration the
+/// unit reads; the solver's limits otherwise.
 pub fn solve_unit(
     n: u32,
-    lower: &Levels,
+    exits: &Exits<'_>,
     unit: UnitId,
     progress: &AtomicU64,
 ) -> Result<UnitValues, SolveError> {
     if n == 0 || n > max_solver_stones() {
         return Err(SolveError::TooManyStones(n));
     }
-    if lower.max_stones() + 1 < n {
-        return Err(SolveError::MissingLevel {
-            wanted: n,
-            have: lower.max_stones(),
-        });
-    }
     if UnitId::of(unit.first) != unit {
         return Err(SolveError::BadUnit(unit.first, unit.second));
     }
+    for m in 1..n {
+        for config in exit_configs(unit) {
+            if exits.get(m, config).is_none() {
+                return Err(SolveError::MissingExits { stones: m, config });
+            }
+        }
+    }
     let infos = config_infos();
-    let mut u = Unit::new(n, lower, &infos, unit.first, unit.second, progress);
+    let mut u = Unit::new(n, exits, &infos, unit.first, unit.second, progress);
     u.solve()?;
+    // The graph is done with: free it before the values are copied out.
+    u.preds = Vec::new();
+    u.pred_off = Vec::new();
     let mut out = Vec::new();
     for (side, id) in unit.configs().into_iter().enumerate() {
         let values = match u.side_values::<u8>(side) {
@@ -414,12 +554,19 @@ pub fn solve_level(
     if n == 0 || n > max_solver_stones() {
         return Err(SolveError::TooManyStones(n));
     }
+    if lower.max_stones() + 1 < n {
+        return Err(SolveError::MissingLevel {
+            wanted: n,
+            have: lower.max_stones(),
+        });
+    }
+    let exits = Exits::whole(lower);
     let mut units = level_units(n);
     // Big units first, for better load balance.
     units.sort_by_key(|u| std::cmp::Reverse(u.positions(n)));
     let solved: Vec<UnitValues> = units
         .into_par_iter()
-        .map(|u| solve_unit(n, lower, u, progress))
+        .map(|u| solve_unit(n, &exits, u, progress))
         .collect::<Result<_, _>>()?;
     let mut by_config: Vec<Option<LevelValues>> = (0..CONFIG_COUNT).map(|_| None).collect();
     for (id, values) in solved.into_iter().flatten() {
@@ -475,7 +622,7 @@ impl LevelBuilder {
 struct Unit<'a> {
     n: u32,
     k: usize,
-    lower: &'a Levels,
+    exits: &'a Exits<'a>,
     infos: &'a [ConfigInfo],
     /// The unit's configurations: side 0 and (if different) side 1.
     sides: Vec<ConfigInfo>,
@@ -500,7 +647,7 @@ struct Unit<'a> {
 impl<'a> Unit<'a> {
     fn new(
         n: u32,
-        lower: &'a Levels,
+        exits: &'a Exits<'a>,
         infos: &'a [ConfigInfo],
         a: usize,
         b: usize,
@@ -517,7 +664,7 @@ impl<'a> Unit<'a> {
         Unit {
             n,
             k,
-            lower,
+            exits,
             infos,
             sides,
             base: [0, boards_a],
@@ -700,17 +847,18 @@ impl<'a> Unit<'a> {
     ) {
         let n = self.n;
         let child_n = n - gain - lost;
+        if child_n == 0 {
+            let empty: &[u8] = &[];
+            return Self::fold_exit(empty, n, child_n, 0, gain, lost, best);
+        }
         let ci = &self.infos[child_cfg.id()];
-        let child_layout = &self.lower.layouts[child_n as usize];
-        let first = if child_n == 0 {
-            0
-        } else {
-            let rank = rank_board(b, &ci.free_rotated, ci.m);
-            child_layout.index_at(child_layout.global_board(child_cfg.id(), rank), 0)
-        };
-        match self.lower.level(child_n) {
-            LevelValues::Narrow(t) => Self::fold_exit(t, n, child_n, first, gain, lost, best),
-            LevelValues::Wide(t) => Self::fold_exit(t, n, child_n, first, gain, lost, best),
+        let first = rank_board(b, &ci.free_rotated, ci.m) * (child_n as u64 + 1);
+        match self.exits.get(child_n, child_cfg.id()) {
+            Some(ConfigValues::Narrow(t)) => {
+                Self::fold_exit(t, n, child_n, first, gain, lost, best)
+            }
+            Some(ConfigValues::Wide(t)) => Self::fold_exit(t, n, child_n, first, gain, lost, best),
+            None => unreachable!("solve_unit checks that exits holds every configuration reached"),
         }
     }
 
@@ -984,6 +1132,43 @@ mod tests {
     use super::*;
     use togyz_probe::rules::Move;
 
+    fn unit_swap(unit: UnitId) -> usize {
+        TuzdykConfig::from_id(unit.first).swapped().id()
+    }
+
+    /// `exit_configs` names every configuration that exits reach (with few
+    /// stones some tuzdyks cannot be made yet, so it may name more).
+    #[test]
+    fn exit_configs_hold_those_the_exits_reach() {
+        let n = 5;
+        for unit in level_units(n) {
+            let mut reached = std::collections::BTreeSet::new();
+            for id in unit.configs() {
+                let config = TuzdykConfig::from_id(id);
+                let tz = config.cycle_indices();
+                let mut w = BoardWalker::new(n, config, 0, u64::MAX);
+                while let Some((_, board)) = w.current() {
+                    for h in (0..ROW).filter(|&h| board[h] > 0) {
+                        let mut b = *board;
+                        let sown = sow(&mut b, h, tz);
+                        let mut child = config;
+                        let landing = landing(&b, sown.last, Side::South, tz);
+                        if landing == Landing::Tuzdyk {
+                            child.mover = Some((sown.last - ROW) as u8);
+                        }
+                        if landing != Landing::Quiet || sown.fed != [0, 0] {
+                            reached.insert(child.swapped().id());
+                        }
+                    }
+                    w.advance();
+                }
+            }
+            let named: std::collections::BTreeSet<usize> = exit_configs(unit).into_iter().collect();
+            assert!(reached.is_subset(&named), "{unit:?}: {reached:?} {named:?}");
+            assert!(reached.contains(&unit_swap(unit)), "{unit:?}");
+        }
+    }
+
     /// Forward quiet moves and un-moves describe the same edges.
     #[test]
     fn unmoves_invert_quiet_moves() {
@@ -1124,13 +1309,21 @@ mod tests {
     fn limits_are_errors() {
         assert_eq!(max_solver_stones(), 17);
         let progress = AtomicU64::new(0);
-        let lower = Levels::new();
+        let levels = Levels::new();
+        let lower = Exits::whole(&levels);
         assert!(matches!(
             solve_unit(18, &lower, UnitId::of(0), &progress),
             Err(SolveError::TooManyStones(18))
         ));
         assert!(matches!(
             solve_unit(3, &lower, UnitId::of(0), &progress),
+            Err(SolveError::MissingExits {
+                stones: 1,
+                config: 0
+            })
+        ));
+        assert!(matches!(
+            solve_level(3, &levels, &progress),
             Err(SolveError::MissingLevel { wanted: 3, have: 0 })
         ));
         assert!(matches!(

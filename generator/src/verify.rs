@@ -29,8 +29,9 @@
 //! successor.
 
 use crate::decode::DecodeAll;
+use crate::lower::{self, Lower};
 use crate::progress::{positions_bar, with_threads};
-use crate::retro::LevelValues;
+use crate::retro::{ConfigValues, Exits};
 use crate::write::Census;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -218,6 +219,18 @@ pub fn verify_dir(
     progress: bool,
     print: bool,
 ) -> Result<Vec<LevelReport>, VerifyError> {
+    verify_dir_holding(dir, progress, print, lower::WHOLE_POSITIONS)
+}
+
+/// [`verify_dir`], the smaller levels held whole up to `hold_whole`
+/// positions ([`lower::held_whole`]) and the larger ones read unit by unit
+/// from their files, as `generate --hold-whole` does.
+pub fn verify_dir_holding(
+    dir: &Path,
+    progress: bool,
+    print: bool,
+    hold_whole: u64,
+) -> Result<Vec<LevelReport>, VerifyError> {
     let max = table_levels(dir)?;
     // All checksums first: a damaged file stops the run before the long part.
     let mut files = Vec::new();
@@ -226,20 +239,17 @@ pub fn verify_dir(
         file.verify_checksums()?;
         files.push(file);
     }
-    // The smaller levels, one byte a position where the values fit; the
-    // level being checked is streamed from its file.
-    let mut tables: Vec<LevelValues> = vec![LevelValues::Narrow(Vec::new())];
+    // The smaller levels, as the generator holds them; the level being
+    // checked is streamed from its file.
+    let mut lower = Lower::new(hold_whole);
     let mut reports = Vec::new();
-    for (file, n) in files.iter().zip(1..) {
+    for (file, n) in files.into_iter().zip(1..) {
         let t = Instant::now();
         let positions = file.layout().positions();
         let bar = positions_bar(positions, format!("verify {n:2}"), progress);
-        let result = check_level(n, file, &tables, &bar);
+        let result = check_level(n, &file, &lower, &bar);
         bar.finish_and_clear();
-        check_header_census(file, &result?)?;
-        if n < max {
-            tables.push(LevelValues::load(file)?);
-        }
+        check_header_census(&file, &result?)?;
         let report = LevelReport {
             stones: n,
             positions,
@@ -259,6 +269,9 @@ pub fn verify_dir(
             .map_err(VerifyError::Stdout)?;
         }
         reports.push(report);
+        if n < max {
+            lower.push(file, None)?;
+        }
     }
     Ok(reports)
 }
@@ -350,29 +363,35 @@ struct Mismatch {
     expected: Value,
 }
 
-/// Where the check reads successors: the smaller levels, held whole, and
-/// the unit of the level being checked (a configuration and its swap, which
-/// quiet moves stay within), decoded from the file.
+/// Where the check reads successors: what the unit's exits reach of the
+/// smaller levels, and the unit of the level being checked (a
+/// configuration and its swap, which quiet moves stay within), decoded
+/// from the file.
 struct Lookup<'a> {
-    tables: &'a [LevelValues],
+    exits: Exits<'a>,
     n: u32,
-    /// The unit's configurations: first index and packed values.
-    parts: &'a [(u64, Vec<u16>)],
+    /// The unit's configurations: id and packed values.
+    parts: &'a [(usize, Vec<u16>)],
 }
 
 impl Lookup<'_> {
-    /// The packed value at `index` of level `level`.
+    /// The packed value at `index` (within configuration `config`) of
+    /// level `level`.
     #[inline]
-    fn packed(&self, level: u32, index: u64) -> u16 {
+    fn packed(&self, level: u32, config: usize, index: u64) -> u16 {
         if level < self.n {
-            return self.tables[level as usize].get(index as usize);
+            return match self.exits.get(level, config) {
+                Some(ConfigValues::Narrow(v)) => v[index as usize] as u16,
+                Some(ConfigValues::Wide(v)) => v[index as usize],
+                None => unreachable!("exit_configs names every configuration an exit reaches"),
+            };
         }
-        let (first, values) = self
+        let (_, values) = self
             .parts
             .iter()
-            .find(|(first, v)| (*first..*first + v.len() as u64).contains(&index))
+            .find(|(id, _)| *id == config)
             .expect("a quiet move stays within its unit");
-        values[(index - first) as usize]
+        values[index as usize]
     }
 }
 
@@ -386,11 +405,10 @@ const DECODE_CHUNK: u64 = 1 << 18;
 fn check_level(
     n: u32,
     file: &TableFile,
-    tables: &[LevelValues],
+    lower: &Lower,
     bar: &ProgressBar,
 ) -> Result<Census, VerifyError> {
-    let layouts: Vec<Layout> = (0..=n).map(Layout::new).collect();
-    let layout = &layouts[n as usize];
+    let layout = &Layout::new(n);
     let mut census = Census::default();
     for unit in crate::retro::level_units(n) {
         let mut parts = Vec::new();
@@ -412,10 +430,11 @@ fn check_level(
                     },
                 )
                 .collect::<Result<_, TableError>>()?;
-            parts.push((first, chunks.concat()));
+            parts.push((id, chunks.concat()));
         }
+        let unit_lower = lower.for_unit(n, unit)?;
         let lookup = Lookup {
-            tables,
+            exits: unit_lower.exits(),
             n,
             parts: &parts,
         };
@@ -427,7 +446,7 @@ fn check_level(
         let results: Vec<Result<Census, Mismatch>> = work
             .par_iter()
             .map(|&(id, start, end)| {
-                let found = check_boards(n, id, start, end, &lookup, &layouts);
+                let found = check_boards(n, id, start, end, &lookup);
                 bar.inc((end - start) * layout.kazans());
                 found
             })
@@ -441,7 +460,7 @@ fn check_level(
                         fen: m.pos.fen(),
                         stored: m.stored,
                         expected: m.expected,
-                        moves: describe_moves(&m.pos, &lookup, &layouts),
+                        moves: describe_moves(&m.pos, &lookup),
                     })
                 }
             }
@@ -472,8 +491,7 @@ fn move_value(
     pos: &Position,
     mv: Move,
     tables: &Lookup,
-    layouts: &[Layout],
-    cache: &mut Option<(u32, u64)>,
+    cache: &mut Option<(u32, usize, u64)>,
 ) -> Value {
     let mut child = *pos;
     let report = child.play_unchecked(mv);
@@ -485,31 +503,29 @@ fn move_value(
         };
     }
     let n = child.stones_on_board();
-    let gb = match *cache {
-        Some((cn, gb)) => {
+    let (config, board) = match *cache {
+        Some((cn, config, board)) => {
             debug_assert_eq!(cn, n);
-            gb
+            (config, board)
         }
         None => {
             let slot = Slot::of(&child).expect("a live successor has an index slot");
-            let gb = layouts[n as usize].global_board(slot.config.id(), slot.board);
-            *cache = Some((n, gb));
-            gb
+            *cache = Some((n, slot.config.id(), slot.board));
+            (slot.config.id(), slot.board)
         }
     };
     // The child's mover (our opponent) has kazan 81 - n + j'.
     let j = child.kazan(child.side_to_move()) as u64 + n as u64 - HALF as u64;
     debug_assert_eq!(Slot::of(&child).map(|s| s.kazan as u64), Some(j));
-    let index = gb * (n as u64 + 1) + j;
-    Value::unpack(tables.packed(n, index)).back()
+    let index = board * (n as u64 + 1) + j;
+    Value::unpack(tables.packed(n, config, index)).back()
 }
 
 /// The best of a position's move values, or its result if the game is over.
 fn expected_value(
     pos: &Position,
     tables: &Lookup,
-    layouts: &[Layout],
-    caches: &mut [Option<(u32, u64)>; 9],
+    caches: &mut [Option<(u32, usize, u64)>; 9],
 ) -> Value {
     if let Some(v) = terminal_value(pos) {
         return v;
@@ -524,7 +540,6 @@ fn expected_value(
             pos,
             Move::from_index(hole).expect("a bit of the row mask"),
             tables,
-            layouts,
             &mut caches[hole],
         );
         best = best.max(Some(v));
@@ -540,19 +555,16 @@ fn check_boards(
     start: u64,
     end: u64,
     tables: &Lookup,
-    layouts: &[Layout],
 ) -> Result<Census, Mismatch> {
     let config = TuzdykConfig::from_id(id);
-    let layout = &layouts[n as usize];
     let mut census = Census::default();
     let mut walker = BoardWalker::new(n, config, start, end);
     while let Some((rank, board)) = walker.current() {
-        let gb = layout.global_board(id, rank);
         let mut caches = [None; 9];
         for j in 0..=n {
             let pos = position_at(n, config, board, j);
-            let stored = Value::unpack(tables.packed(n, layout.index_at(gb, j)));
-            let expected = expected_value(&pos, tables, layouts, &mut caches);
+            let stored = Value::unpack(tables.packed(n, id, rank * (n as u64 + 1) + j as u64));
+            let expected = expected_value(&pos, tables, &mut caches);
             if stored != expected {
                 return Err(Mismatch {
                     pos,
@@ -568,7 +580,7 @@ fn check_boards(
 }
 
 /// Every move of `pos` with its value for the mover, for the error message.
-fn describe_moves(pos: &Position, tables: &Lookup, layouts: &[Layout]) -> String {
+fn describe_moves(pos: &Position, tables: &Lookup) -> String {
     if let Some(o) = pos.outcome() {
         return format!("no moves: the game is over, {}:{}", o.score[0], o.score[1]);
     }
@@ -579,7 +591,7 @@ fn describe_moves(pos: &Position, tables: &Lookup, layouts: &[Layout]) -> String
                 let mut p = *pos;
                 p.play_unchecked(mv)
             };
-            let v = move_value(pos, mv, tables, layouts, &mut None);
+            let v = move_value(pos, mv, tables, &mut None);
             format!("{} gives a {v}", report.traditional())
         })
         .collect();

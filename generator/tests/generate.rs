@@ -70,6 +70,34 @@ fn same_command_gives_identical_bytes_whatever_the_threads() {
 }
 
 #[test]
+fn levels_read_from_their_files_give_the_bytes_of_levels_held_whole() {
+    let whole = tempfile::tempdir().unwrap();
+    ok_stdout(&generate(whole.path(), 5, 2));
+    // Nothing held whole, then levels 1 and 2 whole and the rest read per
+    // unit from the files.
+    for hold in ["0", "40000"] {
+        let dir = tempfile::tempdir().unwrap();
+        let run = togyz_gen(
+            &[
+                "generate",
+                "--quiet",
+                "--max-stones",
+                "5",
+                "--hold-whole",
+                hold,
+            ],
+            dir.path(),
+        );
+        ok_stdout(&run);
+        assert_eq!(
+            read_all(dir.path(), 5),
+            read_all(whole.path(), 5),
+            "--hold-whole {hold}"
+        );
+    }
+}
+
+#[test]
 fn a_second_run_keeps_complete_tables_and_fills_gaps() {
     let dir = tempfile::tempdir().unwrap();
     assert!(generate(dir.path(), 3, 2).status.success());

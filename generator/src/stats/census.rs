@@ -2,6 +2,7 @@
 //! zugzwangs of each table, in parallel over boards.
 
 use super::*;
+use crate::retro::{level_units, LevelValues};
 
 /// The census of a set of positions (one stone count, or one tuzdyk class
 /// within it).
@@ -195,10 +196,26 @@ pub fn level_stats(n: u32, values: &[u16], examples: usize, bar: &ProgressBar) -
         layout.positions(),
         "the {n}-stone table has the wrong size"
     );
-    let work = layout.board_chunks(CHUNK_BOARDS);
+    stats_of(n, &layout, values, None, examples, bar)
+}
+
+/// [`level_stats`] over the configurations `only` (all if `None`).
+fn stats_of<V: Values + ?Sized>(
+    n: u32,
+    layout: &Layout,
+    values: &V,
+    only: Option<&[usize]>,
+    examples: usize,
+    bar: &ProgressBar,
+) -> LevelStats {
+    let work: Vec<_> = layout
+        .board_chunks(CHUNK_BOARDS)
+        .into_iter()
+        .filter(|w| only.is_none_or(|o| o.contains(&w.0)))
+        .collect();
     work.par_iter()
         .map(|&(id, start, end)| {
-            let s = chunk_stats(n, &layout, values, id, start, end, examples);
+            let s = chunk_stats(n, layout, values, id, start, end, examples);
             bar.inc((end - start) * layout.kazans());
             s
         })
@@ -217,10 +234,39 @@ fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Positi
     .expect("every board of the index is a valid position")
 }
 
-fn chunk_stats(
+/// Packed values of a level looked up by index: the whole level, or the
+/// configurations of one unit (a position's side-swapped twin lies in the
+/// same unit).
+trait Values: Sync {
+    fn packed(&self, index: u64) -> u16;
+}
+
+impl Values for [u16] {
+    #[inline]
+    fn packed(&self, index: u64) -> u16 {
+        self[index as usize]
+    }
+}
+
+/// One unit's configurations: (first index, values).
+struct UnitParts(Vec<(u64, LevelValues)>);
+
+impl Values for UnitParts {
+    #[inline]
+    fn packed(&self, index: u64) -> u16 {
+        let (first, values) = self
+            .0
+            .iter()
+            .find(|(first, v)| (*first..*first + v.len() as u64).contains(&index))
+            .expect("a twin lies in its position's unit");
+        values.get((index - first) as usize)
+    }
+}
+
+fn chunk_stats<V: Values + ?Sized>(
     n: u32,
     layout: &Layout,
-    values: &[u16],
+    values: &V,
     id: usize,
     start: u64,
     end: u64,
@@ -237,7 +283,7 @@ fn chunk_stats(
         let mut draws = 0;
         for j in 0..=n {
             let index = layout.index_at(gb, j);
-            let v = Value::unpack(values[index as usize]);
+            let v = Value::unpack(values.packed(index));
             draws += (v == Value::Draw) as usize;
             out.all.add(index, v);
             out.by_class[class].add(index, v);
@@ -258,7 +304,7 @@ fn chunk_stats(
                     .map(|s| layout.index(&s)),
                 Some(twin)
             );
-            let Value::Loss(td) = Value::unpack(values[twin as usize]) else {
+            let Value::Loss(td) = Value::unpack(values.packed(twin)) else {
                 continue;
             };
             // Each pair once, from its smaller index.
@@ -302,10 +348,23 @@ pub fn collect(dir: &Path, examples: usize, progress: bool) -> Result<Vec<LevelS
     let mut out = Vec::new();
     for n in 1..=max {
         let file = TableFile::open(dir.join(format::file_name(n)))?;
-        let values = file.decode_all()?;
-        let bar = positions_bar(values.len() as u64, format!("stats {n:2}"), progress);
-        out.push(level_stats(n, &values, examples, &bar));
+        let layout = file.layout();
+        let bar = positions_bar(layout.positions(), format!("stats {n:2}"), progress);
+        // Unit by unit, so that a level never needs to fit in memory.
+        let mut level = LevelStats::empty(n);
+        for unit in level_units(n) {
+            let mut parts = Vec::new();
+            for id in unit.configs() {
+                let first = layout.index_at(layout.global_board(id, 0), 0);
+                let len = layout.config_boards(id) * layout.kazans();
+                parts.push((first, file.decode_range(first..first + len)?));
+            }
+            let configs = unit.configs();
+            let s = stats_of(n, layout, &UnitParts(parts), Some(&configs), examples, &bar);
+            level = level.merge(s, examples);
+        }
         bar.finish_and_clear();
+        out.push(level);
     }
     Ok(out)
 }

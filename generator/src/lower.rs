@@ -1,0 +1,159 @@
+//! The smaller levels that solving or verifying a level reads through its
+//! exits. The small ones are held whole (one byte a position); the larger
+//! ones stay in their table files, and each unit decodes just the
+//! configurations its exits reach ([`crate::retro::exit_configs`]: a
+//! unit's captures keep its tuzdyks, so a unit reads a few of the 73
+//! configurations of each level below). At 12 stones that is about 1.5 GB
+//! for the largest unit instead of 12.6 GB for every level below.
+
+use crate::decode::DecodeAll;
+use crate::retro::{exit_configs, Exits, LevelValues, Levels, UnitId};
+use togyz_probe::raw::format::{TableError, TableFile};
+use togyz_probe::raw::index::Layout;
+
+/// The smaller levels are held whole while their positions up to and
+/// including the level stay within this (levels 1 to 8, 513 M positions):
+/// what the default 8-stone set needs is then all in memory, as before,
+/// and at 12 stones the whole ones take 0.5 GB. Decoding a unit's share of
+/// a level costs about as much as holding it whole saves in memory from
+/// level 9 up (docs/performance.md).
+pub const WHOLE_POSITIONS: u64 = 600_000_000;
+
+/// Whether level `m` is held whole: it and every level below it have at
+/// most `limit` positions ([`WHOLE_POSITIONS`] unless a test says
+/// otherwise).
+pub fn held_whole(m: u32, limit: u64) -> bool {
+    (1..=m).map(|l| Layout::new(l).positions()).sum::<u64>() <= limit
+}
+
+/// Bytes held for the exits while level `n` is solved: the levels held
+/// whole, one byte a position.
+pub fn whole_bytes(n: u32, limit: u64) -> u64 {
+    (1..n)
+        .filter(|&m| held_whole(m, limit))
+        .map(|m| Layout::new(m).positions())
+        .sum()
+}
+
+/// Bytes one unit of level `n` decodes for its exits from the levels not
+/// held whole, one byte a position.
+pub fn unit_exit_bytes(n: u32, unit: UnitId, limit: u64) -> u64 {
+    let configs = exit_configs(unit);
+    (1..n)
+        .filter(|&m| !held_whole(m, limit))
+        .map(|m| {
+            let layout = Layout::new(m);
+            configs
+                .iter()
+                .map(|&c| layout.config_boards(c) * layout.kazans())
+                .sum::<u64>()
+        })
+        .sum()
+}
+
+/// The solved levels below the one being worked on, from 1 up.
+pub struct Lower {
+    /// Level `m`'s table is `files[m - 1]`.
+    files: Vec<TableFile>,
+    /// The levels held whole (a prefix).
+    whole: Levels,
+    /// Positions up to which levels are held whole ([`held_whole`]).
+    limit: u64,
+}
+
+impl Lower {
+    /// No levels yet; levels are held whole up to `limit` positions
+    /// ([`held_whole`]).
+    pub fn new(limit: u64) -> Lower {
+        Lower {
+            files: Vec::new(),
+            whole: Levels::new(),
+            limit,
+        }
+    }
+
+    /// The positions up to which levels are held whole.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Whether level `m` is held whole.
+    pub fn holds_whole(&self, m: u32) -> bool {
+        held_whole(m, self.limit)
+    }
+
+    /// The highest level added.
+    pub fn max_stones(&self) -> u32 {
+        self.files.len() as u32
+    }
+
+    /// Adds the next level (`max_stones() + 1` stones) from its table,
+    /// decoding it whole if [`held_whole`]; `values`, when given, are its
+    /// values already decoded (and must be the table's).
+    ///
+    /// # Errors
+    ///
+    /// A damaged block of the table, when it is decoded.
+    pub fn push(&mut self, file: TableFile, values: Option<LevelValues>) -> Result<(), TableError> {
+        let m = self.max_stones() + 1;
+        if self.holds_whole(m) {
+            let values = match values {
+                Some(v) => v,
+                None => LevelValues::load(&file)?,
+            };
+            self.whole.push(values);
+        }
+        self.files.push(file);
+        Ok(())
+    }
+
+    /// Decodes what `unit` of level `n` reads of the levels not held
+    /// whole.
+    ///
+    /// # Errors
+    ///
+    /// A damaged block of a table.
+    ///
+    /// # Panics
+    ///
+    /// If a level below `n` was not added (a caller's bug).
+    pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<UnitLower<'_>, TableError> {
+        assert!(self.max_stones() + 1 >= n, "levels below {n} missing");
+        let mut loaded = Vec::new();
+        for m in (1..n).filter(|&m| !self.holds_whole(m)) {
+            let file = &self.files[m as usize - 1];
+            let layout = file.layout();
+            for config in exit_configs(unit) {
+                let first = layout.index_at(layout.global_board(config, 0), 0);
+                let len = layout.config_boards(config) * layout.kazans();
+                loaded.push((m, config, file.decode_range(first..first + len)?));
+            }
+        }
+        Ok(UnitLower {
+            lower: self,
+            n,
+            loaded,
+        })
+    }
+}
+
+/// What one unit reads of the smaller levels: borrowed from the levels
+/// held whole, decoded for the others.
+pub struct UnitLower<'a> {
+    lower: &'a Lower,
+    n: u32,
+    /// `(stones, configuration, values)`.
+    loaded: Vec<(u32, usize, LevelValues)>,
+}
+
+impl UnitLower<'_> {
+    /// The values as the solver reads them.
+    pub fn exits(&self) -> Exits<'_> {
+        let mut exits = Exits::whole(&self.lower.whole).widen(self.n);
+        for (m, config, values) in &self.loaded {
+            let all = 0..values.len();
+            exits.insert(*m, *config, values.part(all));
+        }
+        exits
+    }
+}
