@@ -89,6 +89,10 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
             source: Arc::new(io::Error::new(io::ErrorKind::OutOfMemory, e.to_string())),
         })?;
     out.resize(positions, T::default());
+    if h.metric == togyz_probe::Metric::Dtc {
+        crate::decode_dtc::fill(file, &cell, &mut out)?;
+        return Ok(out);
+    }
     let kazans = file.layout().kazans();
     let per = h.dtm_block_positions as usize;
     struct Scratch {

@@ -7,8 +7,10 @@
 //! ([`verify`]) and endgame statistics ([`stats`]).
 
 pub mod decode;
+pub mod decode_dtc;
 pub mod dtc;
 pub mod generate;
+pub mod generate_dtc;
 pub mod lock;
 pub mod plan;
 pub mod progress;
@@ -18,3 +20,4 @@ pub mod stats;
 pub mod verify;
 pub mod work;
 pub mod write;
+pub mod write_dtc;

@@ -13,7 +13,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use super::header::check_file_length;
 use super::*;
 use crate::raw::index::Layout;
-use crate::value::{Value, Wdl};
+use crate::value::{Metric, Value, Wdl};
 
 thread_local! {
     /// One zstd decompression context per thread, made on first use.
@@ -446,7 +446,9 @@ impl TableFile {
         )
     }
 
-    /// Where position `index`'s distance lives: (DTM block, byte offset).
+    /// Where position `index`'s distance lives in a DTM table: (distance
+    /// block, byte offset). See [`TableFile::distance_location`] for both
+    /// metrics.
     #[inline]
     pub fn dtm_location(&self, index: u64) -> (u64, usize) {
         let per = self.header.dtm_block_positions as u64;
@@ -456,7 +458,33 @@ impl TableFile {
         )
     }
 
-    /// Decodes the thresholds at byte `at` of decompressed WDL block `block`.
+    /// Where the distance of the position at global board `gb`, kazan
+    /// offset `j` lives: (distance block, byte offset), given the board's
+    /// thresholds `t` ([`TableFile::thresholds_in`]). `None` for a draw of
+    /// a DTC table, which stores no distance.
+    #[inline]
+    pub fn distance_location(&self, gb: u64, j: u32, t: (u32, u32)) -> Option<(u64, usize)> {
+        match self.header.metric {
+            Metric::Dtm => Some(self.dtm_location(gb * self.layout.kazans() + j as u64)),
+            Metric::Dtc => {
+                // One draw a board, at j = t.0: the board's n decisive
+                // entries skip it.
+                if wdl_at(t, j) == Wdl::Draw {
+                    return None;
+                }
+                let n = self.header.stones as u64;
+                let entry = gb * n + j as u64 - u64::from(j > t.0);
+                let per = self.header.dtm_block_positions as u64;
+                Some((
+                    entry / per,
+                    (entry % per) as usize * self.header.dtm_width as usize,
+                ))
+            }
+        }
+    }
+
+    /// Decodes the thresholds at byte `at` of decompressed WDL block `block`
+    /// (a DTC table's draw split `s` is the thresholds `(s, s + 1)`).
     ///
     /// # Errors
     ///
@@ -469,6 +497,18 @@ impl TableFile {
         block: u64,
         at: usize,
     ) -> Result<(u32, u32), TableError> {
+        if self.header.metric == Metric::Dtc {
+            let n = self.header.stones;
+            return match data.get(at) {
+                Some(&s) if s as u32 <= n => Ok((s as u32, s as u32 + 1)),
+                Some(&s) => Err(self.bad_entry(
+                    Section::Wdl,
+                    block,
+                    &format!("draw split {s} above {n}"),
+                )),
+                None => Err(self.bad_entry(Section::Wdl, block, "entry outside the block")),
+            };
+        }
         let width = self.header.wdl_width as usize;
         let packed = match data.get(at..at + width) {
             Some([b]) => *b as u16,
@@ -551,10 +591,35 @@ impl TableFile {
     ///
     /// As [`TableFile::wdl`] and [`TableFile::combine`].
     pub fn value(&self, gb: u64, j: u32) -> Result<Value, TableError> {
-        let wdl = self.wdl(gb, j)?;
-        let index = gb * self.layout.kazans() + j as u64;
-        let (block, at) = self.dtm_location(index);
+        self.check_range(gb, j)?;
+        let (wb, at) = self.wdl_location(gb);
+        let t = self.thresholds_in(&self.read_block(Section::Wdl, wb)?, wb, at)?;
+        let Some((block, at)) = self.distance_location(gb, j, t) else {
+            return Ok(Value::Draw);
+        };
         let data = self.read_block(Section::Dtm, block)?;
-        self.combine(wdl, self.distance_in(&data, block, at)?, block)
+        self.combine(wdl_at(t, j), self.distance_in(&data, block, at)?, block)
+    }
+
+    /// The metric of the stored distances.
+    pub fn metric(&self) -> Metric {
+        self.header.metric
+    }
+
+    /// An error unless the table holds `metric` (a DTM solve or check
+    /// needs DTM tables below it).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::WrongMetric`] naming both metrics.
+    pub fn require_metric(&self, metric: Metric) -> Result<(), TableError> {
+        if self.header.metric != metric {
+            return Err(TableError::WrongMetric {
+                path: self.path.clone(),
+                found: self.header.metric,
+                wanted: metric,
+            });
+        }
+        Ok(())
     }
 }

@@ -27,13 +27,18 @@ pub struct Header {
     pub positions: u64,
     /// Boards in the table (positions / (n + 1)).
     pub boards: u64,
+    /// What the distance section holds: DTM, or DTC (whose WDL section
+    /// holds one draw split a board and whose distance section leaves the
+    /// draws out).
+    pub metric: Metric,
     /// Bytes per WDL entry (1 or 2).
     pub wdl_width: u8,
     /// Bytes per DTM entry (1 or 2).
     pub dtm_width: u8,
     /// Boards per WDL block (the last block may hold fewer).
     pub wdl_block_boards: u32,
-    /// Positions per DTM block (the last block may hold fewer).
+    /// Entries per distance block (the last block may hold fewer): positions
+    /// for DTM, decisive positions for DTC.
     pub dtm_block_positions: u32,
     /// WDL blocks.
     pub wdl_blocks: u64,
@@ -76,7 +81,8 @@ mod off {
     pub const BOARDS: usize = 32;
     pub const WDL_WIDTH: usize = 40;
     pub const DTM_WIDTH: usize = 41;
-    pub const RESERVED_A: usize = 42; // u16, zero
+    pub const METRIC: usize = 42;
+    pub const RESERVED_A: usize = 43; // u8, zero
     pub const WDL_BLOCK_BOARDS: usize = 44;
     pub const DTM_BLOCK_POSITIONS: usize = 48;
     pub const RESERVED_B: usize = 52; // u32, zero
@@ -110,6 +116,7 @@ impl Header {
         LE::write_u64(&mut b[off::BOARDS..], self.boards);
         b[off::WDL_WIDTH] = self.wdl_width;
         b[off::DTM_WIDTH] = self.dtm_width;
+        b[off::METRIC] = metric_code(self.metric);
         LE::write_u32(&mut b[off::WDL_BLOCK_BOARDS..], self.wdl_block_boards);
         LE::write_u32(&mut b[off::DTM_BLOCK_POSITIONS..], self.dtm_block_positions);
         LE::write_u64(&mut b[off::WDL_BLOCKS..], self.wdl_blocks);
@@ -165,6 +172,16 @@ impl Header {
             config_count: LE::read_u32(&b[off::CONFIGS..]),
             positions: LE::read_u64(&b[off::POSITIONS..]),
             boards: LE::read_u64(&b[off::BOARDS..]),
+            metric: match b[off::METRIC] {
+                METRIC_DTM => Metric::Dtm,
+                METRIC_DTC => Metric::Dtc,
+                code => {
+                    return Err(TableError::InconsistentHeader {
+                        path: path_buf(),
+                        detail: format!("unknown metric code {code}"),
+                    })
+                }
+            },
             wdl_width: b[off::WDL_WIDTH],
             dtm_width: b[off::DTM_WIDTH],
             wdl_block_boards: LE::read_u32(&b[off::WDL_BLOCK_BOARDS..]),
@@ -196,7 +213,7 @@ impl Header {
                 found: h.rules_variant,
             });
         }
-        let reserved_a = LE::read_u16(&b[off::RESERVED_A..]);
+        let reserved_a = b[off::RESERVED_A];
         let reserved_b = LE::read_u32(&b[off::RESERVED_B..]);
         h.check_consistency(reserved_a, reserved_b)
             .map_err(|detail| TableError::InconsistentHeader {
@@ -208,7 +225,7 @@ impl Header {
 
     /// Checks the fields against each other. Checked arithmetic throughout:
     /// a header that passed its checksum may still have been crafted.
-    fn check_consistency(&self, reserved_a: u16, reserved_b: u32) -> Result<(), String> {
+    fn check_consistency(&self, reserved_a: u8, reserved_b: u32) -> Result<(), String> {
         if reserved_a != 0 || reserved_b != 0 {
             return Err("reserved fields are not zero".into());
         }
@@ -232,11 +249,14 @@ impl Header {
                 layout.positions()
             ));
         }
-        if self.wdl_width != wdl_width_for(n) {
+        let wdl_width = match self.metric {
+            Metric::Dtm => wdl_width_for(n),
+            Metric::Dtc => 1,
+        };
+        if self.wdl_width != wdl_width {
             return Err(format!(
-                "WDL entry width {}, expected {} for {n} stones",
-                self.wdl_width,
-                wdl_width_for(n)
+                "WDL entry width {}, expected {wdl_width} for {n} stones ({})",
+                self.wdl_width, self.metric
             ));
         }
         let longest = self.longest_win.max(self.longest_loss);
@@ -253,6 +273,12 @@ impl Header {
             .and_then(|s| s.checked_add(self.losses));
         if total != Some(self.positions) {
             return Err("wins + draws + losses is not the position count".into());
+        }
+        if self.metric == Metric::Dtc && self.draws != self.boards {
+            return Err(format!(
+                "{} draws in a DTC table of {} boards (one draw a board)",
+                self.draws, self.boards
+            ));
         }
         if self.wins == 0 && self.longest_win != 0 || self.losses == 0 && self.longest_loss != 0 {
             return Err("a longest distance without a position to carry it".into());
@@ -276,10 +302,10 @@ impl Header {
             self.wdl_blocks,
         )?;
         check_blocks(
-            "DTM",
+            self.metric.name(),
             self.dtm_block_positions,
             self.dtm_width,
-            self.positions,
+            self.distance_entries(),
             self.dtm_blocks,
         )?;
         // Sections in order, without gaps: header, WDL data, DTM data, WDL
@@ -304,7 +330,11 @@ impl Header {
     pub fn block_bytes(&self, section: Section, block: u64) -> u64 {
         let (per, width, items) = match section {
             Section::Wdl => (self.wdl_block_boards, self.wdl_width, self.boards),
-            Section::Dtm => (self.dtm_block_positions, self.dtm_width, self.positions),
+            Section::Dtm => (
+                self.dtm_block_positions,
+                self.dtm_width,
+                self.distance_entries(),
+            ),
         };
         let start = block * per as u64;
         (items - start).min(per as u64) * width as u64
@@ -318,9 +348,26 @@ impl Header {
         }
     }
 
+    /// Entries of the distance section: one a position for DTM, one a won
+    /// or lost position for DTC (`n` a board: every board has one draw).
+    pub fn distance_entries(&self) -> u64 {
+        match self.metric {
+            Metric::Dtm => self.positions,
+            Metric::Dtc => self.boards * self.stones as u64,
+        }
+    }
+
     /// The longest distance of any position.
     pub fn longest(&self) -> u32 {
         self.longest_win.max(self.longest_loss)
+    }
+}
+
+/// The header's code of a metric (byte 42).
+fn metric_code(metric: Metric) -> u8 {
+    match metric {
+        Metric::Dtm => METRIC_DTM,
+        Metric::Dtc => METRIC_DTC,
     }
 }
 

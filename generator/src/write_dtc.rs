@@ -1,0 +1,187 @@
+//! Writing DTC tables (`docs/format.md`, DTC tables): the WDL section as
+//! one draw split a board, the distance section as the DTC of every won or
+//! lost position (draws, one a board, are left out), both block-compressed
+//! and checksummed like a DTM table's, through the same sink
+//! ([`crate::write`]): deterministic bytes, atomic appearance on disk, never
+//! over an existing file.
+
+use crate::score::draw_split;
+use crate::write::{write_section, Blocks, Census, Sink, ValueStream, WriteError, WriteSummary};
+use rayon::prelude::*;
+use std::path::Path;
+use togyz_probe::raw::format::{
+    dtm_width_for, Header, Section, DTC_BLOCK_ENTRIES, DTC_WDL_BLOCK_BOARDS, FORMAT_VERSION,
+    RULES_VARIANT,
+};
+use togyz_probe::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};
+use togyz_probe::{Metric, Value};
+
+/// zstd level of a DTC table's WDL section (65536 boards a block). On the
+/// 8-stone level: see `docs/performance.md` (DTC tables).
+pub const DTC_WDL_LEVEL: i32 = 19;
+/// zstd level of a DTC table's distance section (262144 entries a block).
+pub const DTC_LEVEL: i32 = 19;
+
+/// Streams the distances of the won and lost positions of packed values,
+/// skipping the draws.
+struct Decisive<'a, T> {
+    values: &'a [T],
+    at: usize,
+}
+
+impl<T: Copy + Into<u16>> ValueStream for Decisive<'_, T> {
+    fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
+        let mut left = count;
+        while left > 0 {
+            let v: u16 = (*self.values.get(self.at).ok_or(WriteError::ShortInput)?).into();
+            self.at += 1;
+            if let Some(d) = Value::unpack(v).dtm() {
+                // Within u16: the values are packed.
+                out.push(d as u16);
+                left -= 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes the DTC table for `n` stones into `dir` from its packed values in
+/// index order ([`crate::dtc::DtcLevel::values`]: the distance of a value
+/// is its DTC).
+///
+/// # Errors
+///
+/// [`WriteError::TooManyStones`], [`WriteError::WrongLength`];
+/// [`WriteError::Score`] naming a board that is not one draw split (the
+/// format cannot hold it); [`WriteError::Exists`] if the file is there;
+/// I/O and compression errors.
+pub fn write_dtc_table<T: Copy + Into<u16> + Sync>(
+    dir: &Path,
+    n: u32,
+    values: &[T],
+) -> Result<WriteSummary, WriteError> {
+    if n == 0 || n > MAX_STONES {
+        return Err(WriteError::TooManyStones(n));
+    }
+    let layout = Layout::new(n);
+    let positions = layout.positions();
+    let boards = layout.boards();
+    if values.len() as u64 != positions {
+        return Err(WriteError::WrongLength {
+            n,
+            expected: positions,
+            found: values.len() as u64,
+        });
+    }
+    let k = layout.kazans() as usize;
+    // The draw splits, checking one draw a board, and the census.
+    let (splits, censuses): (Vec<u8>, Vec<Census>) = values
+        .par_chunks(k)
+        .enumerate()
+        .map(|(gb, board)| {
+            let mut c = Census::default();
+            let wdl = board.iter().map(|&v| {
+                let v = Value::unpack(v.into());
+                c.add(v);
+                v.wdl()
+            });
+            let s = draw_split(n, gb as u64, wdl)?;
+            Ok((s as u8, c))
+        })
+        .collect::<Result<Vec<_>, WriteError>>()?
+        .into_iter()
+        .unzip();
+    let mut census = Census::default();
+    censuses.iter().for_each(|c| census.merge(c));
+
+    let mut sink = Sink::create(dir, n)?;
+    let wb = DTC_WDL_BLOCK_BOARDS;
+    let wdl_data_offset = sink.pos;
+    let wdl_blocks = boards.div_ceil(wb as u64);
+    let mut wdl_index = Vec::with_capacity(wdl_blocks as usize);
+    write_section(
+        &mut sink,
+        Blocks {
+            count: wdl_blocks,
+            values: wb as u64,
+            total: boards,
+        },
+        &mut crate::write::SliceStream::new(&splits),
+        DTC_WDL_LEVEL,
+        Section::Wdl,
+        &mut wdl_index,
+        |_, splits, raw| {
+            raw.extend(splits.iter().map(|&s| s as u8));
+            Ok(Census::default())
+        },
+    )?;
+
+    let dtm_width = dtm_width_for(census.longest_win.max(census.longest_loss));
+    let per = DTC_BLOCK_ENTRIES;
+    let entries = boards * n as u64;
+    let dtm_data_offset = sink.pos;
+    let dtm_blocks = entries.div_ceil(per as u64);
+    let mut dtm_index = Vec::with_capacity(dtm_blocks as usize);
+    write_section(
+        &mut sink,
+        Blocks {
+            count: dtm_blocks,
+            values: per as u64,
+            total: entries,
+        },
+        &mut Decisive { values, at: 0 },
+        DTC_LEVEL,
+        Section::Dtm,
+        &mut dtm_index,
+        |_, distances, raw| {
+            for &d in distances {
+                match dtm_width {
+                    1 => raw.push(d as u8),
+                    _ => raw.extend_from_slice(&d.to_le_bytes()),
+                }
+            }
+            Ok(Census::default())
+        },
+    )?;
+
+    let wdl_index_offset = sink.pos;
+    let (index_checksum, dtm_index_offset) = sink.write_indexes(&wdl_index, &dtm_index)?;
+    let file_length = sink.pos;
+    let header = Header {
+        format_version: FORMAT_VERSION,
+        rules_variant: RULES_VARIANT,
+        stones: n,
+        config_count: CONFIG_COUNT as u32,
+        positions,
+        boards,
+        metric: Metric::Dtc,
+        wdl_width: 1,
+        dtm_width,
+        wdl_block_boards: wb,
+        dtm_block_positions: per,
+        wdl_blocks,
+        dtm_blocks,
+        wdl_data_offset,
+        dtm_data_offset,
+        wdl_index_offset,
+        dtm_index_offset,
+        file_length,
+        wins: census.wins,
+        draws: census.draws,
+        losses: census.losses,
+        longest_win: census.longest_win,
+        longest_loss: census.longest_loss,
+        index_checksum,
+        body_checksum: sink.body_checksum(),
+    };
+    Ok(WriteSummary {
+        path: sink.finish(&header, dir)?,
+        bytes: file_length,
+        positions,
+        wins: census.wins,
+        draws: census.draws,
+        losses: census.losses,
+        longest_win: census.longest_win,
+        longest_loss: census.longest_loss,
+    })
+}
