@@ -18,6 +18,7 @@ pub mod retro;
 pub mod score;
 pub mod stats;
 pub mod verify;
+pub mod verify_dtc;
 pub mod work;
 pub mod write;
 pub mod write_dtc;
