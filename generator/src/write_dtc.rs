@@ -74,25 +74,30 @@ pub fn write_dtc_table<T: Copy + Into<u16> + Sync>(
         });
     }
     let k = layout.kazans() as usize;
-    // The draw splits, checking one draw a board, and the census.
-    let (splits, censuses): (Vec<u8>, Vec<Census>) = values
-        .par_chunks(k)
+    // The draw splits, checking one draw a board, and the census (folded
+    // per run of boards: a census a board would outweigh the level).
+    const RUN: usize = 4096;
+    let mut splits = vec![0u8; boards as usize];
+    let census = splits
+        .par_chunks_mut(RUN)
+        .zip(values.par_chunks(RUN * k))
         .enumerate()
-        .map(|(gb, board)| {
+        .map(|(r, (splits, run))| {
             let mut c = Census::default();
-            let wdl = board.iter().map(|&v| {
-                let v = Value::unpack(v.into());
-                c.add(v);
-                v.wdl()
-            });
-            let s = draw_split(n, gb as u64, wdl)?;
-            Ok((s as u8, c))
+            for (i, (split, board)) in splits.iter_mut().zip(run.chunks(k)).enumerate() {
+                let wdl = board.iter().map(|&v| {
+                    let v = Value::unpack(v.into());
+                    c.add(v);
+                    v.wdl()
+                });
+                *split = draw_split(n, (r * RUN + i) as u64, wdl)? as u8;
+            }
+            Ok::<Census, WriteError>(c)
         })
-        .collect::<Result<Vec<_>, WriteError>>()?
-        .into_iter()
-        .unzip();
-    let mut census = Census::default();
-    censuses.iter().for_each(|c| census.merge(c));
+        .try_reduce(Census::default, |mut a, b| {
+            a.merge(&b);
+            Ok(a)
+        })?;
 
     let mut sink = Sink::create(dir, n)?;
     let wb = DTC_WDL_BLOCK_BOARDS;
