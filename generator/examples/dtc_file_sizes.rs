@@ -3,8 +3,9 @@
 //! `cargo run --release -p togyz-gen --example dtc_file_sizes -- <tables> <n>...`.
 //!
 //! For each table: the WDL and DTC sections' bits a position as written,
-//! then for each (block size, level) the bits, the compression time (all
-//! threads) and the mean time to decompress one block (one thread).
+//! then (unless `DTC_SIZES_ONLY_FILE` is set) for each block size, layout
+//! and zstd level the bits, the compression time (all threads) and the mean
+//! time to decompress one block (one thread).
 use rayon::prelude::*;
 use std::time::Instant;
 use togyz_gen::decode::DecodeAll;
@@ -45,6 +46,9 @@ fn main() {
             bits(h.dtm_data_offset - h.wdl_data_offset),
             bits(h.wdl_index_offset - h.dtm_data_offset)
         );
+        if std::env::var_os("DTC_SIZES_ONLY_FILE").is_some() {
+            continue;
+        }
         let values = file.decode_all().expect("decode");
         let k = n as usize + 1;
         let splits: Vec<u8> = values
@@ -55,15 +59,37 @@ fn main() {
             .iter()
             .filter_map(|&v| Value::unpack(v).dtm().map(|d| d.min(255) as u8))
             .collect();
-        for (what, data, blocks) in [
-            ("WDL", &splits, [16384usize, 65536, 262144]),
-            ("DTC", &dtc, [65536, 262144, 1 << 20]),
-        ] {
-            for block in blocks {
+        for block in [16384usize, 65536, 262144] {
+            for level in [9, 15, 19] {
+                let (bytes, secs, micros) = measure(&splits, block, level);
+                println!(
+                    "  WDL boards a block {block:>7}, level {level:>2}: {:.4} bits, {secs:6.1} s to compress, {micros:7.0} us a block to decompress",
+                    bits(bytes)
+                );
+            }
+        }
+        // The DTC section as written (each block's losses, then its wins)
+        // and as plain decisive entries, for blocks of so many boards.
+        for boards in [8192usize, 32768, 131072] {
+            let per = boards * n as usize;
+            let split: Vec<u8> = dtc
+                .chunks(per)
+                .zip(splits.chunks(boards))
+                .flat_map(|(d, s)| {
+                    let (mut losses, mut wins) = (Vec::new(), Vec::new());
+                    for (board, &s) in d.chunks(n as usize).zip(s) {
+                        losses.extend_from_slice(&board[..s as usize]);
+                        wins.extend_from_slice(&board[s as usize..]);
+                    }
+                    losses.extend(wins);
+                    losses
+                })
+                .collect();
+            for (layout, data) in [("losses, then wins", &split), ("board by board", &dtc)] {
                 for level in [9, 15, 19] {
-                    let (bytes, secs, micros) = measure(data, block, level);
+                    let (bytes, secs, micros) = measure(data, per, level);
                     println!(
-                        "  {what} block {block:>8} level {level:>2}: {:.4} bits, {secs:6.1} s to compress, {micros:7.0} us a block to decompress",
+                        "  DTC boards a block {boards:>7} ({layout}), level {level:>2}: {:.4} bits, {secs:6.1} s to compress, {micros:7.0} us a block to decompress",
                         bits(bytes)
                     );
                 }

@@ -51,7 +51,8 @@ pub fn wdl_level(file: &TableFile) -> Result<WdlLevel, SplitsError> {
 
 /// Fills `out` (one cell a position, index order) with the packed values
 /// of DTC table `file`, stored as `cell(packed)`; a `None` is an error.
-/// Runs in parallel over the WDL blocks.
+/// Runs in parallel over the distance blocks, each decoded in one pass
+/// (its losses, board by board, then its wins: `docs/format.md`).
 ///
 /// # Errors
 ///
@@ -64,38 +65,58 @@ pub(crate) fn fill<T: Copy + Send>(
     let h = file.header();
     debug_assert_eq!(h.metric, Metric::Dtc);
     let k = file.layout().kazans() as usize;
-    let per = h.wdl_block_boards as usize;
+    let n = h.stones as usize;
+    let per = h.dtm_block_positions as usize;
+    let width = h.dtm_width as usize;
     out.par_chunks_mut(per * k).enumerate().try_for_each_init(
         || (Vec::new(), Vec::new(), u64::MAX),
-        |(wdl, dist, dist_block), (bi, chunk)| -> Result<(), TableError> {
-            let wb = bi as u64;
-            file.read_block_into(Section::Wdl, wb, wdl)?;
-            for (i, cells) in chunk.chunks_mut(k).enumerate() {
-                let gb = wb * per as u64 + i as u64;
-                let t = file.thresholds_in(wdl, wb, i)?;
+        |(wdl, dist, wdl_block), (bi, chunk)| -> Result<(), TableError> {
+            let block = bi as u64;
+            let first = block * per as u64;
+            let (wb, at) = file.wdl_location(first);
+            if *wdl_block != wb {
+                *wdl_block = u64::MAX;
+                file.read_block_into(Section::Wdl, wb, wdl)?;
+                *wdl_block = wb;
+            }
+            file.read_block_into(Section::Dtm, block, dist)?;
+            let boards = chunk.len() / k;
+            let splits = (0..boards)
+                .map(|i| Ok(file.thresholds_in(wdl, wb, at + i)?.0))
+                .collect::<Result<Vec<u32>, TableError>>()?;
+            let mut loss_at = 0usize;
+            let mut win_at = splits.iter().map(|&s| s as usize).sum::<usize>();
+            if win_at > boards * n {
+                return Err(bad(file, block, "the draw splits do not add up"));
+            }
+            for (cells, &s) in chunk.chunks_mut(k).zip(&splits) {
                 for (j, c) in cells.iter_mut().enumerate() {
                     let j = j as u32;
-                    let v = match file.distance_location(gb, j, t) {
-                        None => togyz_probe::Value::Draw,
-                        Some((block, at)) => {
-                            if *dist_block != block {
-                                *dist_block = u64::MAX;
-                                file.read_block_into(Section::Dtm, block, dist)?;
-                                *dist_block = block;
-                            }
-                            let d = file.distance_in(dist, block, at)?;
-                            file.combine(wdl_at(t, j), d, block)?
-                        }
+                    let t = (s, s + 1);
+                    let v = if j == s {
+                        togyz_probe::Value::Draw
+                    } else {
+                        let e = if j < s { &mut loss_at } else { &mut win_at };
+                        let d = file.distance_in(dist, block, *e * width)?;
+                        *e += 1;
+                        file.combine(wdl_at(t, j), d, block)?
                     };
-                    *c = v.pack().and_then(cell).ok_or_else(|| TableError::BadEntry {
-                        path: file.path().to_path_buf(),
-                        section: Section::Dtm,
-                        block: 0,
-                        detail: "distance too large for the cells".into(),
-                    })?;
+                    *c = v
+                        .pack()
+                        .and_then(cell)
+                        .ok_or_else(|| bad(file, block, "distance too large for the cells"))?;
                 }
             }
             Ok(())
         },
     )
+}
+
+fn bad(file: &TableFile, block: u64, detail: &str) -> TableError {
+    TableError::BadEntry {
+        path: file.path().to_path_buf(),
+        section: Section::Dtm,
+        block,
+        detail: detail.into(),
+    }
 }

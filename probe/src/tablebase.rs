@@ -386,9 +386,10 @@ impl Tablebase {
         let (n, table, gb, j) = self.locate(pos)?;
         let file = table.file()?;
         let (wb, at) = file.wdl_location(gb);
-        let t = file.thresholds_in(&self.block(n, file, Section::Wdl, wb)?, wb, at)?;
+        let wdl = self.block(n, file, Section::Wdl, wb)?;
+        let t = file.thresholds_in(&wdl, wb, at)?;
         let metric = table.header.metric;
-        let Some((block, at)) = file.distance_location(gb, j, t) else {
+        let Some((block, at)) = file.distance_location(&wdl, gb, j, t)? else {
             return Ok((Value::Draw, metric));
         };
         let data = self.block(n, file, Section::Dtm, block)?;

@@ -59,8 +59,9 @@ pub const METRIC_DTM: u8 = 0;
 pub const METRIC_DTC: u8 = 1;
 /// Boards per WDL block of a DTC table (one byte a board).
 pub const DTC_WDL_BLOCK_BOARDS: u32 = 65536;
-/// Entries (won or lost positions) per distance block of a DTC table.
-pub const DTC_BLOCK_ENTRIES: u32 = 262144;
+/// Boards per distance block of a DTC table (each holds its boards' `n`
+/// won or lost positions; a divisor of [`DTC_WDL_BLOCK_BOARDS`]).
+pub const DTC_BLOCK_BOARDS: u32 = 32768;
 /// The largest decompressed block the reader accepts, in bytes: a bound on
 /// the memory a damaged or hostile header can make it allocate.
 pub const MAX_BLOCK_BYTES: u64 = 16 << 20;

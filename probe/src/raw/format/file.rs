@@ -460,27 +460,55 @@ impl TableFile {
 
     /// Where the distance of the position at global board `gb`, kazan
     /// offset `j` lives: (distance block, byte offset), given the board's
-    /// thresholds `t` ([`TableFile::thresholds_in`]). `None` for a draw of
-    /// a DTC table, which stores no distance.
+    /// thresholds `t` and the decompressed WDL block `wdl` holding it
+    /// ([`TableFile::wdl_location`], [`TableFile::thresholds_in`]). `None`
+    /// for a draw of a DTC table, which stores no distance.
+    ///
+    /// A DTC block holds the losses of its boards, board by board, then
+    /// their wins: an entry's place is counted from the draw splits of the
+    /// block's boards before it (`docs/format.md`, DTC tables).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::BadEntry`] if `wdl` does not hold the block's boards or
+    /// their splits do not add up (a damaged block).
     #[inline]
-    pub fn distance_location(&self, gb: u64, j: u32, t: (u32, u32)) -> Option<(u64, usize)> {
-        match self.header.metric {
-            Metric::Dtm => Some(self.dtm_location(gb * self.layout.kazans() + j as u64)),
-            Metric::Dtc => {
-                // One draw a board, at j = t.0: the board's n decisive
-                // entries skip it.
-                if wdl_at(t, j) == Wdl::Draw {
-                    return None;
-                }
-                let n = self.header.stones as u64;
-                let entry = gb * n + j as u64 - u64::from(j > t.0);
-                let per = self.header.dtm_block_positions as u64;
-                Some((
-                    entry / per,
-                    (entry % per) as usize * self.header.dtm_width as usize,
-                ))
-            }
+    pub fn distance_location(
+        &self,
+        wdl: &[u8],
+        gb: u64,
+        j: u32,
+        t: (u32, u32),
+    ) -> Result<Option<(u64, usize)>, TableError> {
+        let h = &self.header;
+        if h.metric == Metric::Dtm {
+            return Ok(Some(self.dtm_location(gb * self.layout.kazans() + j as u64)));
         }
+        if wdl_at(t, j) == Wdl::Draw {
+            return Ok(None);
+        }
+        let n = h.stones as u64;
+        let per = h.dtm_block_positions as u64;
+        let block = gb / per;
+        // The block's boards lie in gb's WDL block (the header checks that
+        // its boards a block are a multiple of ours).
+        let first = block * per;
+        let wdl_first = gb / h.wdl_block_boards as u64 * h.wdl_block_boards as u64;
+        let end = (first + per).min(h.boards);
+        let bad = || self.bad_entry(Section::Dtm, block, "the draw splits do not add up");
+        let splits = wdl
+            .get((first - wdl_first) as usize..(end - wdl_first) as usize)
+            .ok_or_else(bad)?;
+        let sum = |s: &[u8]| s.iter().map(|&x| x as u64).sum::<u64>();
+        let here = (gb - first) as usize;
+        let losses_before = sum(&splits[..here]);
+        let entry = if j < t.0 {
+            losses_before + j as u64
+        } else {
+            let wins_before = (here as u64 * n).checked_sub(losses_before).ok_or_else(bad)?;
+            sum(splits) + wins_before + (j - t.1) as u64
+        };
+        Ok(Some((block, entry as usize * h.dtm_width as usize)))
     }
 
     /// Decodes the thresholds at byte `at` of decompressed WDL block `block`
@@ -593,8 +621,9 @@ impl TableFile {
     pub fn value(&self, gb: u64, j: u32) -> Result<Value, TableError> {
         self.check_range(gb, j)?;
         let (wb, at) = self.wdl_location(gb);
-        let t = self.thresholds_in(&self.read_block(Section::Wdl, wb)?, wb, at)?;
-        let Some((block, at)) = self.distance_location(gb, j, t) else {
+        let wdl = self.read_block(Section::Wdl, wb)?;
+        let t = self.thresholds_in(&wdl, wb, at)?;
+        let Some((block, at)) = self.distance_location(&wdl, gb, j, t)? else {
             return Ok(Value::Draw);
         };
         let data = self.read_block(Section::Dtm, block)?;

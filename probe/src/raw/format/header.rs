@@ -37,8 +37,9 @@ pub struct Header {
     pub dtm_width: u8,
     /// Boards per WDL block (the last block may hold fewer).
     pub wdl_block_boards: u32,
-    /// Entries per distance block (the last block may hold fewer): positions
-    /// for DTM, decisive positions for DTC.
+    /// Positions per distance block for DTM; boards per distance block for
+    /// DTC (whose blocks hold their boards' `n` decisive positions each).
+    /// The last block may hold fewer.
     pub dtm_block_positions: u32,
     /// WDL blocks.
     pub wdl_blocks: u64,
@@ -283,11 +284,11 @@ impl Header {
         if self.wins == 0 && self.longest_win != 0 || self.losses == 0 && self.longest_loss != 0 {
             return Err("a longest distance without a position to carry it".into());
         }
-        let check_blocks = |name: &str, per: u32, width: u8, items: u64, blocks: u64| {
-            if per == 0 || per as u64 * width as u64 > MAX_BLOCK_BYTES {
+        let check_blocks = |name: &str, per: u64, width: u8, items: u64, blocks: u64| {
+            if per == 0 || per * width as u64 > MAX_BLOCK_BYTES {
                 return Err(format!("{per} entries per {name} block"));
             }
-            if blocks != items.div_ceil(per as u64) {
+            if blocks != items.div_ceil(per) {
                 return Err(format!(
                     "{blocks} {name} blocks for {items} entries of {per} a block"
                 ));
@@ -296,14 +297,22 @@ impl Header {
         };
         check_blocks(
             "WDL",
-            self.wdl_block_boards,
+            self.wdl_block_boards as u64,
             self.wdl_width,
             self.boards,
             self.wdl_blocks,
         )?;
+        if self.metric == Metric::Dtc
+            && self.wdl_block_boards % self.dtm_block_positions.max(1) != 0
+        {
+            return Err(format!(
+                "{} boards a WDL block is not a multiple of {} boards a DTC block",
+                self.wdl_block_boards, self.dtm_block_positions
+            ));
+        }
         check_blocks(
             self.metric.name(),
-            self.dtm_block_positions,
+            self.distance_block_entries(),
             self.dtm_width,
             self.distance_entries(),
             self.dtm_blocks,
@@ -329,15 +338,15 @@ impl Header {
     /// a section may be short). `block` must be below the block count.
     pub fn block_bytes(&self, section: Section, block: u64) -> u64 {
         let (per, width, items) = match section {
-            Section::Wdl => (self.wdl_block_boards, self.wdl_width, self.boards),
+            Section::Wdl => (self.wdl_block_boards as u64, self.wdl_width, self.boards),
             Section::Dtm => (
-                self.dtm_block_positions,
+                self.distance_block_entries(),
                 self.dtm_width,
                 self.distance_entries(),
             ),
         };
-        let start = block * per as u64;
-        (items - start).min(per as u64) * width as u64
+        let start = block * per;
+        (items - start).min(per) * width as u64
     }
 
     /// Blocks in `section`.
@@ -354,6 +363,15 @@ impl Header {
         match self.metric {
             Metric::Dtm => self.positions,
             Metric::Dtc => self.boards * self.stones as u64,
+        }
+    }
+
+    /// Entries of a full distance block: `dtm_block_positions` for DTM,
+    /// `dtm_block_positions * n` for DTC.
+    pub fn distance_block_entries(&self) -> u64 {
+        match self.metric {
+            Metric::Dtm => self.dtm_block_positions as u64,
+            Metric::Dtc => self.dtm_block_positions as u64 * self.stones as u64,
         }
     }
 
