@@ -380,11 +380,7 @@ fn value_to_c(value: Value, metric: Metric) -> TogyzValue {
     }
 }
 
-fn root_move_to_c(
-    pos: &Position,
-    m: &MoveValue,
-    metric: Metric,
-) -> Result<TogyzRootMove, Failure> {
+fn root_move_to_c(pos: &Position, m: &MoveValue, metric: Metric) -> Result<TogyzRootMove, Failure> {
     let notation_failure = |e: NotationError| Failure::new(TogyzStatus::Internal, e.to_string());
     Ok(TogyzRootMove {
         hole: m.mv.hole(),
@@ -664,10 +660,7 @@ pub unsafe extern "C" fn togyz_tb_root(
         }
         let ranked = tb.tb.moves(&pos)?;
         // The moves' values are in the metric of the position's table.
-        let metric = tb
-            .tb
-            .metric(pos.stones_on_board())
-            .unwrap_or(Metric::Dtm);
+        let metric = tb.tb.metric(pos.stones_on_board()).unwrap_or(Metric::Dtm);
         let answer = ranked
             .iter()
             .map(|m| root_move_to_c(&pos, m, metric))

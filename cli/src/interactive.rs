@@ -15,9 +15,7 @@ use togyz_probe::Metric;
 
 use crate::failure::{Failure, Kind};
 use crate::moves::{replay, Played};
-use crate::render::{
-    diagram, in_words_in, legal_moves, names, stones, valued_moves_in, verdict_in,
-};
+use crate::render::{diagram, in_words, legal_moves, names, stones, valued_moves, verdict};
 use crate::tables::Tables;
 
 const HELP: &str = "\
@@ -145,7 +143,7 @@ fn judged(before: &Position, p: &Played, tables: &Tables) -> String {
     else {
         return format!("{head}.");
     };
-    let in_words = |v| in_words_in(v, metric_of(tables, before));
+    let in_words = |v| in_words(v, metric_of(tables, before));
     if this.value == best.value {
         format!("{head}: {} (a best move).", in_words(this.value))
     } else {
@@ -179,9 +177,9 @@ fn show(
     match (value, valued(tables, pos)) {
         (Ok(v), Ok(moves)) => {
             let metric = metric_of(tables, pos);
-            writeln!(out, "{}", verdict_in(pos, v, metric))?;
+            writeln!(out, "{}", verdict(pos, v, metric))?;
             writeln!(out, "Moves, best first:")?;
-            write!(out, "{}", valued_moves_in(pos, &moves, metric))?;
+            write!(out, "{}", valued_moves(pos, &moves, metric))?;
         }
         (Err(f), _) | (_, Err(f)) => {
             // The whole reason once; after that, the short one.

@@ -17,7 +17,7 @@ use togyz_probe::{Metric, Value};
 use crate::above;
 use crate::failure::{Failure, Kind};
 use crate::moves::{fen_arg, replay};
-use crate::render::{count, diagram, ending, legal_moves, names, valued_moves_in, verdict_in};
+use crate::render::{count, diagram, ending, legal_moves, names, valued_moves, verdict};
 use crate::tables::{Tables, TablesArg};
 
 /// Arguments of `query`.
@@ -392,9 +392,9 @@ fn report(a: &Answer) -> String {
         s.push_str(&format!("Game over: {why}.\n"));
         return s;
     }
-    s.push_str(&verdict_in(pos, a.value, a.metric));
+    s.push_str(&verdict(pos, a.value, a.metric));
     s.push_str("\n\nMoves, best first:\n");
-    s.push_str(&valued_moves_in(pos, &a.moves, a.metric));
+    s.push_str(&valued_moves(pos, &a.moves, a.metric));
     let mut end = *pos;
     for &mv in &a.line {
         end.play_unchecked(mv);

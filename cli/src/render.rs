@@ -23,14 +23,9 @@ pub fn stones(n: u32) -> String {
     count(n.into(), "stone", "stones")
 }
 
-/// "wins in 7 plies", "draws", "loses in 1 ply".
-pub fn in_words(v: Value) -> String {
-    in_words_in(v, Metric::Dtm)
-}
-
-/// [`in_words`] for a distance in `metric`: for DTC "wins; converts in 7
-/// plies", "loses; converts in 1 ply".
-pub fn in_words_in(v: Value, metric: Metric) -> String {
+/// A value in words, its distance in `metric`: "wins in 7 plies", "draws",
+/// "loses in 1 ply"; for DTC "wins; converts in 7 plies".
+pub fn in_words(v: Value, metric: Metric) -> String {
     match (v, metric) {
         (Value::Win(d), Metric::Dtm) => format!("wins in {}", plies(d)),
         (Value::Loss(d), Metric::Dtm) => format!("loses in {}", plies(d)),
@@ -40,19 +35,14 @@ pub fn in_words_in(v: Value, metric: Metric) -> String {
     }
 }
 
-/// The side to move's value as a sentence: "South to move wins in 11
+/// The side to move's value as a sentence, its distance in `metric`:
+/// "South to move wins in 11 plies.", "South to move wins; converts in 7
 /// plies.", "North to move: a draw with best play.".
-pub fn verdict(pos: &Position, v: Value) -> String {
-    verdict_in(pos, v, Metric::Dtm)
-}
-
-/// [`verdict`] for a distance in `metric`: "South to move wins; converts
-/// in 7 plies." for DTC.
-pub fn verdict_in(pos: &Position, v: Value, metric: Metric) -> String {
+pub fn verdict(pos: &Position, v: Value, metric: Metric) -> String {
     let side = pos.side_to_move();
     match v {
         Value::Draw => format!("{side} to move: a draw with best play."),
-        v => format!("{side} to move {}.", in_words_in(v, metric)),
+        v => format!("{side} to move {}.", in_words(v, metric)),
     }
 }
 
@@ -80,16 +70,11 @@ pub fn report_of(pos: &Position, mv: Move) -> MoveReport {
 }
 
 /// One line per move with its value: `  91x  i1i2  wins in 11 plies`.
-pub fn valued_moves(pos: &Position, moves: &[MoveValue]) -> String {
-    valued_moves_in(pos, moves, Metric::Dtm)
-}
-
-/// [`valued_moves`] with values in `metric`.
-pub fn valued_moves_in(pos: &Position, moves: &[MoveValue], metric: Metric) -> String {
+pub fn valued_moves(pos: &Position, moves: &[MoveValue], metric: Metric) -> String {
     let mut s = String::new();
     for m in moves {
         let (t, u) = names(pos, m.mv);
-        let _ = writeln!(s, "  {t:<4} {u:<5} {}", in_words_in(m.value, metric));
+        let _ = writeln!(s, "  {t:<4} {u:<5} {}", in_words(m.value, metric));
     }
     s
 }

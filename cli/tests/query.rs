@@ -571,11 +571,22 @@ fn dtc_tables_answer_in_plies_to_conversion() {
     );
     let out = query(&["--json", "--tables", dir, EXAMPLE_3], None, None);
     let j = json_of(&out);
-    assert_eq!((j["dtm"].clone(), j["dtc"].clone()), (json!(null), json!(4)));
+    assert_eq!(
+        (j["dtm"].clone(), j["dtc"].clone()),
+        (json!(null), json!(4))
+    );
     assert_eq!(j["moves"][0]["dtc"], 4);
     assert_eq!(j["moves"][0]["dtm"], json!(null));
     // 91 takes two and passes 81: a conversion in 1.
-    let out = query(&["--json", "--tables", dir, "4,1S,3,1S/8,2S 80 78 S 1"], None, None);
+    let out = query(
+        &["--json", "--tables", dir, "4,1S,3,1S/8,2S 80 78 S 1"],
+        None,
+        None,
+    );
     let j = json_of(&out);
-    assert_eq!((j["result"].clone(), j["dtc"].clone()), (json!("win"), json!(1)), "{j}");
+    assert_eq!(
+        (j["result"].clone(), j["dtc"].clone()),
+        (json!("win"), json!(1)),
+        "{j}"
+    );
 }

@@ -34,7 +34,10 @@ fn measure(data: &[u8], block: usize, level: i32) -> (u64, f64, f64) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let dir = std::path::PathBuf::from(args.get(1).expect("usage: dtc_file_sizes <tables> <n>..."));
-    for n in args[2..].iter().map(|a| a.parse::<u32>().expect("a stone count")) {
+    for n in args[2..]
+        .iter()
+        .map(|a| a.parse::<u32>().expect("a stone count"))
+    {
         let file = TableFile::open(dir.join(file_name(n))).expect("open");
         let h = file.header().clone();
         let positions = h.positions as f64;
@@ -53,7 +56,11 @@ fn main() {
         let k = n as usize + 1;
         let splits: Vec<u8> = values
             .chunks(k)
-            .map(|b| b.iter().position(|&v| Value::unpack(v) == Value::Draw).expect("one draw") as u8)
+            .map(|b| {
+                b.iter()
+                    .position(|&v| Value::unpack(v) == Value::Draw)
+                    .expect("one draw") as u8
+            })
             .collect();
         let dtc: Vec<u8> = values
             .iter()

@@ -39,7 +39,8 @@ pub fn wdl_level(file: &TableFile) -> Result<WdlLevel, SplitsError> {
             (0..count)
                 .map(|i| {
                     let gb = first + i;
-                    let t = file.thresholds_in(&data, block, (i as usize) * h.wdl_width as usize)?;
+                    let t =
+                        file.thresholds_in(&data, block, (i as usize) * h.wdl_width as usize)?;
                     let results = (0..=n).map(|j| wdl_at(t, j));
                     Ok(draw_split(n, gb, results)? as u8)
                 })

@@ -274,7 +274,11 @@ pub(crate) fn prepare_out(out: &Path) -> Result<(), GenerateError> {
 
 /// The folder lock (`.togyz-gen.lock`): exclusive for a whole run, shared
 /// by shards, each of which also holds its own shard lock.
-pub(crate) fn lock_out(out: &Path, shard: Option<Shard>, what: &str) -> Result<Vec<Lock>, GenerateError> {
+pub(crate) fn lock_out(
+    out: &Path,
+    shard: Option<Shard>,
+    what: &str,
+) -> Result<Vec<Lock>, GenerateError> {
     let folder = out.join(".togyz-gen.lock");
     Ok(match shard {
         None => vec![lock::try_exclusive(&folder, what)?],

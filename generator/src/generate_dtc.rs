@@ -30,7 +30,9 @@ use togyz_probe::Metric;
 #[derive(Debug, thiserror::Error)]
 pub enum DtcGenerateError {
     /// `--shard` was given: DTC levels are solved whole in one process.
-    #[error("--shard is not supported with --metric dtc: DTC levels are solved whole, in one process")]
+    #[error(
+        "--shard is not supported with --metric dtc: DTC levels are solved whole, in one process"
+    )]
     Shard,
     /// The solver failed, or a solved board is not one draw split.
     #[error(transparent)]

@@ -88,9 +88,7 @@ impl From<Failure> for PyErr {
                     }
                     ProbeError::Table(_)
                     | ProbeError::Inconsistent { .. }
-                    | ProbeError::MixedMetrics { .. } => {
-                        DamagedTableError::new_err(m)
-                    }
+                    | ProbeError::MixedMetrics { .. } => DamagedTableError::new_err(m),
                 }
             }
         }

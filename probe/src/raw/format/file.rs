@@ -482,7 +482,9 @@ impl TableFile {
     ) -> Result<Option<(u64, usize)>, TableError> {
         let h = &self.header;
         if h.metric == Metric::Dtm {
-            return Ok(Some(self.dtm_location(gb * self.layout.kazans() + j as u64)));
+            return Ok(Some(
+                self.dtm_location(gb * self.layout.kazans() + j as u64),
+            ));
         }
         if wdl_at(t, j) == Wdl::Draw {
             return Ok(None);
@@ -505,7 +507,9 @@ impl TableFile {
         let entry = if j < t.0 {
             losses_before + j as u64
         } else {
-            let wins_before = (here as u64 * n).checked_sub(losses_before).ok_or_else(bad)?;
+            let wins_before = (here as u64 * n)
+                .checked_sub(losses_before)
+                .ok_or_else(bad)?;
             sum(splits) + wins_before + (j - t.1) as u64
         };
         Ok(Some((block, entry as usize * h.dtm_width as usize)))
@@ -529,11 +533,9 @@ impl TableFile {
             let n = self.header.stones;
             return match data.get(at) {
                 Some(&s) if s as u32 <= n => Ok((s as u32, s as u32 + 1)),
-                Some(&s) => Err(self.bad_entry(
-                    Section::Wdl,
-                    block,
-                    &format!("draw split {s} above {n}"),
-                )),
+                Some(&s) => {
+                    Err(self.bad_entry(Section::Wdl, block, &format!("draw split {s} above {n}")))
+                }
                 None => Err(self.bad_entry(Section::Wdl, block, "entry outside the block")),
             };
         }

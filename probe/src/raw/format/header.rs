@@ -302,8 +302,10 @@ impl Header {
             self.boards,
             self.wdl_blocks,
         )?;
-        if self.metric == Metric::Dtc
-            && self.wdl_block_boards % self.dtm_block_positions.max(1) != 0
+        // A DTC block's boards lie in one WDL block (written without
+        // `is_multiple_of`, which is newer than this crate's MSRV).
+        let per = self.dtm_block_positions.max(1);
+        if self.metric == Metric::Dtc && self.wdl_block_boards / per * per != self.wdl_block_boards
         {
             return Err(format!(
                 "{} boards a WDL block is not a multiple of {} boards a DTC block",
