@@ -597,47 +597,90 @@ pub fn write_table_from<S: ValueStream + Send>(
         },
     )?;
 
-    let wdl_index_offset = sink.pos;
-    let (index_checksum, dtm_index_offset) = sink.write_indexes(&wdl_index, &dtm_index)?;
-    let file_length = sink.pos;
+    sink.finish_table(
+        dir,
+        n,
+        &census,
+        Sections {
+            metric: Metric::Dtm,
+            wdl_width,
+            dtm_width,
+            wdl_block_boards: wb,
+            dtm_block_positions: dp,
+            wdl_data_offset,
+            dtm_data_offset,
+            wdl_index,
+            dtm_index,
+        },
+    )
+}
 
-    let header = Header {
-        format_version: FORMAT_VERSION,
-        rules_variant: RULES_VARIANT,
-        stones: n,
-        config_count: CONFIG_COUNT as u32,
-        positions,
-        boards,
-        metric: Metric::Dtm,
-        wdl_width,
-        dtm_width,
-        wdl_block_boards: wb,
-        dtm_block_positions: dp,
-        wdl_blocks,
-        dtm_blocks,
-        wdl_data_offset,
-        dtm_data_offset,
-        wdl_index_offset,
-        dtm_index_offset,
-        file_length,
-        wins: census.wins,
-        draws: census.draws,
-        losses: census.losses,
-        longest_win: census.longest_win,
-        longest_loss: census.longest_loss,
-        index_checksum,
-        body_checksum: sink.body_checksum(),
-    };
-    Ok(WriteSummary {
-        path: sink.finish(&header, dir)?,
-        bytes: file_length,
-        positions,
-        wins: census.wins,
-        draws: census.draws,
-        losses: census.losses,
-        longest_win: census.longest_win,
-        longest_loss: census.longest_loss,
-    })
+/// What a writer knows of its two sections once their blocks are written.
+pub(crate) struct Sections {
+    pub(crate) metric: Metric,
+    pub(crate) wdl_width: u8,
+    pub(crate) dtm_width: u8,
+    pub(crate) wdl_block_boards: u32,
+    pub(crate) dtm_block_positions: u32,
+    pub(crate) wdl_data_offset: u64,
+    pub(crate) dtm_data_offset: u64,
+    pub(crate) wdl_index: Vec<BlockEntry>,
+    pub(crate) dtm_index: Vec<BlockEntry>,
+}
+
+impl Sink {
+    /// Writes the block indexes and the header of the table for `n`
+    /// stones whose sections are written, and renames it into place.
+    pub(crate) fn finish_table(
+        mut self,
+        dir: &Path,
+        n: u32,
+        census: &Census,
+        sections: Sections,
+    ) -> Result<WriteSummary, WriteError> {
+        let layout = Layout::new(n);
+        let wdl_index_offset = self.pos;
+        let (index_checksum, dtm_index_offset) =
+            self.write_indexes(&sections.wdl_index, &sections.dtm_index)?;
+        let file_length = self.pos;
+        let header = Header {
+            format_version: FORMAT_VERSION,
+            rules_variant: RULES_VARIANT,
+            stones: n,
+            config_count: CONFIG_COUNT as u32,
+            positions: layout.positions(),
+            boards: layout.boards(),
+            metric: sections.metric,
+            wdl_width: sections.wdl_width,
+            dtm_width: sections.dtm_width,
+            wdl_block_boards: sections.wdl_block_boards,
+            dtm_block_positions: sections.dtm_block_positions,
+            wdl_blocks: sections.wdl_index.len() as u64,
+            dtm_blocks: sections.dtm_index.len() as u64,
+            wdl_data_offset: sections.wdl_data_offset,
+            dtm_data_offset: sections.dtm_data_offset,
+            wdl_index_offset,
+            dtm_index_offset,
+            file_length,
+            wins: census.wins,
+            draws: census.draws,
+            losses: census.losses,
+            longest_win: census.longest_win,
+            longest_loss: census.longest_loss,
+            index_checksum,
+            body_checksum: self.body_checksum(),
+        };
+        Ok(WriteSummary {
+            path: self.finish(&header, dir)?,
+            bytes: file_length,
+            positions: layout.positions(),
+            wins: census.wins,
+            draws: census.draws,
+            losses: census.losses,
+            longest_win: census.longest_win,
+            longest_loss: census.longest_loss,
+        })
+    }
 }
 
 /// The blocks of a section: how many, the values of a full block, and the

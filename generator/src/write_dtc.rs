@@ -6,14 +6,13 @@
 //! over an existing file.
 
 use crate::score::draw_split;
-use crate::write::{write_section, Blocks, Census, Sink, ValueStream, WriteError, WriteSummary};
+use crate::write::{
+    write_section, Blocks, Census, Sections, Sink, ValueStream, WriteError, WriteSummary,
+};
 use rayon::prelude::*;
 use std::path::Path;
-use togyz_probe::raw::format::{
-    dtm_width_for, Header, Section, DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS, FORMAT_VERSION,
-    RULES_VARIANT,
-};
-use togyz_probe::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};
+use togyz_probe::raw::format::{dtm_width_for, Section, DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS};
+use togyz_probe::raw::index::{Layout, MAX_STONES};
 use togyz_probe::{Metric, Value};
 
 /// zstd level of a DTC table's WDL section (65536 boards a block). On the
@@ -161,44 +160,20 @@ pub fn write_dtc_table<T: Copy + Into<u16> + Sync>(
         },
     )?;
 
-    let wdl_index_offset = sink.pos;
-    let (index_checksum, dtm_index_offset) = sink.write_indexes(&wdl_index, &dtm_index)?;
-    let file_length = sink.pos;
-    let header = Header {
-        format_version: FORMAT_VERSION,
-        rules_variant: RULES_VARIANT,
-        stones: n,
-        config_count: CONFIG_COUNT as u32,
-        positions,
-        boards,
-        metric: Metric::Dtc,
-        wdl_width: 1,
-        dtm_width,
-        wdl_block_boards: wb,
-        dtm_block_positions: per,
-        wdl_blocks,
-        dtm_blocks,
-        wdl_data_offset,
-        dtm_data_offset,
-        wdl_index_offset,
-        dtm_index_offset,
-        file_length,
-        wins: census.wins,
-        draws: census.draws,
-        losses: census.losses,
-        longest_win: census.longest_win,
-        longest_loss: census.longest_loss,
-        index_checksum,
-        body_checksum: sink.body_checksum(),
-    };
-    Ok(WriteSummary {
-        path: sink.finish(&header, dir)?,
-        bytes: file_length,
-        positions,
-        wins: census.wins,
-        draws: census.draws,
-        losses: census.losses,
-        longest_win: census.longest_win,
-        longest_loss: census.longest_loss,
-    })
+    sink.finish_table(
+        dir,
+        n,
+        &census,
+        Sections {
+            metric: Metric::Dtc,
+            wdl_width: 1,
+            dtm_width,
+            wdl_block_boards: wb,
+            dtm_block_positions: per,
+            wdl_data_offset,
+            dtm_data_offset,
+            wdl_index,
+            dtm_index,
+        },
+    )
 }
