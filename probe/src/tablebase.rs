@@ -58,9 +58,9 @@ pub enum ProbeError {
         /// The operating system's error.
         source: Arc<io::Error>,
     },
-    /// A DTM table's moves lead into a DTC table: their distances to the
-    /// end are not known.
-    #[error("the {stones}-stone table holds DTM, which needs DTM below it, but the {below}-stone table holds DTC")]
+    /// A position valued in DTM (its table holds DTM, or it has none) has
+    /// a move into a DTC table: the distance to the end is not known.
+    #[error("the moves of a {stones}-stone position are valued in DTM (its level has a DTM table or none), which needs DTM below it, but the {below}-stone table holds DTC")]
     MixedMetrics {
         /// Stones of the position whose moves were asked for.
         stones: u32,
