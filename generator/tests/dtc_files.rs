@@ -288,3 +288,50 @@ fn verify_catches_a_wrong_dtc_entry() {
         Err(WriteError::Score(_))
     ));
 }
+
+/// The command line: `--metric dtc` writes DTC tables that `verify`
+/// accepts; an unknown metric and `--shard` with DTC are refused clearly.
+#[test]
+fn generate_metric_dtc_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let gen = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let made = gen(&[
+        "generate",
+        "--metric",
+        "dtc",
+        "--max-stones",
+        "3",
+        "--out",
+        out,
+        "--quiet",
+    ]);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    for n in 1..=3 {
+        let file = TableFile::open(dir.path().join(file_name(n))).unwrap();
+        assert_eq!(file.metric(), Metric::Dtc);
+    }
+    let checked = gen(&["verify", "--tables", out, "--quiet"]);
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    let bad = gen(&["generate", "--metric", "dtz", "--out", out]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("`dtz` is not a metric"));
+    let shard = gen(&[
+        "generate", "--metric", "dtc", "--shard", "0/2", "--out", out,
+    ]);
+    assert!(!shard.status.success());
+    assert!(String::from_utf8_lossy(&shard.stderr).contains("--shard is not supported"));
+}
