@@ -151,6 +151,10 @@ pub struct Tablebase {
     /// `tables[n]`: the table for `n` stones, if present.
     tables: Vec<Option<Table>>,
     cache: Cache<u64, Arc<[u8]>, BlockWeighter>,
+    /// [`TableFile::split_sums`] of the DTC blocks probed (2 KiB a block),
+    /// keyed as the blocks: a warm DTC probe then adds a few splits, not
+    /// a block's worth.
+    split_sums: Cache<u64, Arc<[u32]>>,
 }
 
 impl fmt::Debug for Tablebase {
@@ -271,6 +275,7 @@ impl Tablebase {
         Ok(Tablebase {
             tables,
             cache: Cache::with_weighter(estimated_blocks, cache_bytes, BlockWeighter),
+            split_sums: Cache::new(estimated_blocks),
         })
     }
 
@@ -389,7 +394,21 @@ impl Tablebase {
         let wdl = self.block(n, file, Section::Wdl, wb)?;
         let t = file.thresholds_in(&wdl, wb, at)?;
         let metric = table.header.metric;
-        let Some((block, at)) = file.distance_location(&wdl, gb, j, t)? else {
+        let sums = match metric {
+            Metric::Dtm => None,
+            Metric::Dtc => {
+                let block = gb / table.header.dtm_block_positions as u64;
+                let key = block << 8 | (n as u64) << 1 | Section::Dtm.id() as u64;
+                Some(
+                    self.split_sums
+                        .get_or_insert_with(&key, || {
+                            Ok::<_, TableError>(Arc::from(file.split_sums(&wdl, block)))
+                        })?,
+                )
+            }
+        };
+        let location = file.distance_location_with(&wdl, sums.as_deref(), gb, j, t)?;
+        let Some((block, at)) = location else {
             return Ok((Value::Draw, metric));
         };
         let data = self.block(n, file, Section::Dtm, block)?;

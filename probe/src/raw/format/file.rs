@@ -15,6 +15,9 @@ use super::*;
 use crate::raw::index::Layout;
 use crate::value::{Metric, Value, Wdl};
 
+/// Boards between two of [`TableFile::split_sums`]' running sums.
+pub const SPLIT_SUM_STEP: usize = 64;
+
 thread_local! {
     /// One zstd decompression context per thread, made on first use.
     static DCTX: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
@@ -480,6 +483,51 @@ impl TableFile {
         j: u32,
         t: (u32, u32),
     ) -> Result<Option<(u64, usize)>, TableError> {
+        self.distance_location_with(wdl, None, gb, j, t)
+    }
+
+    /// The running sums of the draw splits of DTC distance block `block`,
+    /// every [`SPLIT_SUM_STEP`] boards from its first, and their total last
+    /// (from the decompressed WDL block `wdl` holding its boards): with
+    /// them [`TableFile::distance_location_with`] adds at most
+    /// `SPLIT_SUM_STEP - 1` splits instead of a block's worth. Empty for a
+    /// DTM table.
+    pub fn split_sums(&self, wdl: &[u8], block: u64) -> Vec<u32> {
+        let h = &self.header;
+        if h.metric != Metric::Dtc {
+            return Vec::new();
+        }
+        let per = h.dtm_block_positions as u64;
+        let first = block * per;
+        let wdl_first = first / h.wdl_block_boards as u64 * h.wdl_block_boards as u64;
+        let end = (first + per).min(h.boards);
+        let splits = wdl
+            .get((first - wdl_first) as usize..(end - wdl_first) as usize)
+            .unwrap_or(&[]);
+        let mut sums = vec![0u32];
+        let mut acc = 0u32;
+        for run in splits.chunks(SPLIT_SUM_STEP) {
+            acc += run.iter().map(|&x| x as u32).sum::<u32>();
+            sums.push(acc);
+        }
+        sums
+    }
+
+    /// [`TableFile::distance_location`], with the block's
+    /// [`TableFile::split_sums`] if at hand.
+    ///
+    /// # Errors
+    ///
+    /// As [`TableFile::distance_location`].
+    #[inline]
+    pub fn distance_location_with(
+        &self,
+        wdl: &[u8],
+        sums: Option<&[u32]>,
+        gb: u64,
+        j: u32,
+        t: (u32, u32),
+    ) -> Result<Option<(u64, usize)>, TableError> {
         let h = &self.header;
         if h.metric == Metric::Dtm {
             return Ok(Some(
@@ -503,14 +551,22 @@ impl TableFile {
             .ok_or_else(bad)?;
         let sum = |s: &[u8]| s.iter().map(|&x| x as u64).sum::<u64>();
         let here = (gb - first) as usize;
-        let losses_before = sum(&splits[..here]);
+        let step = here / SPLIT_SUM_STEP;
+        let (losses_before, total) = match sums {
+            Some(sums) => {
+                let at = |i: usize| sums.get(i).map(|&x| x as u64).ok_or_else(bad);
+                let tail = &splits[step * SPLIT_SUM_STEP..here];
+                (at(step)? + sum(tail), *sums.last().ok_or_else(bad)? as u64)
+            }
+            None => (sum(&splits[..here]), sum(splits)),
+        };
         let entry = if j < t.0 {
             losses_before + j as u64
         } else {
             let wins_before = (here as u64 * n)
                 .checked_sub(losses_before)
                 .ok_or_else(bad)?;
-            sum(splits) + wins_before + (j - t.1) as u64
+            total + wins_before + (j - t.1) as u64
         };
         Ok(Some((block, entry as usize * h.dtm_width as usize)))
     }
