@@ -399,12 +399,9 @@ impl Tablebase {
             Metric::Dtc => {
                 let block = gb / table.header.dtm_block_positions as u64;
                 let key = block << 8 | (n as u64) << 1 | Section::Dtm.id() as u64;
-                Some(
-                    self.split_sums
-                        .get_or_insert_with(&key, || {
-                            Ok::<_, TableError>(Arc::from(file.split_sums(&wdl, block)))
-                        })?,
-                )
+                Some(self.split_sums.get_or_insert_with(&key, || {
+                    Ok::<_, TableError>(Arc::from(file.split_sums(&wdl, block)))
+                })?)
             }
         };
         let location = file.distance_location_with(&wdl, sums.as_deref(), gb, j, t)?;
