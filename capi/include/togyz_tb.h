@@ -76,8 +76,10 @@ typedef enum TogyzMetric {
   // Distance to mate: plies to the end of the game, the winner hurrying
   // and the loser delaying. The metric of today's tables.
   TOGYZ_METRIC_DTM = 1,
-  // Distance to conversion (plies to the next capture or tuzdyk), kept
-  // for tables of a later format; no table holds it today.
+  // Distance to conversion: plies to the next capture, tuzdyk or end
+  // of the game, the winner heading for a conversion that keeps the win
+  // (the metric of tables written with `togyz-gen generate --metric
+  // dtc`).
   TOGYZ_METRIC_DTC = 2,
 } TogyzMetric;
 
@@ -108,8 +110,9 @@ typedef struct TogyzPosition {
 typedef struct TogyzValue {
   // Win, draw or loss.
   enum TogyzWdl wdl;
-  // What `distance` counts: [`TogyzMetric::Dtm`] for a win or loss,
-  // [`TogyzMetric::None`] for a draw.
+  // What `distance` counts: the metric of the table holding the
+  // position ([`TogyzMetric::Dtm`] or [`TogyzMetric::Dtc`]) for a win or
+  // loss, [`TogyzMetric::None`] for a draw.
   enum TogyzMetric metric;
   // Plies to the end in `metric`; 0 for a draw and for a finished game.
   uint32_t distance;

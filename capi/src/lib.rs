@@ -27,7 +27,7 @@ use togyz_probe::notation::{self, NotationError};
 use togyz_probe::rules::{Position, PositionError, Side};
 use togyz_probe::tablebase::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
 use togyz_probe::TableError;
-use togyz_probe::{Value, Wdl};
+use togyz_probe::{Metric, Value, Wdl};
 
 /// Bytes a FEN written by [`togyz_position_to_fen`] can take, its closing
 /// NUL included: a buffer of this size is always large enough.
@@ -100,8 +100,10 @@ pub enum TogyzMetric {
     /// Distance to mate: plies to the end of the game, the winner hurrying
     /// and the loser delaying. The metric of today's tables.
     Dtm = 1,
-    /// Distance to conversion (plies to the next capture or tuzdyk), kept
-    /// for tables of a later format; no table holds it today.
+    /// Distance to conversion: plies to the next capture, tuzdyk or end
+    /// of the game, the winner heading for a conversion that keeps the win
+    /// (the metric of tables written with `togyz-gen generate --metric
+    /// dtc`).
     Dtc = 2,
 }
 
@@ -132,8 +134,9 @@ pub struct TogyzPosition {
 pub struct TogyzValue {
     /// Win, draw or loss.
     pub wdl: TogyzWdl,
-    /// What `distance` counts: [`TogyzMetric::Dtm`] for a win or loss,
-    /// [`TogyzMetric::None`] for a draw.
+    /// What `distance` counts: the metric of the table holding the
+    /// position ([`TogyzMetric::Dtm`] or [`TogyzMetric::Dtc`]) for a win or
+    /// loss, [`TogyzMetric::None`] for a draw.
     pub metric: TogyzMetric,
     /// Plies to the end in `metric`; 0 for a draw and for a finished game.
     pub distance: u32,
@@ -195,7 +198,9 @@ impl From<ProbeError> for Failure {
             ProbeError::Directory { .. } | ProbeError::Table(TableError::Io { .. }) => {
                 TogyzStatus::Io
             }
-            ProbeError::Table(_) | ProbeError::Inconsistent { .. } => TogyzStatus::DamagedTable,
+            ProbeError::Table(_)
+            | ProbeError::Inconsistent { .. }
+            | ProbeError::MixedMetrics { .. } => TogyzStatus::DamagedTable,
         };
         Failure::new(status, e.to_string())
     }
@@ -357,11 +362,14 @@ fn wdl_to_c(wdl: Wdl) -> TogyzWdl {
     }
 }
 
-fn value_to_c(value: Value) -> TogyzValue {
+fn value_to_c(value: Value, metric: Metric) -> TogyzValue {
     match value.dtm() {
         Some(d) => TogyzValue {
             wdl: wdl_to_c(value.wdl()),
-            metric: TogyzMetric::Dtm,
+            metric: match metric {
+                Metric::Dtm => TogyzMetric::Dtm,
+                Metric::Dtc => TogyzMetric::Dtc,
+            },
             distance: d,
         },
         None => TogyzValue {
@@ -372,13 +380,13 @@ fn value_to_c(value: Value) -> TogyzValue {
     }
 }
 
-fn root_move_to_c(pos: &Position, m: &MoveValue) -> Result<TogyzRootMove, Failure> {
+fn root_move_to_c(pos: &Position, m: &MoveValue, metric: Metric) -> Result<TogyzRootMove, Failure> {
     let notation_failure = |e: NotationError| Failure::new(TogyzStatus::Internal, e.to_string());
     Ok(TogyzRootMove {
         hole: m.mv.hole(),
         traditional: fixed_text(&notation::traditional(pos, m.mv).map_err(notation_failure)?),
         uci: fixed_text(&notation::uci(pos, m.mv).map_err(notation_failure)?),
-        value: value_to_c(m.value),
+        value: value_to_c(m.value, metric),
     })
 }
 
@@ -611,9 +619,11 @@ pub unsafe extern "C" fn togyz_tb_value(
         // SAFETY: the contract.
         let tb = unsafe { deref(tb, "tb") }?;
         // SAFETY: the contract.
-        let value = with_position(unsafe { deref(pos, "pos") }?, |pos| Ok(tb.tb.value(pos)?))?;
+        let (value, metric) = with_position(unsafe { deref(pos, "pos") }?, |pos| {
+            Ok(tb.tb.value_with_metric(pos)?)
+        })?;
         // SAFETY: the contract.
-        unsafe { put(out, value_to_c(value), "out") }
+        unsafe { put(out, value_to_c(value, metric), "out") }
     })
 }
 
@@ -649,9 +659,11 @@ pub unsafe extern "C" fn togyz_tb_root(
             return Err(Failure::null("count"));
         }
         let ranked = tb.tb.moves(&pos)?;
+        // The moves' values are in the metric of the position's table.
+        let metric = tb.tb.metric(pos.stones_on_board()).unwrap_or(Metric::Dtm);
         let answer = ranked
             .iter()
-            .map(|m| root_move_to_c(&pos, m))
+            .map(|m| root_move_to_c(&pos, m, metric))
             .collect::<Result<Vec<_>, _>>()?;
         // SAFETY: checked not null above; valid for writes by the contract.
         unsafe { count.write(answer.len()) };

@@ -20,7 +20,7 @@ use togyz_probe::notation::{result_text, traditional};
 use togyz_probe::record::{move_label, parse_records, GameRecord};
 use togyz_probe::search::{Budget, Source};
 use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Move, Position, ProbeError, Side, Solver, Tablebase, Value, Wdl};
+use togyz_probe::{Metric, Move, Position, ProbeError, Side, Solver, Tablebase, Value, Wdl};
 
 use crate::failure::{Failure, Kind};
 use crate::tables::{Tables, TablesArg};
@@ -332,11 +332,15 @@ fn evaluate(
                 source: Source::Rules,
             })
         } else if pos.stones_on_board() <= tb.complete_up_to() {
-            let v = tb.value(pos)?;
-            let best = tb.best_move(pos)?.map(|m| (m.mv, Some(m.value)));
+            let (v, metric) = tb.value_with_metric(pos)?;
+            // Distances to the end only: a DTC table's are not.
+            let dtm = metric == Metric::Dtm;
+            let best = tb
+                .best_move(pos)?
+                .map(|m| (m.mv, Some(m.value).filter(|_| dtm)));
             Some(Eval {
                 wdl: v.wdl(),
-                dtm: v.dtm(),
+                dtm: v.dtm().filter(|_| dtm),
                 best,
                 source: Source::Tables,
             })

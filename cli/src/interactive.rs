@@ -11,6 +11,7 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use togyz_probe::notation::result_text;
 use togyz_probe::rules::Position;
 use togyz_probe::tablebase::MoveValue;
+use togyz_probe::Metric;
 
 use crate::failure::{Failure, Kind};
 use crate::moves::{replay, Played};
@@ -123,6 +124,14 @@ fn valued(tables: &Tables, pos: &Position) -> Result<Vec<MoveValue>, Failure> {
     tables.tb.moves(pos).map_err(|e| tables.failure(e))
 }
 
+/// What the distances of the moves of `pos` count: its table's metric.
+fn metric_of(tables: &Tables, pos: &Position) -> Metric {
+    tables
+        .tb
+        .metric(pos.stones_on_board())
+        .unwrap_or(Metric::Dtm)
+}
+
 /// "South plays 23: loses in 28 plies (best: 91x, wins in 11 plies)".
 fn judged(before: &Position, p: &Played, tables: &Tables) -> String {
     let name = p.report.traditional();
@@ -134,6 +143,7 @@ fn judged(before: &Position, p: &Played, tables: &Tables) -> String {
     else {
         return format!("{head}.");
     };
+    let in_words = |v| in_words(v, metric_of(tables, before));
     if this.value == best.value {
         format!("{head}: {} (a best move).", in_words(this.value))
     } else {
@@ -166,9 +176,10 @@ fn show(
     let value = tables.tb.value(pos).map_err(|e| tables.failure(e));
     match (value, valued(tables, pos)) {
         (Ok(v), Ok(moves)) => {
-            writeln!(out, "{}", verdict(pos, v))?;
+            let metric = metric_of(tables, pos);
+            writeln!(out, "{}", verdict(pos, v, metric))?;
             writeln!(out, "Moves, best first:")?;
-            write!(out, "{}", valued_moves(pos, &moves))?;
+            write!(out, "{}", valued_moves(pos, &moves, metric))?;
         }
         (Err(f), _) | (_, Err(f)) => {
             // The whole reason once; after that, the short one.

@@ -12,7 +12,7 @@ use std::io::{self, BufRead, Write};
 use serde::Serialize;
 use togyz_probe::rules::{Move, Position};
 use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
-use togyz_probe::Value;
+use togyz_probe::{Metric, Value};
 
 use crate::above;
 use crate::failure::{Failure, Kind};
@@ -58,7 +58,10 @@ struct MoveJson {
     traditional: String,
     uci: String,
     result: &'static str,
+    /// Plies to the end (DTM tables), null where unknown.
     dtm: Option<u32>,
+    /// Plies to the next conversion (DTC tables), null where unknown.
+    dtc: Option<u32>,
     fen: String,
 }
 
@@ -75,7 +78,10 @@ struct AnswerJson {
     stones: u32,
     side: String,
     result: &'static str,
+    /// Plies to the end (DTM tables), null where unknown.
     dtm: Option<u32>,
+    /// Plies to the next conversion (DTC tables), null where unknown.
+    dtc: Option<u32>,
     /// `tables` (`search` above the tables).
     source: &'static str,
     moves: Vec<MoveJson>,
@@ -101,6 +107,8 @@ struct ErrorJson<'a> {
 struct Answer {
     pos: Position,
     value: Value,
+    /// What the distances of `value` and `moves` count.
+    metric: Metric,
     moves: Vec<MoveValue>,
     line: Vec<Move>,
 }
@@ -224,12 +232,13 @@ fn answer(tables: &Tables, pos: &Position, search_time: f64) -> Result<Verdict, 
             .map_err(|e| tables.failure(e));
     }
     let probe = || -> Result<Answer, ProbeError> {
-        let value = tables.tb.value(pos)?;
+        let (value, metric) = tables.tb.value_with_metric(pos)?;
         let moves = tables.tb.moves(pos)?;
         let line = tables.tb.principal_variation(pos)?;
         Ok(Answer {
             pos: *pos,
             value,
+            metric,
             moves,
             line,
         })
@@ -324,7 +333,8 @@ fn answer_json(a: &Answer, asked: Option<&Asked>) -> String {
                 traditional,
                 uci,
                 result: m.value.wdl().name(),
-                dtm: m.value.dtm(),
+                dtm: distance_in(m.value, a.metric, Metric::Dtm),
+                dtc: distance_in(m.value, a.metric, Metric::Dtc),
                 fen: pos.after_unchecked(m.mv).fen(),
             }
         })
@@ -337,12 +347,18 @@ fn answer_json(a: &Answer, asked: Option<&Asked>) -> String {
         stones: pos.stones_on_board(),
         side: pos.side_to_move().letter().to_string(),
         result: a.value.wdl().name(),
-        dtm: a.value.dtm(),
+        dtm: distance_in(a.value, a.metric, Metric::Dtm),
+        dtc: distance_in(a.value, a.metric, Metric::Dtc),
         source: "tables",
         moves,
         pv: line_names(pos, &a.line),
     };
     serde_json::to_string(&json).expect("an answer always serialises")
+}
+
+/// The distance of `v` if it is in `metric` (its table's is `table`).
+fn distance_in(v: Value, table: Metric, metric: Metric) -> Option<u32> {
+    v.dtm().filter(|_| table == metric)
 }
 
 /// The JSON error object for the FEN given; `position` is where the
@@ -376,9 +392,9 @@ fn report(a: &Answer) -> String {
         s.push_str(&format!("Game over: {why}.\n"));
         return s;
     }
-    s.push_str(&verdict(pos, a.value));
+    s.push_str(&verdict(pos, a.value, a.metric));
     s.push_str("\n\nMoves, best first:\n");
-    s.push_str(&valued_moves(pos, &a.moves));
+    s.push_str(&valued_moves(pos, &a.moves, a.metric));
     let mut end = *pos;
     for &mv in &a.line {
         end.play_unchecked(mv);

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use togyz_probe::notation::result_text;
 use togyz_probe::rules::{Move, MoveReport, Position, Side, ROW};
 use togyz_probe::tablebase::MoveValue;
-use togyz_probe::Value;
+use togyz_probe::{Metric, Value};
 
 /// `1 stone`, `4 stones`: a count with its noun, singular or plural.
 pub fn count(n: u64, one: &str, many: &str) -> String {
@@ -23,22 +23,26 @@ pub fn stones(n: u32) -> String {
     count(n.into(), "stone", "stones")
 }
 
-/// "wins in 7 plies", "draws", "loses in 1 ply".
-pub fn in_words(v: Value) -> String {
-    match v {
-        Value::Win(d) => format!("wins in {}", plies(d)),
-        Value::Draw => "draws".to_string(),
-        Value::Loss(d) => format!("loses in {}", plies(d)),
+/// A value in words, its distance in `metric`: "wins in 7 plies", "draws",
+/// "loses in 1 ply"; for DTC "wins; converts in 7 plies".
+pub fn in_words(v: Value, metric: Metric) -> String {
+    match (v, metric) {
+        (Value::Win(d), Metric::Dtm) => format!("wins in {}", plies(d)),
+        (Value::Loss(d), Metric::Dtm) => format!("loses in {}", plies(d)),
+        (Value::Win(d), Metric::Dtc) => format!("wins; converts in {}", plies(d)),
+        (Value::Loss(d), Metric::Dtc) => format!("loses; converts in {}", plies(d)),
+        (Value::Draw, _) => "draws".to_string(),
     }
 }
 
-/// The side to move's value as a sentence: "South to move wins in 11
+/// The side to move's value as a sentence, its distance in `metric`:
+/// "South to move wins in 11 plies.", "South to move wins; converts in 7
 /// plies.", "North to move: a draw with best play.".
-pub fn verdict(pos: &Position, v: Value) -> String {
+pub fn verdict(pos: &Position, v: Value, metric: Metric) -> String {
     let side = pos.side_to_move();
     match v {
         Value::Draw => format!("{side} to move: a draw with best play."),
-        v => format!("{side} to move {}.", in_words(v)),
+        v => format!("{side} to move {}.", in_words(v, metric)),
     }
 }
 
@@ -66,11 +70,11 @@ pub fn report_of(pos: &Position, mv: Move) -> MoveReport {
 }
 
 /// One line per move with its value: `  91x  i1i2  wins in 11 plies`.
-pub fn valued_moves(pos: &Position, moves: &[MoveValue]) -> String {
+pub fn valued_moves(pos: &Position, moves: &[MoveValue], metric: Metric) -> String {
     let mut s = String::new();
     for m in moves {
         let (t, u) = names(pos, m.mv);
-        let _ = writeln!(s, "  {t:<4} {u:<5} {}", in_words(m.value));
+        let _ = writeln!(s, "  {t:<4} {u:<5} {}", in_words(m.value, metric));
     }
     s
 }

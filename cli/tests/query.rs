@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_code, json_of, query, stderr, stdout, tables, text, EXAMPLE_3};
+use common::{assert_code, dtc_tables, json_of, query, stderr, stdout, tables, text, EXAMPLE_3};
 use serde_json::{json, Value as Json};
 use togyz_gen::verify::thousands;
 use togyz_probe::raw::format::file_name;
@@ -48,12 +48,14 @@ fn example_three_as_json() {
             "side": "S",
             "result": "loss",
             "dtm": 4,
+            "dtc": null,
             "source": "tables",
             "moves": [{
                 "move": "91",
                 "uci": "i1i2",
                 "result": "loss",
                 "dtm": 4,
+                "dtc": null,
                 "fen": "7,2S,1S/8,1S 79 79 N 1"
             }],
             "pv": ["91", "12", "91", "12"]
@@ -550,5 +552,41 @@ fn an_unreadable_table_is_not_called_damaged() {
             "error: cannot list the tables folder {d}: Permission denied"
         )),
         "{err}"
+    );
+}
+
+/// DTC tables: the text names the distance to conversion, the JSON puts
+/// it under `dtc` with `dtm` null, and the line plays to the end.
+#[test]
+fn dtc_tables_answer_in_plies_to_conversion() {
+    let dir = dtc_tables().to_str().unwrap();
+    let out = query(&["--tables", dir, EXAMPLE_3], None, None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("South to move loses; converts in 4 plies.")
+            && report.contains("  91   i1i2  loses; converts in 4 plies")
+            && report.contains("Best line: 91 12 91 12, then North wins 83:79"),
+        "{report}"
+    );
+    let out = query(&["--json", "--tables", dir, EXAMPLE_3], None, None);
+    let j = json_of(&out);
+    assert_eq!(
+        (j["dtm"].clone(), j["dtc"].clone()),
+        (json!(null), json!(4))
+    );
+    assert_eq!(j["moves"][0]["dtc"], 4);
+    assert_eq!(j["moves"][0]["dtm"], json!(null));
+    // 91 takes two and passes 81: a conversion in 1.
+    let out = query(
+        &["--json", "--tables", dir, "4,1S,3,1S/8,2S 80 78 S 1"],
+        None,
+        None,
+    );
+    let j = json_of(&out);
+    assert_eq!(
+        (j["result"].clone(), j["dtc"].clone()),
+        (json!("win"), json!(1)),
+        "{j}"
     );
 }

@@ -114,6 +114,15 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
     out.try_reserve_exact(len)
         .map_err(|e| out_of_memory(e.to_string()))?;
     out.resize(len, T::default());
+    if h.metric == togyz_probe::Metric::Dtc {
+        // DTC tables are decoded whole only (stats, verify): a part of
+        // one is asked for by DTM solving alone, which needs DTM below.
+        if range != (0..h.positions) {
+            file.require_metric(togyz_probe::Metric::Dtm)?;
+        }
+        crate::decode_dtc::fill(file, &cell, &mut out)?;
+        return Ok(out);
+    }
     let kazans = file.layout().kazans();
     let per = h.dtm_block_positions as u64;
     // The output cut at DTM block boundaries: (first entry, cells).

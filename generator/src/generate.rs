@@ -59,6 +59,10 @@ pub struct GenerateArgs {
     /// memory for more decoding.
     #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
     pub hold_whole: u64,
+    /// What the tables' distances count: `dtm` (plies to the end of the
+    /// game) or `dtc` (plies to the next conversion, docs/dtc.md).
+    #[arg(long, default_value = "dtm", value_parser = crate::generate_dtc::metric_arg)]
+    pub metric: togyz_probe::Metric,
 }
 
 impl GenerateArgs {
@@ -72,6 +76,7 @@ impl GenerateArgs {
             shard: None,
             wait_timeout: 86400,
             hold_whole: lower::WHOLE_POSITIONS,
+            metric: togyz_probe::Metric::Dtm,
         }
     }
 }
@@ -213,6 +218,9 @@ pub enum GenerateError {
     /// Reading back an existing table failed.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// Generating DTC tables failed.
+    #[error(transparent)]
+    Dtc(#[from] crate::generate_dtc::DtcGenerateError),
 }
 
 /// What one stone count contributed.
@@ -245,6 +253,9 @@ pub fn stones(n: u32) -> String {
 
 /// Runs `togyz-gen generate`.
 pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
+    if args.metric == togyz_probe::Metric::Dtc {
+        return crate::generate_dtc::run(args);
+    }
     let summaries =
         with_threads(args.threads, || generate(args)).map_err(GenerateError::Threads)??;
     print_summary(&summaries, &args.out);
@@ -252,7 +263,7 @@ pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
 }
 
 /// Creates the output folder if needed and checks it can be written.
-fn prepare_out(out: &Path) -> Result<(), GenerateError> {
+pub(crate) fn prepare_out(out: &Path) -> Result<(), GenerateError> {
     if out.exists() && !out.is_dir() {
         return Err(GenerateError::OutNotFolder(out.to_path_buf()));
     }
@@ -271,7 +282,11 @@ fn prepare_out(out: &Path) -> Result<(), GenerateError> {
 
 /// The folder lock (`.togyz-gen.lock`): exclusive for a whole run, shared
 /// by shards, each of which also holds its own shard lock.
-fn lock_out(out: &Path, shard: Option<Shard>, what: &str) -> Result<Vec<Lock>, GenerateError> {
+pub(crate) fn lock_out(
+    out: &Path,
+    shard: Option<Shard>,
+    what: &str,
+) -> Result<Vec<Lock>, GenerateError> {
     let folder = out.join(".togyz-gen.lock");
     Ok(match shard {
         None => vec![lock::try_exclusive(&folder, what)?],
@@ -357,7 +372,7 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
     Ok(summaries)
 }
 
-fn kept_summary(table: &TableFile, n: u32) -> LevelSummary {
+pub(crate) fn kept_summary(table: &TableFile, n: u32) -> LevelSummary {
     let h = table.header();
     LevelSummary {
         stones: n,
@@ -773,7 +788,7 @@ pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
     Ok(())
 }
 
-fn print_summary(levels: &[LevelSummary], out: &Path) {
+pub(crate) fn print_summary(levels: &[LevelSummary], out: &Path) {
     println!();
     println!(
         "{:>6} {:>14} {:>14} {:>14} {:>14} {:>7} {:>9} {:>12} {:>13} {:>6}",

@@ -7,8 +7,10 @@
 //! ([`verify`]) and endgame statistics ([`stats`]).
 
 pub mod decode;
+pub mod decode_dtc;
 pub mod dtc;
 pub mod generate;
+pub mod generate_dtc;
 pub mod lock;
 pub mod lower;
 pub mod plan;
@@ -17,5 +19,7 @@ pub mod retro;
 pub mod score;
 pub mod stats;
 pub mod verify;
+pub mod verify_dtc;
 pub mod work;
 pub mod write;
+pub mod write_dtc;

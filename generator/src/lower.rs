@@ -93,8 +93,11 @@ impl Lower {
     ///
     /// # Errors
     ///
-    /// A damaged block of the table, when it is decoded.
+    /// [`TableError::WrongMetric`] for a table that is not DTM (solving or
+    /// checking DTM needs the distances below); a damaged block of the
+    /// table, when it is decoded.
     pub fn push(&mut self, file: TableFile, values: Option<LevelValues>) -> Result<(), TableError> {
+        file.require_metric(togyz_probe::Metric::Dtm)?;
         let m = self.max_stones() + 1;
         if self.holds_whole(m) {
             let values = match values {

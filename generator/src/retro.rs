@@ -109,10 +109,17 @@ impl LevelValues {
         }
     }
 
-    /// Reads a whole table back, in one-byte cells when it fits.
+    /// Reads a whole DTM table back, in one-byte cells when it fits.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::WrongMetric`](togyz_probe::raw::format::TableError::WrongMetric)
+    /// for a DTC table; a damaged block.
     pub fn load(
         table: &togyz_probe::raw::format::TableFile,
     ) -> Result<LevelValues, togyz_probe::raw::format::TableError> {
+        // A DTM solve or check needs the distances to the end below.
+        table.require_metric(togyz_probe::Metric::Dtm)?;
         table.decode_range(0..table.header().positions)
     }
 

@@ -50,7 +50,7 @@ use togyz_probe::raw::index::Slot;
 use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig};
 use togyz_probe::rules::{Position, Side, HALF};
 use togyz_probe::tablebase::{ProbeError, Tablebase};
-use togyz_probe::Value;
+use togyz_probe::{Metric, Value};
 
 /// Arguments of `togyz-gen stats`.
 #[derive(clap::Args, Debug, Clone)]

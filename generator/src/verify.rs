@@ -43,7 +43,7 @@ use togyz_probe::raw::index::Slot;
 use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykConfig};
 use togyz_probe::rules::{Move, Position, Side, HALF};
 use togyz_probe::tablebase::terminal_value;
-use togyz_probe::Value;
+use togyz_probe::{Metric, Value};
 
 /// Arguments of `togyz-gen verify`.
 #[derive(clap::Args, Debug, Clone)]
@@ -107,6 +107,9 @@ pub enum VerifyError {
     /// The report could not be written to standard output.
     #[error("cannot write to standard output: {0}")]
     Stdout(#[source] std::io::Error),
+    /// A table's boards are not one draw split each (DTC tables rely on it).
+    #[error(transparent)]
+    Splits(#[from] crate::decode_dtc::SplitsError),
     /// A stored value does not follow from its successors.
     #[error("inconsistent entry in the {stones}-stone table: {fen} is stored as a {stored}, but its successors give a {expected} ({moves})")]
     Inconsistent {
@@ -239,17 +242,28 @@ pub fn verify_dir_holding(
         file.verify_checksums()?;
         files.push(file);
     }
+    // DTM tables need DTM tables below them (DTC tables need only the
+    // win/draw/loss, which both kinds give: crate::verify_dtc).
+    crate::verify_dtc::check_metrics(&files)?;
+    let any_dtc = files.iter().any(|f| f.metric() == Metric::Dtc);
     // The smaller levels, as the generator holds them; the level being
     // checked is streamed from its file.
     let mut lower = Lower::new(hold_whole);
+    let mut wdl = crate::dtc::WdlLevels::new();
     let mut reports = Vec::new();
     for (file, n) in files.into_iter().zip(1..) {
         let t = Instant::now();
         let positions = file.layout().positions();
         let bar = positions_bar(positions, format!("verify {n:2}"), progress);
-        let result = check_level(n, &file, &lower, &bar);
+        let result = match file.metric() {
+            Metric::Dtm => check_level(n, &file, &lower, &bar),
+            Metric::Dtc => crate::verify_dtc::check_level(n, &file, &wdl, &bar),
+        };
         bar.finish_and_clear();
         check_header_census(&file, &result?)?;
+        if n < max && any_dtc {
+            crate::verify_dtc::push_wdl(&mut wdl, &file)?;
+        }
         let report = LevelReport {
             stones: n,
             positions,
@@ -269,7 +283,7 @@ pub fn verify_dir_holding(
             .map_err(VerifyError::Stdout)?;
         }
         reports.push(report);
-        if n < max {
+        if n < max && file.metric() == Metric::Dtm {
             lower.push(file, None)?;
         }
     }
@@ -470,7 +484,7 @@ fn check_level(
 }
 
 /// The live position of a board (mover seated South) at kazan offset `j`.
-fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Position {
+pub(crate) fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Position {
     let mover = HALF as u32 - n + j;
     let opponent = HALF as u32 - j;
     Position::new(

@@ -20,7 +20,7 @@ use togyz_probe::raw::format::{
     RULES_VARIANT, WDL_BLOCK_BOARDS,
 };
 use togyz_probe::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};
-use togyz_probe::{Value, Wdl};
+use togyz_probe::{Metric, Value, Wdl};
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 /// zstd level of the WDL section. On the 8-stone table (16384 boards a
@@ -169,6 +169,9 @@ pub enum WriteError {
     /// A unit file of the level being assembled is missing or damaged.
     #[error(transparent)]
     Unit(#[from] crate::work::UnitFileError),
+    /// A DTC table's board that is not one draw split (`docs/dtc.md`).
+    #[error(transparent)]
+    Score(#[from] crate::score::ScoreError),
     /// zstd failed to compress a block.
     #[error("cannot compress block {block} of the {section} section: {detail}")]
     Compress {
@@ -366,14 +369,104 @@ impl Drop for TempFile {
 }
 
 /// The output file, hashing what goes into it.
-struct Sink {
+pub(crate) struct Sink {
     out: BufWriter<File>,
     path: PathBuf,
-    pos: u64,
+    /// Bytes written so far, the header's place included.
+    pub(crate) pos: u64,
     body: Xxh3,
+    final_path: PathBuf,
+    tmp: TempFile,
 }
 
 impl Sink {
+    /// Starts the table file for `n` stones in `dir`: a temporary file
+    /// with room for the header, which [`Sink::finish`] writes last.
+    pub(crate) fn create(dir: &Path, n: u32) -> Result<Sink, WriteError> {
+        let final_path = dir.join(format::file_name(n));
+        if final_path.exists() {
+            return Err(WriteError::Exists { path: final_path });
+        }
+        let tmp_path = temporary_path(dir, &format::file_name(n));
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp_path)
+            .map_err(|e| io_err(&tmp_path, e))?;
+        let mut sink = Sink {
+            out: BufWriter::with_capacity(1 << 20, file),
+            path: tmp_path.clone(),
+            pos: 0,
+            body: Xxh3::new(),
+            final_path,
+            tmp: TempFile::new(tmp_path.clone()),
+        };
+        // The header goes in last, once every offset and checksum is known.
+        sink.out
+            .write_all(&[0u8; HEADER_LEN])
+            .map_err(|e| io_err(&tmp_path, e))?;
+        sink.pos = HEADER_LEN as u64;
+        Ok(sink)
+    }
+
+    /// Writes both block indexes (hashed together); returns their bytes'
+    /// checksum and the offset of the second index.
+    pub(crate) fn write_indexes(
+        &mut self,
+        first: &[BlockEntry],
+        second: &[BlockEntry],
+    ) -> Result<(u64, u64), WriteError> {
+        let start = self.pos;
+        let mut bytes = Vec::with_capacity((first.len() + second.len()) * INDEX_ENTRY_LEN);
+        for e in first.iter().chain(second) {
+            bytes.extend_from_slice(&e.to_bytes());
+        }
+        self.write(&bytes)?;
+        Ok((
+            xxh3_64(&bytes),
+            start + (first.len() * INDEX_ENTRY_LEN) as u64,
+        ))
+    }
+
+    /// The checksum of everything written after the header.
+    pub(crate) fn body_checksum(&self) -> u64 {
+        self.body.digest()
+    }
+
+    /// Writes `header` in its place, syncs, renames the file into place
+    /// (never over an existing table) and syncs the folder.
+    pub(crate) fn finish(self, header: &Header, dir: &Path) -> Result<PathBuf, WriteError> {
+        let Sink {
+            out,
+            path: tmp_path,
+            final_path,
+            mut tmp,
+            ..
+        } = self;
+        let mut file = out
+            .into_inner()
+            .map_err(|e| io_err(&tmp_path, e.into_error()))?;
+        let finish = |file: &mut File| -> io::Result<()> {
+            file.seek(SeekFrom::Start(0))?;
+            file.write_all(&header.to_bytes())?;
+            file.sync_all()
+        };
+        finish(&mut file).map_err(|e| io_err(&tmp_path, e))?;
+        drop(file);
+        // Checked again right before the rename: rename would replace silently.
+        if final_path.exists() {
+            return Err(WriteError::Exists { path: final_path });
+        }
+        std::fs::rename(&tmp_path, &final_path).map_err(|e| io_err(&final_path, e))?;
+        tmp.keep();
+        // Make the rename itself durable.
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| io_err(dir, e))?;
+        Ok(final_path)
+    }
+
     fn write(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
         self.out
             .write_all(bytes)
@@ -437,29 +530,7 @@ pub fn write_table_from<S: ValueStream + Send>(
     {
         return Err(WriteError::BadOptions);
     }
-    let final_path = dir.join(format::file_name(n));
-    if final_path.exists() {
-        return Err(WriteError::Exists { path: final_path });
-    }
-    let tmp_path = temporary_path(dir, &format::file_name(n));
-    let file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&tmp_path)
-        .map_err(|e| io_err(&tmp_path, e))?;
-    let mut tmp = TempFile::new(tmp_path.clone());
-    let mut sink = Sink {
-        out: BufWriter::with_capacity(1 << 20, file),
-        path: tmp_path.clone(),
-        pos: 0,
-        body: Xxh3::new(),
-    };
-    // The header goes in last, once every offset and checksum is known.
-    sink.out
-        .write_all(&[0u8; HEADER_LEN])
-        .map_err(|e| io_err(&tmp_path, e))?;
-    sink.pos = HEADER_LEN as u64;
+    let mut sink = Sink::create(dir, n)?;
 
     let kazans = layout.kazans() as usize;
     let boards = layout.boards();
@@ -526,81 +597,98 @@ pub fn write_table_from<S: ValueStream + Send>(
         },
     )?;
 
-    // Both indexes, hashed together.
-    let wdl_index_offset = sink.pos;
-    let mut index_bytes = Vec::with_capacity((wdl_index.len() + dtm_index.len()) * INDEX_ENTRY_LEN);
-    for e in wdl_index.iter().chain(&dtm_index) {
-        index_bytes.extend_from_slice(&e.to_bytes());
-    }
-    sink.write(&index_bytes)?;
-    let dtm_index_offset = wdl_index_offset + (wdl_index.len() * INDEX_ENTRY_LEN) as u64;
-    let file_length = sink.pos;
+    sink.finish_table(
+        dir,
+        n,
+        &census,
+        Sections {
+            metric: Metric::Dtm,
+            wdl_width,
+            dtm_width,
+            wdl_block_boards: wb,
+            dtm_block_positions: dp,
+            wdl_data_offset,
+            dtm_data_offset,
+            wdl_index,
+            dtm_index,
+        },
+    )
+}
 
-    let header = Header {
-        format_version: FORMAT_VERSION,
-        rules_variant: RULES_VARIANT,
-        stones: n,
-        config_count: CONFIG_COUNT as u32,
-        positions,
-        boards,
-        wdl_width,
-        dtm_width,
-        wdl_block_boards: wb,
-        dtm_block_positions: dp,
-        wdl_blocks,
-        dtm_blocks,
-        wdl_data_offset,
-        dtm_data_offset,
-        wdl_index_offset,
-        dtm_index_offset,
-        file_length,
-        wins: census.wins,
-        draws: census.draws,
-        losses: census.losses,
-        longest_win: census.longest_win,
-        longest_loss: census.longest_loss,
-        index_checksum: xxh3_64(&index_bytes),
-        body_checksum: sink.body.digest(),
-    };
-    let mut file = sink
-        .out
-        .into_inner()
-        .map_err(|e| io_err(&tmp_path, e.into_error()))?;
-    let finish = |file: &mut File| -> io::Result<()> {
-        file.seek(SeekFrom::Start(0))?;
-        file.write_all(&header.to_bytes())?;
-        file.sync_all()
-    };
-    finish(&mut file).map_err(|e| io_err(&tmp_path, e))?;
-    drop(file);
-    // Checked again right before the rename: rename would replace silently.
-    if final_path.exists() {
-        return Err(WriteError::Exists { path: final_path });
+/// What a writer knows of its two sections once their blocks are written.
+pub(crate) struct Sections {
+    pub(crate) metric: Metric,
+    pub(crate) wdl_width: u8,
+    pub(crate) dtm_width: u8,
+    pub(crate) wdl_block_boards: u32,
+    pub(crate) dtm_block_positions: u32,
+    pub(crate) wdl_data_offset: u64,
+    pub(crate) dtm_data_offset: u64,
+    pub(crate) wdl_index: Vec<BlockEntry>,
+    pub(crate) dtm_index: Vec<BlockEntry>,
+}
+
+impl Sink {
+    /// Writes the block indexes and the header of the table for `n`
+    /// stones whose sections are written, and renames it into place.
+    pub(crate) fn finish_table(
+        mut self,
+        dir: &Path,
+        n: u32,
+        census: &Census,
+        sections: Sections,
+    ) -> Result<WriteSummary, WriteError> {
+        let layout = Layout::new(n);
+        let wdl_index_offset = self.pos;
+        let (index_checksum, dtm_index_offset) =
+            self.write_indexes(&sections.wdl_index, &sections.dtm_index)?;
+        let file_length = self.pos;
+        let header = Header {
+            format_version: FORMAT_VERSION,
+            rules_variant: RULES_VARIANT,
+            stones: n,
+            config_count: CONFIG_COUNT as u32,
+            positions: layout.positions(),
+            boards: layout.boards(),
+            metric: sections.metric,
+            wdl_width: sections.wdl_width,
+            dtm_width: sections.dtm_width,
+            wdl_block_boards: sections.wdl_block_boards,
+            dtm_block_positions: sections.dtm_block_positions,
+            wdl_blocks: sections.wdl_index.len() as u64,
+            dtm_blocks: sections.dtm_index.len() as u64,
+            wdl_data_offset: sections.wdl_data_offset,
+            dtm_data_offset: sections.dtm_data_offset,
+            wdl_index_offset,
+            dtm_index_offset,
+            file_length,
+            wins: census.wins,
+            draws: census.draws,
+            losses: census.losses,
+            longest_win: census.longest_win,
+            longest_loss: census.longest_loss,
+            index_checksum,
+            body_checksum: self.body_checksum(),
+        };
+        Ok(WriteSummary {
+            path: self.finish(&header, dir)?,
+            bytes: file_length,
+            positions: layout.positions(),
+            wins: census.wins,
+            draws: census.draws,
+            losses: census.losses,
+            longest_win: census.longest_win,
+            longest_loss: census.longest_loss,
+        })
     }
-    std::fs::rename(&tmp_path, &final_path).map_err(|e| io_err(&final_path, e))?;
-    tmp.keep();
-    // Make the rename itself durable.
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| io_err(dir, e))?;
-    Ok(WriteSummary {
-        path: final_path,
-        bytes: file_length,
-        positions,
-        wins: census.wins,
-        draws: census.draws,
-        losses: census.losses,
-        longest_win: census.longest_win,
-        longest_loss: census.longest_loss,
-    })
 }
 
 /// The blocks of a section: how many, the values of a full block, and the
 /// values of the whole section (the last block takes the rest).
-struct Blocks {
-    count: u64,
-    values: u64,
-    total: u64,
+pub(crate) struct Blocks {
+    pub(crate) count: u64,
+    pub(crate) values: u64,
+    pub(crate) total: u64,
 }
 
 /// Compresses the section's blocks made by `fill` (which gets a block's
@@ -608,7 +696,7 @@ struct Blocks {
 /// batches read from `stream`, writes them in order, and records their
 /// index entries. Returns the census of every block.
 #[allow(clippy::too_many_arguments)]
-fn write_section<F, S: ValueStream + Send>(
+pub(crate) fn write_section<F, S: ValueStream + Send>(
     sink: &mut Sink,
     blocks: Blocks,
     stream: &mut S,

@@ -49,4 +49,4 @@ pub use raw::format::{Backend, TableError};
 pub use rules::{IllegalMove, Move, MoveReport, Outcome, Position, PositionError, Side};
 pub use search::{Budget, SearchResult, Solver};
 pub use tablebase::{MoveValue, ProbeError, Tablebase};
-pub use value::{Value, Wdl};
+pub use value::{Metric, Value, Wdl};

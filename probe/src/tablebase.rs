@@ -10,8 +10,11 @@
 //! ([`Backend`]); decompressed blocks are shared by all threads through one
 //! byte-weighted, sharded cache.
 //!
-//! Values are from the side to move's point of view; distances are plies to
-//! the end of the game (see [`Value`]).
+//! Values are from the side to move's point of view. Their distances are in
+//! the [`Metric`] of the table that holds the position: plies to the end of
+//! the game (DTM) or to the next conversion (DTC, `docs/dtc.md`);
+//! [`Tablebase::value_with_metric`] says which. A folder may hold DTM tables
+//! for small stone counts and DTC tables for larger ones.
 
 use std::fmt;
 use std::io;
@@ -26,7 +29,7 @@ use crate::raw::format::{
 };
 use crate::raw::index::{Layout, Slot, MAX_STONES};
 use crate::rules::{Move, Position, CYCLE};
-use crate::value::{Value, Wdl};
+use crate::value::{Metric, Value, Wdl};
 
 /// Default size of the block cache: 256 MiB of decompressed blocks.
 pub const DEFAULT_CACHE_BYTES: u64 = 256 << 20;
@@ -55,6 +58,15 @@ pub enum ProbeError {
         /// The operating system's error.
         source: Arc<io::Error>,
     },
+    /// A position valued in DTM (its table holds DTM, or it has none) has
+    /// a move into a DTC table: the distance to the end is not known.
+    #[error("the moves of a {stones}-stone position are valued in DTM (its level has a DTM table or none), which needs DTM below it, but the {below}-stone table holds DTC")]
+    MixedMetrics {
+        /// Stones of the position whose moves were asked for.
+        stones: u32,
+        /// Stones of the DTC table a move leads into.
+        below: u32,
+    },
     /// The stored values contradict each other (a position's value does not
     /// follow from its successors'), so the tables are wrong.
     #[error("the tables contradict themselves: {detail}")]
@@ -72,14 +84,18 @@ impl ProbeError {
         match self {
             ProbeError::Table(e) => e.io_error(),
             ProbeError::Directory { source, .. } => Some(source),
-            ProbeError::MissingTable { .. } | ProbeError::Inconsistent { .. } => None,
+            ProbeError::MissingTable { .. }
+            | ProbeError::MixedMetrics { .. }
+            | ProbeError::Inconsistent { .. } => None,
         }
     }
 }
 
 /// A legal move with the value it leads to, from the point of view of the
 /// player making it, counted in plies from the position before it (the move
-/// itself is ply 1).
+/// itself is ply 1), in the metric of the position's table: for DTC, a move
+/// that converts counts 1 whatever follows, its result read from the
+/// smaller table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveValue {
     /// The move.
@@ -135,6 +151,10 @@ pub struct Tablebase {
     /// `tables[n]`: the table for `n` stones, if present.
     tables: Vec<Option<Table>>,
     cache: Cache<u64, Arc<[u8]>, BlockWeighter>,
+    /// [`TableFile::split_sums`] of the DTC blocks probed (2 KiB a block),
+    /// keyed as the blocks: a warm DTC probe then adds a few splits, not
+    /// a block's worth.
+    split_sums: Cache<u64, Arc<[u32]>>,
 }
 
 impl fmt::Debug for Tablebase {
@@ -255,6 +275,7 @@ impl Tablebase {
         Ok(Tablebase {
             tables,
             cache: Cache::with_weighter(estimated_blocks, cache_bytes, BlockWeighter),
+            split_sums: Cache::new(estimated_blocks),
         })
     }
 
@@ -345,36 +366,99 @@ impl Tablebase {
         Ok(wdl_at(file.thresholds_in(&data, block, at)?, j))
     }
 
-    /// The exact value for the side to move: result and plies to the end.
+    /// The exact value for the side to move: result and distance, in
+    /// plies to the end (DTM tables) or to the next conversion (DTC
+    /// tables); [`Tablebase::value_with_metric`] says which.
     ///
     /// # Errors
     ///
     /// As [`Tablebase::wdl`].
     pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
+        Ok(self.value_with_metric(pos)?.0)
+    }
+
+    /// [`Tablebase::value`] and the metric of its distance: that of the
+    /// table holding the position ([`Metric::Dtm`] for a finished game,
+    /// whose distance 0 is both).
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::wdl`].
+    pub fn value_with_metric(&self, pos: &Position) -> Result<(Value, Metric), ProbeError> {
         if let Some(v) = terminal_value(pos) {
-            return Ok(v);
+            return Ok((v, Metric::Dtm));
         }
         let (n, table, gb, j) = self.locate(pos)?;
         let file = table.file()?;
-        let wdl = self.wdl_in(n, file, gb, j)?;
-        let index = gb * table.layout.kazans() + j as u64;
-        let (block, at) = file.dtm_location(index);
+        let (wb, at) = file.wdl_location(gb);
+        let wdl = self.block(n, file, Section::Wdl, wb)?;
+        let t = file.thresholds_in(&wdl, wb, at)?;
+        let metric = table.header.metric;
+        let sums = match metric {
+            Metric::Dtm => None,
+            Metric::Dtc => {
+                let block = gb / table.header.dtm_block_positions as u64;
+                let key = block << 8 | (n as u64) << 1 | Section::Dtm.id() as u64;
+                Some(self.split_sums.get_or_insert_with(&key, || {
+                    Ok::<_, TableError>(Arc::from(file.split_sums(&wdl, block)))
+                })?)
+            }
+        };
+        let location = file.distance_location_with(&wdl, sums.as_deref(), gb, j, t)?;
+        let Some((block, at)) = location else {
+            return Ok((Value::Draw, metric));
+        };
         let data = self.block(n, file, Section::Dtm, block)?;
         let d = file.distance_in(&data, block, at)?;
-        Ok(file.combine(wdl, d, block)?)
+        Ok((file.combine(wdl_at(t, j), d, block)?, metric))
+    }
+
+    /// The metric of the table for `n` stones, if present.
+    pub fn metric(&self, n: u32) -> Option<Metric> {
+        self.table(n).map(|t| t.header.metric)
     }
 
     /// Every legal move with its value for the mover, best first (faster
     /// wins, then draws, then slower losses; equal values in hole order).
     /// Empty when the game is over.
     ///
+    /// The values are in the metric of the position's table (DTM when it
+    /// has none). In a DTC table a move that converts is worth a win, draw
+    /// or loss in 1 by the smaller table's result, and one that does not
+    /// is worth one more than the DTC it leads to: so the best move of a
+    /// won position keeps the win and lowers the DTC or converts into a win,
+    /// and following such moves wins the game (`docs/dtc.md`).
+    ///
     /// # Errors
     ///
-    /// As [`Tablebase::wdl`], for any position a move leads to.
+    /// As [`Tablebase::wdl`], for any position a move leads to;
+    /// [`ProbeError::MixedMetrics`] when a DTM position's move leads into
+    /// a DTC table.
     pub fn moves(&self, pos: &Position) -> Result<Vec<MoveValue>, ProbeError> {
+        let n = pos.stones_on_board();
+        let metric = self.metric(n).unwrap_or(Metric::Dtm);
         let mut out: Vec<MoveValue> = Vec::with_capacity(9);
         for mv in pos.legal_moves() {
-            let value = self.value(&pos.after_unchecked(mv))?.back();
+            let child = pos.after_unchecked(mv);
+            let m = child.stones_on_board();
+            let value = match metric {
+                Metric::Dtc if m < n => match self.wdl(&child)? {
+                    Wdl::Win => Value::Loss(1),
+                    Wdl::Draw => Value::Draw,
+                    Wdl::Loss => Value::Win(1),
+                },
+                Metric::Dtc => self.value(&child)?.back(),
+                Metric::Dtm => {
+                    let (v, child_metric) = self.value_with_metric(&child)?;
+                    if child_metric != Metric::Dtm {
+                        return Err(ProbeError::MixedMetrics {
+                            stones: n,
+                            below: m,
+                        });
+                    }
+                    v.back()
+                }
+            };
             out.push(MoveValue { mv, value });
         }
         // Stable: equal values keep hole order.
@@ -396,8 +480,12 @@ impl Tablebase {
     ///
     /// For a won or lost position: the winner's fastest and the loser's
     /// slowest moves to the end of the game, exactly as many plies as the
-    /// distance (equal choices in hole order). Each step is checked against
-    /// the stored values; a contradiction is [`ProbeError::Inconsistent`].
+    /// distance (equal choices in hole order), where the tables hold DTM.
+    /// Where they hold DTC, the winner's move that keeps the win with the
+    /// fewest plies to a conversion and the loser's that puts it off
+    /// longest, through the smaller tables to the end of the game. Each
+    /// step is checked against the stored values; a contradiction is
+    /// [`ProbeError::Inconsistent`].
     ///
     /// For a drawn position: a line in which both sides keep the draw
     /// (first drawing move in hole order). It stops when the game ends

@@ -48,6 +48,34 @@ impl fmt::Display for Wdl {
     }
 }
 
+/// What the distance of a [`Value`] counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Distance to mate: plies to the end of the game, the winner hurrying
+    /// and the loser delaying.
+    Dtm,
+    /// Distance to conversion: plies to the next move that leaves the stone
+    /// count (a capture, a tuzdyk made or fed) or ends the game, the winner
+    /// heading for a conversion that keeps the win (`docs/dtc.md`).
+    Dtc,
+}
+
+impl Metric {
+    /// `"DTM"` or `"DTC"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Dtm => "DTM",
+            Metric::Dtc => "DTC",
+        }
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// An exact value: the winner hurries, the loser delays, and the distance is
 /// counted in plies to the moment the game ends.
 ///

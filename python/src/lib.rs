@@ -17,7 +17,7 @@ use togyz_probe::notation::{self, parse_fen, NotationError};
 use togyz_probe::rules::{Move, Position, Side};
 use togyz_probe::tablebase::{ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
 use togyz_probe::TableError;
-use togyz_probe::{Value, Wdl};
+use togyz_probe::{Metric, Value, Wdl};
 
 create_exception!(
     togyz_tb,
@@ -86,9 +86,9 @@ impl From<Failure> for PyErr {
                     ProbeError::Directory { .. } | ProbeError::Table(TableError::Io { .. }) => {
                         TableIoError::new_err(m)
                     }
-                    ProbeError::Table(_) | ProbeError::Inconsistent { .. } => {
-                        DamagedTableError::new_err(m)
-                    }
+                    ProbeError::Table(_)
+                    | ProbeError::Inconsistent { .. }
+                    | ProbeError::MixedMetrics { .. } => DamagedTableError::new_err(m),
                 }
             }
         }
@@ -160,6 +160,8 @@ struct MoveAnswer {
     uci: String,
     hole: u8,
     value: Value,
+    /// What the distance of `value` counts (its position's table's).
+    metric: Metric,
     fen: String,
 }
 
@@ -169,6 +171,7 @@ struct Answer {
     stones: u32,
     side: Side,
     value: Value,
+    metric: Metric,
     moves: Vec<MoveAnswer>,
     pv: Vec<String>,
 }
@@ -186,6 +189,7 @@ fn after(pos: &Position, mv: Move) -> Result<Position, Failure> {
 }
 
 fn ranked(tb: &Tablebase, pos: &Position) -> Result<Vec<MoveAnswer>, Failure> {
+    let metric = tb.metric(pos.stones_on_board()).unwrap_or(Metric::Dtm);
     tb.moves(pos)?
         .into_iter()
         .map(|m| {
@@ -194,6 +198,7 @@ fn ranked(tb: &Tablebase, pos: &Position) -> Result<Vec<MoveAnswer>, Failure> {
                 uci: written(notation::uci(pos, m.mv))?,
                 hole: m.mv.hole(),
                 value: m.value,
+                metric,
                 fen: after(pos, m.mv)?.fen(),
             })
         })
@@ -201,7 +206,7 @@ fn ranked(tb: &Tablebase, pos: &Position) -> Result<Vec<MoveAnswer>, Failure> {
 }
 
 fn answer(tb: &Tablebase, pos: &Position) -> Result<Answer, Failure> {
-    let value = tb.value(pos)?;
+    let (value, metric) = tb.value_with_metric(pos)?;
     let moves = ranked(tb, pos)?;
     let mut pv = Vec::new();
     let mut p = *pos;
@@ -214,9 +219,18 @@ fn answer(tb: &Tablebase, pos: &Position) -> Result<Answer, Failure> {
         stones: pos.stones_on_board(),
         side: pos.side_to_move(),
         value,
+        metric,
         moves,
         pv,
     })
+}
+
+/// `dtm` and `dtc`, as `togyz-probe query --json`: the distance under its
+/// metric's key, None under the other.
+fn set_distances(d: &Bound<'_, PyDict>, v: Value, metric: Metric) -> PyResult<()> {
+    let of = |m: Metric| v.dtm().filter(|_| metric == m);
+    d.set_item("dtm", of(Metric::Dtm))?;
+    d.set_item("dtc", of(Metric::Dtc))
 }
 
 fn move_dict<'py>(py: Python<'py>, m: &MoveAnswer) -> PyResult<Bound<'py, PyDict>> {
@@ -225,7 +239,7 @@ fn move_dict<'py>(py: Python<'py>, m: &MoveAnswer) -> PyResult<Bound<'py, PyDict
     d.set_item("uci", &m.uci)?;
     d.set_item("hole", m.hole)?;
     d.set_item("result", m.value.wdl().name())?;
-    d.set_item("dtm", m.value.dtm())?;
+    set_distances(&d, m.value, m.metric)?;
     d.set_item("fen", &m.fen)?;
     Ok(d)
 }
@@ -236,7 +250,7 @@ fn answer_dict<'py>(py: Python<'py>, a: &Answer) -> PyResult<Bound<'py, PyDict>>
     d.set_item("stones", a.stones)?;
     d.set_item("side", a.side.letter().to_string())?;
     d.set_item("result", a.value.wdl().name())?;
-    d.set_item("dtm", a.value.dtm())?;
+    set_distances(&d, a.value, a.metric)?;
     // As `togyz-probe query --json` says where an answer comes from; this
     // package answers from the tables only.
     d.set_item("source", "tables")?;
@@ -298,15 +312,16 @@ impl PyTablebase {
     }
 
     /// `(result, dtm)`: "win", "draw" or "loss" and plies to the end (None
-    /// for a draw).
+    /// for a draw, and where the table holds DTC: `probe(fen)["dtc"]` has
+    /// the distance to conversion).
     fn value(
         &self,
         py: Python<'_>,
         fen: &Bound<'_, PyAny>,
     ) -> PyResult<(&'static str, Option<u32>)> {
         let pos = position_of(fen)?;
-        let v = py.detach(|| Ok::<_, Failure>(self.tb.value(&pos)?))?;
-        Ok((v.wdl().name(), v.dtm()))
+        let (v, metric) = py.detach(|| Ok::<_, Failure>(self.tb.value_with_metric(&pos)?))?;
+        Ok((v.wdl().name(), v.dtm().filter(|_| metric == Metric::Dtm)))
     }
 
     /// Every legal move with its value for the mover, best first, as in

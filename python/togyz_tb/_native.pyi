@@ -35,7 +35,11 @@ class MoveInfo(TypedDict):
     result: Result
     """For the player making the move."""
     dtm: Optional[int]
-    """Plies to the end counted from before the move; None for a draw."""
+    """Plies to the end counted from before the move; None for a draw and
+    where the table holds DTC."""
+    dtc: Optional[int]
+    """Plies to the next conversion counted from before the move, where the
+    table holds DTC; None otherwise and for a draw."""
     fen: str
     """The position after the move."""
 
@@ -45,6 +49,7 @@ class ProbeResult(TypedDict):
     side: Literal["S", "N"]
     result: Result
     dtm: Optional[int]
+    dtc: Optional[int]
     source: Literal["tables"]
     moves: list[MoveInfo]
     pv: list[str]

@@ -26,6 +26,22 @@ pub fn tables() -> &'static Path {
     .path()
 }
 
+/// A folder with DTC tables (`togyz-gen generate --metric dtc`) for 1..=4
+/// stones.
+pub fn dtc_tables() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let (levels, _) = togyz_gen::dtc::solve_all(4).expect("levels solve");
+        for n in 1..=4 {
+            let values = levels[n as usize].widened();
+            togyz_gen::write_dtc::write_dtc_table(dir.path(), n, &values).expect("written");
+        }
+        dir
+    })
+    .path()
+}
+
 /// A command for the binary with `$TOGYZ_TABLES` unset (or set to `env`).
 pub fn command(args: &[&str], env: Option<&Path>) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_togyz-probe"));

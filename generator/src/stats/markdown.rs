@@ -56,6 +56,11 @@ pub fn markdown(r: &Report, chart: Option<&Path>) -> String {
             .map(|x| format!(" {} |", thousands(a.over_limit[x])))
             .collect();
         let lw = a.longest_win.as_ref().map_or(0, |x| x.dtm);
+        // DTC levels' distances count plies to the next conversion.
+        let lw_text = match l.metric {
+            "DTC" => format!("{lw} (DTC)"),
+            _ => lw.to_string(),
+        };
         let _ = writeln!(
             o,
             "| {} | {} | {} ({}) | {} ({}) | {} ({}) | {} |{over} {} |",
@@ -67,7 +72,7 @@ pub fn markdown(r: &Report, chart: Option<&Path>) -> String {
             pct(a.draws, a.positions),
             thousands(a.losses),
             pct(a.losses, a.positions),
-            lw,
+            lw_text,
             thousands(a.mutual_zugzwangs),
         );
         for (t, x) in
@@ -112,9 +117,13 @@ pub fn markdown(r: &Report, chart: Option<&Path>) -> String {
     for l in &r.per_stones {
         let _ = writeln!(
             o,
-            "## {} stone{}\n",
+            "## {} stone{}{}\n",
             l.stones,
-            if l.stones == 1 { "" } else { "s" }
+            if l.stones == 1 { "" } else { "s" },
+            match l.metric {
+                "DTC" => " (a DTC table: distances are plies to the next conversion)",
+                _ => "",
+            }
         );
         let _ = writeln!(
             o,

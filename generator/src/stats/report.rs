@@ -5,7 +5,8 @@ use super::*;
 /// A position with its line of best play.
 #[derive(Clone, Debug, Serialize)]
 pub struct Line {
-    /// Plies to the end of the game.
+    /// Plies to the end of the game (to the next conversion in a DTC
+    /// table, the level's `metric`).
     pub dtm: u32,
     /// The position (PlayStrategy FEN).
     pub fen: String,
@@ -65,6 +66,8 @@ pub struct ByClass {
 pub struct LevelReport {
     /// Stones on the board.
     pub stones: u32,
+    /// What the level's distances count: `DTM` or `DTC`.
+    pub metric: &'static str,
     /// The whole table.
     #[serde(flatten)]
     pub all: CensusReport,
@@ -165,6 +168,7 @@ pub fn report(
         }
         per_stones.push(LevelReport {
             stones: s.stones,
+            metric: tb.metric(s.stones).unwrap_or(Metric::Dtm).name(),
             all: cr(&s.all)?,
             mutual_zugzwang_examples: zz,
             by_tuzdyk_class: ByClass {

@@ -5,11 +5,15 @@
 //! reader (and holds the pieces the generator's writer shares with it: the
 //! header codec, the threshold packing and the block geometry).
 //!
-//! A file is `header | WDL data | DTM data | WDL block index | DTM block
-//! index`. The WDL section stores, per board, the two kazan thresholds where
-//! the result turns from loss to draw and from draw to win (the result is
-//! monotone along the kazan axis); the DTM section stores the distance in
-//! plies of every position. Both are cut into fixed-size blocks, each
+//! A file is `header | WDL data | distance data | WDL block index |
+//! distance block index`. The header names the metric of the distances.
+//! In a DTM table the WDL section stores, per board, the two kazan
+//! thresholds where the result turns from loss to draw and from draw to win
+//! (the result is monotone along the kazan axis), and the distance section
+//! the distance to the end in plies of every position. In a DTC table the
+//! WDL section stores one draw split a board (`docs/dtc.md`) and the
+//! distance section the distance to conversion of every won or lost
+//! position. Both are cut into fixed-size blocks, each
 //! compressed with zstd and checksummed with xxh3-64, so a WDL probe never
 //! touches distance data.
 //!
@@ -19,7 +23,7 @@
 
 use std::fmt;
 
-use crate::value::Wdl;
+use crate::value::{Metric, Wdl};
 
 mod error;
 mod file;
@@ -48,6 +52,16 @@ pub const WDL_BLOCK_BOARDS: u32 = 16384;
 /// Positions per DTM block written by the generator (the reader takes the
 /// figure from the header).
 pub const DTM_BLOCK_POSITIONS: u32 = 65536;
+/// Header byte 42 of a DTM table (also every table written before the
+/// byte was given a meaning, when it was reserved and zero).
+pub const METRIC_DTM: u8 = 0;
+/// Header byte 42 of a DTC table.
+pub const METRIC_DTC: u8 = 1;
+/// Boards per WDL block of a DTC table (one byte a board).
+pub const DTC_WDL_BLOCK_BOARDS: u32 = 65536;
+/// Boards per distance block of a DTC table (each holds its boards' `n`
+/// won or lost positions; a divisor of [`DTC_WDL_BLOCK_BOARDS`]).
+pub const DTC_BLOCK_BOARDS: u32 = 32768;
 /// The largest decompressed block the reader accepts, in bytes: a bound on
 /// the memory a damaged or hostile header can make it allocate.
 pub const MAX_BLOCK_BYTES: u64 = 16 << 20;
@@ -123,12 +137,13 @@ pub fn wdl_at(thresholds: (u32, u32), j: u32) -> Wdl {
 pub enum Section {
     /// Win/draw/loss thresholds, one entry per board.
     Wdl,
-    /// Distances in plies, one entry per position.
+    /// Distances in plies (DTM: one entry a position; DTC: one a won or
+    /// lost position).
     Dtm,
 }
 
 impl Section {
-    /// `0` for WDL, `1` for DTM (used in cache keys).
+    /// `0` for WDL, `1` for distances (used in cache keys).
     pub fn id(self) -> u8 {
         match self {
             Section::Wdl => 0,
@@ -141,7 +156,7 @@ impl fmt::Display for Section {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Section::Wdl => "WDL",
-            Section::Dtm => "DTM",
+            Section::Dtm => "distance",
         })
     }
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{Section, FORMAT_VERSION, RULES_VARIANT};
+use crate::value::Metric;
 
 /// Everything that can be wrong with a table file. Every variant names the
 /// file.
@@ -144,6 +145,17 @@ pub enum TableError {
         /// What is wrong.
         detail: String,
     },
+    /// A table of the other metric where one metric is needed (a DTM solve
+    /// or check needs DTM tables below it).
+    #[error("{}: holds {found} distances, {wanted} ones are needed here", .path.display())]
+    WrongMetric {
+        /// The file.
+        path: PathBuf,
+        /// The metric the file holds.
+        found: Metric,
+        /// The metric needed.
+        wanted: Metric,
+    },
     /// The checksum over everything after the header does not match.
     #[error("{}: file checksum mismatch", .path.display())]
     FileChecksum {
@@ -181,6 +193,7 @@ impl TableError {
             | TableError::Decompress { path, .. }
             | TableError::BlockLength { path, .. }
             | TableError::BadEntry { path, .. }
+            | TableError::WrongMetric { path, .. }
             | TableError::FileChecksum { path }
             | TableError::OutOfRange { path, .. } => path,
         }

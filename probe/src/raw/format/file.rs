@@ -13,7 +13,10 @@ use xxhash_rust::xxh3::xxh3_64;
 use super::header::check_file_length;
 use super::*;
 use crate::raw::index::Layout;
-use crate::value::{Value, Wdl};
+use crate::value::{Metric, Value, Wdl};
+
+/// Boards between two of [`TableFile::split_sums`]' running sums.
+pub const SPLIT_SUM_STEP: usize = 64;
 
 thread_local! {
     /// One zstd decompression context per thread, made on first use.
@@ -446,7 +449,9 @@ impl TableFile {
         )
     }
 
-    /// Where position `index`'s distance lives: (DTM block, byte offset).
+    /// Where position `index`'s distance lives in a DTM table: (distance
+    /// block, byte offset). See [`TableFile::distance_location`] for both
+    /// metrics.
     #[inline]
     pub fn dtm_location(&self, index: u64) -> (u64, usize) {
         let per = self.header.dtm_block_positions as u64;
@@ -456,7 +461,118 @@ impl TableFile {
         )
     }
 
-    /// Decodes the thresholds at byte `at` of decompressed WDL block `block`.
+    /// Where the distance of the position at global board `gb`, kazan
+    /// offset `j` lives: (distance block, byte offset), given the board's
+    /// thresholds `t` and the decompressed WDL block `wdl` holding it
+    /// ([`TableFile::wdl_location`], [`TableFile::thresholds_in`]). `None`
+    /// for a draw of a DTC table, which stores no distance.
+    ///
+    /// A DTC block holds the losses of its boards, board by board, then
+    /// their wins: an entry's place is counted from the draw splits of the
+    /// block's boards before it (`docs/format.md`, DTC tables).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::BadEntry`] if `wdl` does not hold the block's boards or
+    /// their splits do not add up (a damaged block).
+    #[inline]
+    pub fn distance_location(
+        &self,
+        wdl: &[u8],
+        gb: u64,
+        j: u32,
+        t: (u32, u32),
+    ) -> Result<Option<(u64, usize)>, TableError> {
+        self.distance_location_with(wdl, None, gb, j, t)
+    }
+
+    /// The running sums of the draw splits of DTC distance block `block`,
+    /// every [`SPLIT_SUM_STEP`] boards from its first, and their total last
+    /// (from the decompressed WDL block `wdl` holding its boards): with
+    /// them [`TableFile::distance_location_with`] adds at most
+    /// `SPLIT_SUM_STEP - 1` splits instead of a block's worth. Empty for a
+    /// DTM table.
+    pub fn split_sums(&self, wdl: &[u8], block: u64) -> Vec<u32> {
+        let h = &self.header;
+        if h.metric != Metric::Dtc {
+            return Vec::new();
+        }
+        let per = h.dtm_block_positions as u64;
+        let first = block * per;
+        let wdl_first = first / h.wdl_block_boards as u64 * h.wdl_block_boards as u64;
+        let end = (first + per).min(h.boards);
+        let splits = wdl
+            .get((first - wdl_first) as usize..(end - wdl_first) as usize)
+            .unwrap_or(&[]);
+        let mut sums = vec![0u32];
+        let mut acc = 0u32;
+        for run in splits.chunks(SPLIT_SUM_STEP) {
+            acc += run.iter().map(|&x| x as u32).sum::<u32>();
+            sums.push(acc);
+        }
+        sums
+    }
+
+    /// [`TableFile::distance_location`], with the block's
+    /// [`TableFile::split_sums`] if at hand.
+    ///
+    /// # Errors
+    ///
+    /// As [`TableFile::distance_location`].
+    #[inline]
+    pub fn distance_location_with(
+        &self,
+        wdl: &[u8],
+        sums: Option<&[u32]>,
+        gb: u64,
+        j: u32,
+        t: (u32, u32),
+    ) -> Result<Option<(u64, usize)>, TableError> {
+        let h = &self.header;
+        if h.metric == Metric::Dtm {
+            return Ok(Some(
+                self.dtm_location(gb * self.layout.kazans() + j as u64),
+            ));
+        }
+        if wdl_at(t, j) == Wdl::Draw {
+            return Ok(None);
+        }
+        let n = h.stones as u64;
+        let per = h.dtm_block_positions as u64;
+        let block = gb / per;
+        // The block's boards lie in gb's WDL block (the header checks that
+        // its boards a block are a multiple of ours).
+        let first = block * per;
+        let wdl_first = gb / h.wdl_block_boards as u64 * h.wdl_block_boards as u64;
+        let end = (first + per).min(h.boards);
+        let bad = || self.bad_entry(Section::Dtm, block, "the draw splits do not add up");
+        let splits = wdl
+            .get((first - wdl_first) as usize..(end - wdl_first) as usize)
+            .ok_or_else(bad)?;
+        let sum = |s: &[u8]| s.iter().map(|&x| x as u64).sum::<u64>();
+        let here = (gb - first) as usize;
+        let step = here / SPLIT_SUM_STEP;
+        let (losses_before, total) = match sums {
+            Some(sums) => {
+                let at = |i: usize| sums.get(i).map(|&x| x as u64).ok_or_else(bad);
+                let tail = &splits[step * SPLIT_SUM_STEP..here];
+                (at(step)? + sum(tail), *sums.last().ok_or_else(bad)? as u64)
+            }
+            None => (sum(&splits[..here]), sum(splits)),
+        };
+        let entry = if j < t.0 {
+            losses_before + j as u64
+        } else {
+            let wins_before = (here as u64 * n)
+                .checked_sub(losses_before)
+                .ok_or_else(bad)?;
+            total + wins_before + (j - t.1) as u64
+        };
+        Ok(Some((block, entry as usize * h.dtm_width as usize)))
+    }
+
+    /// Decodes the thresholds at byte `at` of decompressed WDL block `block`
+    /// (a DTC table's draw split `s` is the thresholds `(s, s + 1)`).
     ///
     /// # Errors
     ///
@@ -469,6 +585,16 @@ impl TableFile {
         block: u64,
         at: usize,
     ) -> Result<(u32, u32), TableError> {
+        if self.header.metric == Metric::Dtc {
+            let n = self.header.stones;
+            return match data.get(at) {
+                Some(&s) if s as u32 <= n => Ok((s as u32, s as u32 + 1)),
+                Some(&s) => {
+                    Err(self.bad_entry(Section::Wdl, block, &format!("draw split {s} above {n}")))
+                }
+                None => Err(self.bad_entry(Section::Wdl, block, "entry outside the block")),
+            };
+        }
         let width = self.header.wdl_width as usize;
         let packed = match data.get(at..at + width) {
             Some([b]) => *b as u16,
@@ -551,10 +677,36 @@ impl TableFile {
     ///
     /// As [`TableFile::wdl`] and [`TableFile::combine`].
     pub fn value(&self, gb: u64, j: u32) -> Result<Value, TableError> {
-        let wdl = self.wdl(gb, j)?;
-        let index = gb * self.layout.kazans() + j as u64;
-        let (block, at) = self.dtm_location(index);
+        self.check_range(gb, j)?;
+        let (wb, at) = self.wdl_location(gb);
+        let wdl = self.read_block(Section::Wdl, wb)?;
+        let t = self.thresholds_in(&wdl, wb, at)?;
+        let Some((block, at)) = self.distance_location(&wdl, gb, j, t)? else {
+            return Ok(Value::Draw);
+        };
         let data = self.read_block(Section::Dtm, block)?;
-        self.combine(wdl, self.distance_in(&data, block, at)?, block)
+        self.combine(wdl_at(t, j), self.distance_in(&data, block, at)?, block)
+    }
+
+    /// The metric of the stored distances.
+    pub fn metric(&self) -> Metric {
+        self.header.metric
+    }
+
+    /// An error unless the table holds `metric` (a DTM solve or check
+    /// needs DTM tables below it).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::WrongMetric`] naming both metrics.
+    pub fn require_metric(&self, metric: Metric) -> Result<(), TableError> {
+        if self.header.metric != metric {
+            return Err(TableError::WrongMetric {
+                path: self.path.clone(),
+                found: self.header.metric,
+                wanted: metric,
+            });
+        }
+        Ok(())
     }
 }

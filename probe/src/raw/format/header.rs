@@ -27,13 +27,19 @@ pub struct Header {
     pub positions: u64,
     /// Boards in the table (positions / (n + 1)).
     pub boards: u64,
+    /// What the distance section holds: DTM, or DTC (whose WDL section
+    /// holds one draw split a board and whose distance section leaves the
+    /// draws out).
+    pub metric: Metric,
     /// Bytes per WDL entry (1 or 2).
     pub wdl_width: u8,
     /// Bytes per DTM entry (1 or 2).
     pub dtm_width: u8,
     /// Boards per WDL block (the last block may hold fewer).
     pub wdl_block_boards: u32,
-    /// Positions per DTM block (the last block may hold fewer).
+    /// Positions per distance block for DTM; boards per distance block for
+    /// DTC (whose blocks hold their boards' `n` decisive positions each).
+    /// The last block may hold fewer.
     pub dtm_block_positions: u32,
     /// WDL blocks.
     pub wdl_blocks: u64,
@@ -76,7 +82,8 @@ mod off {
     pub const BOARDS: usize = 32;
     pub const WDL_WIDTH: usize = 40;
     pub const DTM_WIDTH: usize = 41;
-    pub const RESERVED_A: usize = 42; // u16, zero
+    pub const METRIC: usize = 42;
+    pub const RESERVED_A: usize = 43; // u8, zero
     pub const WDL_BLOCK_BOARDS: usize = 44;
     pub const DTM_BLOCK_POSITIONS: usize = 48;
     pub const RESERVED_B: usize = 52; // u32, zero
@@ -110,6 +117,7 @@ impl Header {
         LE::write_u64(&mut b[off::BOARDS..], self.boards);
         b[off::WDL_WIDTH] = self.wdl_width;
         b[off::DTM_WIDTH] = self.dtm_width;
+        b[off::METRIC] = metric_code(self.metric);
         LE::write_u32(&mut b[off::WDL_BLOCK_BOARDS..], self.wdl_block_boards);
         LE::write_u32(&mut b[off::DTM_BLOCK_POSITIONS..], self.dtm_block_positions);
         LE::write_u64(&mut b[off::WDL_BLOCKS..], self.wdl_blocks);
@@ -165,6 +173,16 @@ impl Header {
             config_count: LE::read_u32(&b[off::CONFIGS..]),
             positions: LE::read_u64(&b[off::POSITIONS..]),
             boards: LE::read_u64(&b[off::BOARDS..]),
+            metric: match b[off::METRIC] {
+                METRIC_DTM => Metric::Dtm,
+                METRIC_DTC => Metric::Dtc,
+                code => {
+                    return Err(TableError::InconsistentHeader {
+                        path: path_buf(),
+                        detail: format!("unknown metric code {code}"),
+                    })
+                }
+            },
             wdl_width: b[off::WDL_WIDTH],
             dtm_width: b[off::DTM_WIDTH],
             wdl_block_boards: LE::read_u32(&b[off::WDL_BLOCK_BOARDS..]),
@@ -196,7 +214,7 @@ impl Header {
                 found: h.rules_variant,
             });
         }
-        let reserved_a = LE::read_u16(&b[off::RESERVED_A..]);
+        let reserved_a = b[off::RESERVED_A];
         let reserved_b = LE::read_u32(&b[off::RESERVED_B..]);
         h.check_consistency(reserved_a, reserved_b)
             .map_err(|detail| TableError::InconsistentHeader {
@@ -208,7 +226,7 @@ impl Header {
 
     /// Checks the fields against each other. Checked arithmetic throughout:
     /// a header that passed its checksum may still have been crafted.
-    fn check_consistency(&self, reserved_a: u16, reserved_b: u32) -> Result<(), String> {
+    fn check_consistency(&self, reserved_a: u8, reserved_b: u32) -> Result<(), String> {
         if reserved_a != 0 || reserved_b != 0 {
             return Err("reserved fields are not zero".into());
         }
@@ -232,11 +250,14 @@ impl Header {
                 layout.positions()
             ));
         }
-        if self.wdl_width != wdl_width_for(n) {
+        let wdl_width = match self.metric {
+            Metric::Dtm => wdl_width_for(n),
+            Metric::Dtc => 1,
+        };
+        if self.wdl_width != wdl_width {
             return Err(format!(
-                "WDL entry width {}, expected {} for {n} stones",
-                self.wdl_width,
-                wdl_width_for(n)
+                "WDL entry width {}, expected {wdl_width} for {n} stones ({})",
+                self.wdl_width, self.metric
             ));
         }
         let longest = self.longest_win.max(self.longest_loss);
@@ -254,14 +275,20 @@ impl Header {
         if total != Some(self.positions) {
             return Err("wins + draws + losses is not the position count".into());
         }
+        if self.metric == Metric::Dtc && self.draws != self.boards {
+            return Err(format!(
+                "{} draws in a DTC table of {} boards (one draw a board)",
+                self.draws, self.boards
+            ));
+        }
         if self.wins == 0 && self.longest_win != 0 || self.losses == 0 && self.longest_loss != 0 {
             return Err("a longest distance without a position to carry it".into());
         }
-        let check_blocks = |name: &str, per: u32, width: u8, items: u64, blocks: u64| {
-            if per == 0 || per as u64 * width as u64 > MAX_BLOCK_BYTES {
+        let check_blocks = |name: &str, per: u64, width: u8, items: u64, blocks: u64| {
+            if per == 0 || per * width as u64 > MAX_BLOCK_BYTES {
                 return Err(format!("{per} entries per {name} block"));
             }
-            if blocks != items.div_ceil(per as u64) {
+            if blocks != items.div_ceil(per) {
                 return Err(format!(
                     "{blocks} {name} blocks for {items} entries of {per} a block"
                 ));
@@ -270,16 +297,26 @@ impl Header {
         };
         check_blocks(
             "WDL",
-            self.wdl_block_boards,
+            self.wdl_block_boards as u64,
             self.wdl_width,
             self.boards,
             self.wdl_blocks,
         )?;
+        // A DTC block's boards lie in one WDL block (written without
+        // `is_multiple_of`, which is newer than this crate's MSRV).
+        let per = self.dtm_block_positions.max(1);
+        if self.metric == Metric::Dtc && self.wdl_block_boards / per * per != self.wdl_block_boards
+        {
+            return Err(format!(
+                "{} boards a WDL block is not a multiple of {} boards a DTC block",
+                self.wdl_block_boards, self.dtm_block_positions
+            ));
+        }
         check_blocks(
-            "DTM",
-            self.dtm_block_positions,
+            self.metric.name(),
+            self.distance_block_entries(),
             self.dtm_width,
-            self.positions,
+            self.distance_entries(),
             self.dtm_blocks,
         )?;
         // Sections in order, without gaps: header, WDL data, DTM data, WDL
@@ -303,11 +340,15 @@ impl Header {
     /// a section may be short). `block` must be below the block count.
     pub fn block_bytes(&self, section: Section, block: u64) -> u64 {
         let (per, width, items) = match section {
-            Section::Wdl => (self.wdl_block_boards, self.wdl_width, self.boards),
-            Section::Dtm => (self.dtm_block_positions, self.dtm_width, self.positions),
+            Section::Wdl => (self.wdl_block_boards as u64, self.wdl_width, self.boards),
+            Section::Dtm => (
+                self.distance_block_entries(),
+                self.dtm_width,
+                self.distance_entries(),
+            ),
         };
-        let start = block * per as u64;
-        (items - start).min(per as u64) * width as u64
+        let start = block * per;
+        (items - start).min(per) * width as u64
     }
 
     /// Blocks in `section`.
@@ -318,9 +359,35 @@ impl Header {
         }
     }
 
+    /// Entries of the distance section: one a position for DTM, one a won
+    /// or lost position for DTC (`n` a board: every board has one draw).
+    pub fn distance_entries(&self) -> u64 {
+        match self.metric {
+            Metric::Dtm => self.positions,
+            Metric::Dtc => self.boards * self.stones as u64,
+        }
+    }
+
+    /// Entries of a full distance block: `dtm_block_positions` for DTM,
+    /// `dtm_block_positions * n` for DTC.
+    pub fn distance_block_entries(&self) -> u64 {
+        match self.metric {
+            Metric::Dtm => self.dtm_block_positions as u64,
+            Metric::Dtc => self.dtm_block_positions as u64 * self.stones as u64,
+        }
+    }
+
     /// The longest distance of any position.
     pub fn longest(&self) -> u32 {
         self.longest_win.max(self.longest_loss)
+    }
+}
+
+/// The header's code of a metric (byte 42).
+fn metric_code(metric: Metric) -> u8 {
+    match metric {
+        Metric::Dtm => METRIC_DTM,
+        Metric::Dtc => METRIC_DTC,
     }
 }
 

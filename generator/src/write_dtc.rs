@@ -1,0 +1,179 @@
+//! Writing DTC tables (`docs/format.md`, DTC tables): the WDL section as
+//! one draw split a board, the distance section as the DTC of every won or
+//! lost position (draws, one a board, are left out), both block-compressed
+//! and checksummed like a DTM table's, through the same sink
+//! ([`crate::write`]): deterministic bytes, atomic appearance on disk, never
+//! over an existing file.
+
+use crate::score::draw_split;
+use crate::write::{
+    write_section, Blocks, Census, Sections, Sink, ValueStream, WriteError, WriteSummary,
+};
+use rayon::prelude::*;
+use std::path::Path;
+use togyz_probe::raw::format::{dtm_width_for, Section, DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS};
+use togyz_probe::raw::index::{Layout, MAX_STONES};
+use togyz_probe::{Metric, Value};
+
+/// zstd level of a DTC table's WDL section (65536 boards a block). On the
+/// 7-stone level (`docs/performance.md`, "DTC table files"): 0.0486 bits a
+/// position in 2.2 s; level 19 0.0478 in 8.1 s, level 9 0.0583 in 0.2 s.
+pub const DTC_WDL_LEVEL: i32 = 15;
+/// zstd level of a DTC table's distance section (262144 entries a block).
+/// On the 7-stone level: 0.336 bits a position in 15 s; level 19 0.327 in
+/// 39 s, level 9 0.411 in 1.7 s.
+pub const DTC_LEVEL: i32 = 15;
+
+/// Streams the distances of the won and lost positions of packed values,
+/// skipping the draws.
+struct Decisive<'a, T> {
+    values: &'a [T],
+    at: usize,
+}
+
+impl<T: Copy + Into<u16>> ValueStream for Decisive<'_, T> {
+    fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
+        let mut left = count;
+        while left > 0 {
+            let v: u16 = (*self.values.get(self.at).ok_or(WriteError::ShortInput)?).into();
+            self.at += 1;
+            if let Some(d) = Value::unpack(v).dtm() {
+                // Within u16: the values are packed.
+                out.push(d as u16);
+                left -= 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes the DTC table for `n` stones into `dir` from its packed values in
+/// index order ([`crate::dtc::DtcLevel::values`]: the distance of a value
+/// is its DTC).
+///
+/// # Errors
+///
+/// [`WriteError::TooManyStones`], [`WriteError::WrongLength`];
+/// [`WriteError::Score`] naming a board that is not one draw split (the
+/// format cannot hold it); [`WriteError::Exists`] if the file is there;
+/// I/O and compression errors.
+pub fn write_dtc_table<T: Copy + Into<u16> + Sync>(
+    dir: &Path,
+    n: u32,
+    values: &[T],
+) -> Result<WriteSummary, WriteError> {
+    if n == 0 || n > MAX_STONES {
+        return Err(WriteError::TooManyStones(n));
+    }
+    let layout = Layout::new(n);
+    let positions = layout.positions();
+    let boards = layout.boards();
+    if values.len() as u64 != positions {
+        return Err(WriteError::WrongLength {
+            n,
+            expected: positions,
+            found: values.len() as u64,
+        });
+    }
+    let k = layout.kazans() as usize;
+    // The draw splits, checking one draw a board, and the census (folded
+    // per run of boards: a census a board would outweigh the level).
+    const RUN: usize = 4096;
+    let mut splits = vec![0u8; boards as usize];
+    let census = splits
+        .par_chunks_mut(RUN)
+        .zip(values.par_chunks(RUN * k))
+        .enumerate()
+        .map(|(r, (splits, run))| {
+            let mut c = Census::default();
+            for (i, (split, board)) in splits.iter_mut().zip(run.chunks(k)).enumerate() {
+                let wdl = board.iter().map(|&v| {
+                    let v = Value::unpack(v.into());
+                    c.add(v);
+                    v.wdl()
+                });
+                *split = draw_split(n, (r * RUN + i) as u64, wdl)? as u8;
+            }
+            Ok::<Census, WriteError>(c)
+        })
+        .try_reduce(Census::default, |mut a, b| {
+            a.merge(&b);
+            Ok(a)
+        })?;
+
+    let mut sink = Sink::create(dir, n)?;
+    let wb = DTC_WDL_BLOCK_BOARDS;
+    let wdl_data_offset = sink.pos;
+    let wdl_blocks = boards.div_ceil(wb as u64);
+    let mut wdl_index = Vec::with_capacity(wdl_blocks as usize);
+    write_section(
+        &mut sink,
+        Blocks {
+            count: wdl_blocks,
+            values: wb as u64,
+            total: boards,
+        },
+        &mut crate::write::SliceStream::new(&splits),
+        DTC_WDL_LEVEL,
+        Section::Wdl,
+        &mut wdl_index,
+        |_, splits, raw| {
+            raw.extend(splits.iter().map(|&s| s as u8));
+            Ok(Census::default())
+        },
+    )?;
+
+    let dtm_width = dtm_width_for(census.longest_win.max(census.longest_loss));
+    let per = DTC_BLOCK_BOARDS;
+    let dtm_data_offset = sink.pos;
+    let dtm_blocks = boards.div_ceil(per as u64);
+    let mut dtm_index = Vec::with_capacity(dtm_blocks as usize);
+    let nu = n as usize;
+    write_section(
+        &mut sink,
+        Blocks {
+            count: dtm_blocks,
+            values: per as u64 * n as u64,
+            total: boards * n as u64,
+        },
+        &mut Decisive { values, at: 0 },
+        DTC_LEVEL,
+        Section::Dtm,
+        &mut dtm_index,
+        |block, distances, raw| {
+            // The block's losses, board by board, then its wins: they
+            // compress better apart (docs/performance.md).
+            let first = (block * per as u64) as usize;
+            let mut wins = Vec::with_capacity(distances.len());
+            for (i, board) in distances.chunks(nu).enumerate() {
+                let s = splits[first + i] as usize;
+                for (j, &d) in board.iter().enumerate() {
+                    let to = if j < s { &mut *raw } else { &mut wins };
+                    match dtm_width {
+                        1 => to.push(d as u8),
+                        _ => to.extend_from_slice(&d.to_le_bytes()),
+                    }
+                }
+            }
+            raw.extend_from_slice(&wins);
+            Ok(Census::default())
+        },
+    )?;
+
+    sink.finish_table(
+        dir,
+        n,
+        &census,
+        Sections {
+            metric: Metric::Dtc,
+            wdl_width: 1,
+            dtm_width,
+            wdl_block_boards: wb,
+            dtm_block_positions: per,
+            wdl_data_offset,
+            dtm_data_offset,
+            wdl_index,
+            dtm_index,
+        },
+    )
+}

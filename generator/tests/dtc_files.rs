@@ -1,0 +1,337 @@
+//! DTC table files (`docs/format.md`, `docs/dtc.md`): written, read back
+//! through the reader, the generator's decoder and `Tablebase`, played out,
+//! damaged and verified.
+
+use std::path::Path;
+use std::sync::OnceLock;
+use togyz_gen::decode::DecodeAll;
+use togyz_gen::dtc;
+use togyz_gen::generate::GenerateArgs;
+use togyz_gen::retro::{self, LevelValues, Levels};
+use togyz_gen::verify::{verify_dir, VerifyError};
+use togyz_gen::write::{write_table, WriteError};
+use togyz_gen::write_dtc::write_dtc_table;
+use togyz_probe::raw::format::{file_name, TableError, TableFile, HEADER_LEN};
+use togyz_probe::raw::index::Layout;
+use togyz_probe::tablebase::ProbeError;
+use togyz_probe::{Metric, Tablebase, Value, Wdl};
+
+const MAX: u32 = 6;
+
+/// Solved levels, DTC and DTM.
+struct Solved {
+    dtc: Vec<LevelValues>,
+    dtm: Levels,
+}
+
+/// The levels up to [`MAX`], once for the tests that need them.
+fn solved() -> &'static Solved {
+    static SOLVED: OnceLock<Solved> = OnceLock::new();
+    SOLVED.get_or_init(|| Solved {
+        dtc: dtc::solve_all(MAX).unwrap().0,
+        dtm: retro::solve_all(MAX).unwrap(),
+    })
+}
+
+/// The levels up to 4 stones, for the quick tests.
+fn small() -> &'static Solved {
+    static SMALL: OnceLock<Solved> = OnceLock::new();
+    SMALL.get_or_init(|| Solved {
+        dtc: dtc::solve_all(4).unwrap().0,
+        dtm: retro::solve_all(4).unwrap(),
+    })
+}
+
+/// Writes the DTC tables of levels `from..=to` of `s` into `dir`.
+fn write_dtc(s: &Solved, dir: &Path, from: u32, to: u32) {
+    for n in from..=to {
+        write_dtc_table(dir, n, &s.dtc[n as usize].widened()).unwrap();
+    }
+}
+
+/// The DTC tables read back equal the solver's values, their WDL is the
+/// DTM tables' for every position up to 6 stones, and `Tablebase` answers
+/// the same with the DTC metric.
+#[test]
+fn dtc_tables_read_back_as_solved_and_match_the_dtm_wdl() {
+    let s = solved();
+    let dir = tempfile::tempdir().unwrap();
+    write_dtc(s, dir.path(), 1, MAX);
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    for n in 1..=MAX {
+        let file = TableFile::open(dir.path().join(file_name(n))).unwrap();
+        assert_eq!(file.metric(), Metric::Dtc);
+        let h = file.header();
+        assert_eq!(h.draws, h.boards, "one draw a board");
+        let decoded = file.decode_all().unwrap();
+        assert_eq!(&decoded[..], &s.dtc[n as usize].widened()[..], "n={n}");
+        let dtm = s.dtm.table(n);
+        let layout = Layout::new(n);
+        for (i, (&c, &m)) in decoded.iter().zip(dtm.iter()).enumerate() {
+            assert_eq!(
+                Value::unpack(c).wdl(),
+                Value::unpack(m).wdl(),
+                "n={n} {}",
+                layout.slot(i as u64).position().fen()
+            );
+        }
+        // The probe path (block cache, distance location) on a sample.
+        for i in (0..layout.positions()).step_by(97) {
+            let pos = layout.slot(i).position();
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let want = Value::unpack(decoded[i as usize]);
+            assert_eq!(tb.value_with_metric(&pos).unwrap(), (want, Metric::Dtc));
+            assert_eq!(tb.wdl(&pos).unwrap(), want.wdl());
+        }
+        // The WDL section alone gives the solver's draw splits.
+        let splits = togyz_gen::decode_dtc::wdl_level(&file).unwrap();
+        let from_dtm = togyz_gen::score::WdlLevel::from_packed(n, &dtm).unwrap();
+        assert_eq!(splits, from_dtm, "n={n}");
+    }
+}
+
+/// From won positions of DTC levels above DTM ones, the principal variation
+/// keeps the win, lowers the DTC at each of the winner's quiet moves, and
+/// ends the game won, through the smaller levels of both kinds.
+#[test]
+fn dtc_principal_variations_win_through_lower_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    for n in 1..=3 {
+        write_table(dir.path(), n, &solved().dtm.table(n)).unwrap();
+    }
+    write_dtc(solved(), dir.path(), 4, MAX);
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    assert_eq!(tb.metric(3), Some(Metric::Dtm));
+    assert_eq!(tb.metric(4), Some(Metric::Dtc));
+    let mut games = 0;
+    for n in 4..=MAX {
+        let layout = Layout::new(n);
+        let step = (layout.positions() / 400).max(1);
+        for i in (0..layout.positions()).step_by(step as usize) {
+            let start = layout.slot(i).position();
+            if start.outcome().is_some() || tb.wdl(&start).unwrap() != Wdl::Win {
+                continue;
+            }
+            let winner = start.side_to_move();
+            let line = tb.principal_variation(&start).unwrap();
+            let mut pos = start;
+            for mv in line {
+                let (before, metric) = tb.value_with_metric(&pos).unwrap();
+                let mover = pos.side_to_move();
+                let stones = pos.stones_on_board();
+                pos.play(mv).unwrap();
+                let after = tb.value(&pos).unwrap();
+                if mover == winner {
+                    assert_eq!(before.wdl(), Wdl::Win, "{}", start.fen());
+                    if metric == Metric::Dtc
+                        && pos.outcome().is_none()
+                        && pos.stones_on_board() == stones
+                    {
+                        // A quiet move: the opponent's loss is nearer to a
+                        // conversion.
+                        assert!(
+                            after.wdl() == Wdl::Loss && after.dtm() < before.dtm(),
+                            "{}: {before} then {after}",
+                            start.fen()
+                        );
+                    }
+                }
+            }
+            let o = pos.outcome().expect("the line ends the game");
+            assert_eq!(o.winner, Some(winner), "from {}", start.fen());
+            games += 1;
+        }
+    }
+    assert!(games > 300, "only {games} games");
+}
+
+/// `generate --metric dtc` keeps the DTM tables it finds, reads their WDL
+/// for the levels above, and writes the same bytes `write_dtc_table` does.
+#[test]
+fn generate_dtc_resumes_over_dtm_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = tempfile::tempdir().unwrap();
+    for n in 1..=2 {
+        write_table(dir.path(), n, &small().dtm.table(n)).unwrap();
+    }
+    write_dtc(small(), reference.path(), 3, 4);
+    let mut args = GenerateArgs::new(4, dir.path());
+    args.metric = Metric::Dtc;
+    let summaries = togyz_gen::generate_dtc::generate_dtc(&args).unwrap();
+    assert_eq!(
+        summaries.iter().map(|s| s.reused).collect::<Vec<_>>(),
+        [true, true, false, false]
+    );
+    for n in 3..=4 {
+        let a = std::fs::read(dir.path().join(file_name(n))).unwrap();
+        let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
+        assert!(a == b, "n={n}: generate and write_dtc_table differ");
+    }
+    // A second run keeps everything; a DTM run cannot build on DTC.
+    let again = togyz_gen::generate_dtc::generate_dtc(&args).unwrap();
+    assert!(again.iter().all(|s| s.reused));
+    let mut dtm = GenerateArgs::new(5, dir.path());
+    dtm.metric = Metric::Dtm;
+    let err = togyz_gen::generate::generate(&dtm).unwrap_err().to_string();
+    assert!(err.contains("togyz-03.tkb") && err.contains("DTC"), "{err}");
+    verify_dir(dir.path(), false, false).unwrap();
+}
+
+/// Rewrites the header checksum of a table whose header was changed, so
+/// that the change reaches the structural checks.
+fn reseal_header(bytes: &mut [u8]) {
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[..160]);
+    bytes[160..168].copy_from_slice(&sum.to_le_bytes());
+}
+
+/// A damaged DTC file gives a clear error naming it, never a value.
+#[test]
+fn damaged_dtc_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write_dtc(small(), dir.path(), 1, 4);
+    let path = dir.path().join(file_name(4));
+    let good = std::fs::read(&path).unwrap();
+    let file = TableFile::open(&path).unwrap();
+    let h = file.header().clone();
+    drop(file);
+
+    // A byte of the DTC section: that block's checksum.
+    let mut bad = good.clone();
+    bad[h.dtm_data_offset as usize + 3] ^= 0x40;
+    std::fs::remove_file(&path).unwrap();
+    std::fs::write(&path, &bad).unwrap();
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    let layout = Layout::new(4);
+    let mut seen = None;
+    for i in 0..layout.positions() {
+        let pos = layout.slot(i).position();
+        if pos.outcome().is_none() && tb.wdl(&pos).unwrap() != Wdl::Draw {
+            seen = Some(tb.value(&pos));
+            break;
+        }
+    }
+    match seen.unwrap() {
+        Err(ProbeError::Table(e @ TableError::BlockChecksum { .. })) => {
+            assert_eq!(e.path(), path);
+            assert!(e.to_string().contains("distance section"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        togyz_gen::write::table_status(dir.path(), 4),
+        togyz_gen::write::TableStatus::Invalid(_)
+    ));
+
+    // An unknown metric code, and a draw count that is not one a board.
+    for (at, value) in [(42usize, 7u8), (120, 0)] {
+        let mut bad = good.clone();
+        bad[at] = value;
+        reseal_header(&mut bad[..HEADER_LEN]);
+        std::fs::write(&path, &bad).unwrap();
+        match TableFile::open(&path) {
+            Err(e @ TableError::InconsistentHeader { .. }) => {
+                assert_eq!(e.path(), path);
+            }
+            other => panic!("byte {at}: {other:?}"),
+        }
+    }
+
+    // A draw split past the board's last kazan split decodes to an error,
+    // not a value.
+    std::fs::write(&path, &good).unwrap();
+    let file = TableFile::open(&path).unwrap();
+    let err = file.thresholds_in(&[5], 0, 0).unwrap_err();
+    assert!(matches!(err, TableError::BadEntry { .. }), "{err}");
+}
+
+/// `verify` finds a DTC entry changed by one ply, and a table whose values
+/// the DTC writer refuses (two draws on a board) cannot be written.
+#[test]
+fn verify_catches_a_wrong_dtc_entry() {
+    let n = 4;
+    let dir = tempfile::tempdir().unwrap();
+    write_dtc(small(), dir.path(), 1, n - 1);
+    let mut values = small().dtc[n as usize].widened().into_owned();
+    let at = values
+        .iter()
+        .position(|&v| matches!(Value::unpack(v), Value::Win(d) if d > 1))
+        .unwrap();
+    let Value::Win(d) = Value::unpack(values[at]) else {
+        unreachable!()
+    };
+    values[at] = Value::Win(d - 1).pack().unwrap();
+    write_dtc_table(dir.path(), n, &values).unwrap();
+    match verify_dir(dir.path(), false, false) {
+        Err(VerifyError::Inconsistent {
+            stones,
+            stored,
+            expected,
+            ..
+        }) => {
+            assert_eq!(stones, n);
+            assert_eq!((stored, expected), (Value::Win(d - 1), Value::Win(d)));
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let mut two_draws = small().dtc[n as usize].widened().into_owned();
+    let loss = two_draws
+        .iter()
+        .position(|&v| matches!(Value::unpack(v), Value::Loss(_)))
+        .unwrap();
+    two_draws[loss] = Value::Draw.pack().unwrap();
+    let other = tempfile::tempdir().unwrap();
+    assert!(matches!(
+        write_dtc_table(other.path(), n, &two_draws),
+        Err(WriteError::Score(_))
+    ));
+}
+
+/// The command line: `--metric dtc` writes DTC tables that `verify`
+/// accepts; an unknown metric and `--shard` with DTC are refused clearly.
+#[test]
+fn generate_metric_dtc_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let gen = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let made = gen(&[
+        "generate",
+        "--metric",
+        "dtc",
+        "--max-stones",
+        "3",
+        "--out",
+        out,
+        "--quiet",
+    ]);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    for n in 1..=3 {
+        let file = TableFile::open(dir.path().join(file_name(n))).unwrap();
+        assert_eq!(file.metric(), Metric::Dtc);
+    }
+    let checked = gen(&["verify", "--tables", out, "--quiet"]);
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    let bad = gen(&["generate", "--metric", "dtz", "--out", out]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("`dtz` is not a metric"));
+    let shard = gen(&[
+        "generate", "--metric", "dtc", "--shard", "0/2", "--out", out,
+    ]);
+    assert!(!shard.status.success());
+    assert!(String::from_utf8_lossy(&shard.stderr).contains("--shard is not supported"));
+}
