@@ -246,6 +246,23 @@ pub struct LevelSummary {
     pub reused: bool,
 }
 
+impl LevelSummary {
+    /// The summary of level `n`, just written as `written` in `seconds`.
+    pub fn written(n: u32, written: &WriteSummary, seconds: f64) -> LevelSummary {
+        LevelSummary {
+            stones: n,
+            positions: written.positions,
+            wins: written.wins,
+            draws: written.draws,
+            losses: written.losses,
+            longest_win: written.longest_win,
+            seconds,
+            bytes: written.bytes,
+            reused: false,
+        }
+    }
+}
+
 /// "1 stone", "8 stones".
 pub fn stones(n: u32) -> String {
     format!("{n} stone{}", if n == 1 { "" } else { "s" })
@@ -706,17 +723,7 @@ fn assemble_level(
         written.bytes,
         written.bytes as f64 * 8.0 / written.positions as f64
     );
-    let s = LevelSummary {
-        stones: n,
-        positions: written.positions,
-        wins: written.wins,
-        draws: written.draws,
-        losses: written.losses,
-        longest_win: written.longest_win,
-        seconds: 0.0,
-        bytes: written.bytes,
-        reused: false,
-    };
+    let s = LevelSummary::written(n, &written, 0.0);
     Ok(Some((s, builder.map(LevelBuilder::finish))))
 }
 

@@ -161,17 +161,11 @@ pub fn generate_dtc(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateEr
             written.path.display(),
             t.elapsed().as_secs_f64()
         );
-        summaries.push(LevelSummary {
-            stones: n,
-            positions: written.positions,
-            wins: written.wins,
-            draws: written.draws,
-            losses: written.losses,
-            longest_win: written.longest_win,
-            seconds: t.elapsed().as_secs_f64(),
-            bytes: written.bytes,
-            reused: false,
-        });
+        summaries.push(LevelSummary::written(
+            n,
+            &written,
+            t.elapsed().as_secs_f64(),
+        ));
         if needed_later {
             lower
                 .push(level.wdl)

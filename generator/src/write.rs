@@ -112,6 +112,15 @@ pub struct WriteSummary {
     pub longest_loss: u32,
 }
 
+/// Appends one entry of a section, `width` bytes (1 or 2) little-endian.
+#[inline]
+pub(crate) fn push_entry(raw: &mut Vec<u8>, width: u8, value: u16) {
+    match width {
+        1 => raw.push(value as u8),
+        _ => raw.extend_from_slice(&value.to_le_bytes()),
+    }
+}
+
 /// Why a table could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
@@ -557,11 +566,7 @@ pub fn write_table_from<S: ValueStream + Send>(
             let mut c = Census::default();
             for (gb, board) in (first..).zip(values.chunks_exact(kazans)) {
                 let (d, w) = thresholds(n, gb, board, &mut c)?;
-                let p = pack_thresholds(n, d, w);
-                match wdl_width {
-                    1 => raw.push(p as u8),
-                    _ => raw.extend_from_slice(&p.to_le_bytes()),
-                }
+                push_entry(raw, wdl_width, pack_thresholds(n, d, w));
             }
             Ok(c)
         },
@@ -587,11 +592,7 @@ pub fn write_table_from<S: ValueStream + Send>(
         &mut dtm_index,
         |_, values, raw| {
             for &v in values {
-                let d = Value::unpack(v).dtm().unwrap_or(0);
-                match dtm_width {
-                    1 => raw.push(d as u8),
-                    _ => raw.extend_from_slice(&(d as u16).to_le_bytes()),
-                }
+                push_entry(raw, dtm_width, Value::unpack(v).dtm().unwrap_or(0) as u16);
             }
             Ok(Census::default())
         },

@@ -149,10 +149,7 @@ pub fn write_dtc_table<T: Copy + Into<u16> + Sync>(
                 let s = splits[first + i] as usize;
                 for (j, &d) in board.iter().enumerate() {
                     let to = if j < s { &mut *raw } else { &mut wins };
-                    match dtm_width {
-                        1 => to.push(d as u8),
-                        _ => to.extend_from_slice(&d.to_le_bytes()),
-                    }
+                    crate::write::push_entry(to, dtm_width, d);
                 }
             }
             raw.extend_from_slice(&wins);
