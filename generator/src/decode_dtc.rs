@@ -1,5 +1,5 @@
 //! Whole-table decoding of DTC tables (the DTM side is [`crate::decode`],
-//! which calls [`fill`] for DTC tables), and the draw splits of any table
+//! which calls `fill` for DTC tables), and the draw splits of any table
 //! as a [`WdlLevel`], which is all a DTC solve needs of the levels below.
 
 use rayon::prelude::*;

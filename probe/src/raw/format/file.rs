@@ -487,7 +487,7 @@ impl TableFile {
     }
 
     /// The running sums of the draw splits of DTC distance block `block`,
-    /// every [`SPLIT_SUM_STEP`] boards from its first, and their total last
+    /// every `SPLIT_SUM_STEP` boards from its first, and their total last
     /// (from the decompressed WDL block `wdl` holding its boards): with
     /// them [`TableFile::distance_location_with`] adds at most
     /// `SPLIT_SUM_STEP - 1` splits instead of a block's worth. Empty for a
