@@ -48,8 +48,8 @@
 //! board that has not (the first of its unit; units run in parallel).
 
 use crate::retro::{
-    bits, config_infos, level_units, rotate, unmoves, Cell, ConfigInfo, LevelBuilder,
-    LevelValues, SolveError, UnitId, UnitValues, MAX_DIST,
+    bits, config_infos, level_units, rotate, unmoves, Cell, ConfigInfo, LevelBuilder, LevelValues,
+    SolveError, UnitId, UnitValues, MAX_DIST,
 };
 use crate::score::{draw_split, ScoreError, WdlLevel};
 use rayon::prelude::*;

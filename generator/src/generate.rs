@@ -18,8 +18,7 @@ use crate::lower::{self, Lower};
 use crate::plan::{self, human_bytes, human_seconds};
 use crate::progress::{positions_bar, threads_arg, with_threads};
 use crate::retro::{
-    self, level_units, max_solver_stones, LevelBuilder, LevelValues, SolveError, UnitId,
-    UnitValues,
+    self, level_units, max_solver_stones, LevelBuilder, LevelValues, SolveError, UnitId, UnitValues,
 };
 use crate::work::{self, LevelStream, UnitFileError};
 use crate::write::{self, TableStatus, ValueStream, WriteError, WriteOptions, WriteSummary};
@@ -697,8 +696,9 @@ fn solve_units<S: UnitSolver>(
             // appears, by a rename, only once every unit is done.
             let table = dir.with_extension("tkb");
             if !work::unit_done(dir, n, u) && !table.exists() {
-                let values =
-                    budget.run(lower.unit_memory(n, u), || lower.solve_unit(n, u, &progress))?;
+                let values = budget.run(lower.unit_memory(n, u), || {
+                    lower.solve_unit(n, u, &progress)
+                })?;
                 match work::write_unit(dir, n, u, &values) {
                     Ok(_) => {
                         solved.fetch_add(u.positions(n), Ordering::Relaxed);
