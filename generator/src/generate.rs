@@ -550,7 +550,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
     n: u32,
     lower: &S,
     keep: bool,
-) -> Result<(LevelSummary, Option<S::Kept>), GenerateError> {
+) -> Result<Solved<S>, GenerateError> {
     let out = &args.out;
     let dir = work::work_dir(out, n);
     if write::table_status(out, n) == TableStatus::Complete {
@@ -739,6 +739,9 @@ impl<S: ValueStream> ValueStream for Collect<'_, S> {
     }
 }
 
+/// A level's summary and, when kept, what the levels above need of it.
+pub(crate) type Solved<S> = (LevelSummary, Option<<S as UnitSolver>::Kept>);
+
 /// Writes level `n`'s table from its unit files if they are all there and
 /// the table is not (under the level's assembly lock, so one shard does
 /// it), and removes the work folder. `None` while units are missing;
@@ -748,7 +751,7 @@ fn assemble_level<S: UnitSolver>(
     n: u32,
     keep: bool,
     solver: &S,
-) -> Result<Option<(LevelSummary, Option<S::Kept>)>, GenerateError> {
+) -> Result<Option<Solved<S>>, GenerateError> {
     let path = out.join(file_name(n));
     let dir = work::work_dir(out, n);
     let finished = |path: &Path| -> Result<_, GenerateError> {
