@@ -180,3 +180,19 @@ fn assemble_writes_dtc_tables_from_dtc_units() {
     assert_eq!(read_all(out.path(), 4), in_memory(memory.path(), 4));
     assert!(!work::work_dir(out.path(), 4).exists());
 }
+
+/// Beyond this machine's memory: a DTC run states its plan and refuses
+/// before any work, with a figure and what would fit.
+#[test]
+fn a_dtc_run_beyond_the_memory_is_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = generate_dtc(dir.path(), 17, 1, &[]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("not enough memory") && stderr.contains("--max-stones"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("plan: "));
+    assert!(!dir.path().join(file_name(1)).exists(), "no work done");
+}
