@@ -58,6 +58,11 @@ pub struct VerifyArgs {
     /// No progress bars (the per-level lines and the summary still print).
     #[arg(long)]
     pub quiet: bool,
+    /// Smaller levels are held in memory whole while their positions, up
+    /// to and including the level, total at most this; the larger ones are
+    /// read a unit's share at a time (as `generate --hold-whole`).
+    #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
+    pub hold_whole: u64,
 }
 
 /// Why verification failed.
@@ -157,7 +162,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), VerifyError> {
     let dir = args.tables_dir();
     let (reports, threads) = with_threads(args.threads, || {
         (
-            verify_dir(&dir, !args.quiet, true),
+            verify_dir_holding(&dir, !args.quiet, true, args.hold_whole),
             rayon::current_num_threads(),
         )
     })

@@ -32,6 +32,7 @@ fn args(dir: &Path) -> VerifyArgs {
         tables: Some(dir.to_path_buf()),
         threads: None,
         quiet: true,
+        hold_whole: 0,
     }
 }
 
