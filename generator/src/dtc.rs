@@ -48,14 +48,13 @@
 //! board that has not (the first of its unit; units run in parallel).
 
 use crate::retro::{
-    bits, config_infos, rotate, unmoves, Cell, ConfigInfo, LevelValues, SolveError, MAX_DIST,
+    bits, config_infos, level_units, rotate, unmoves, Cell, ConfigInfo, LevelBuilder, LevelValues,
+    SolveError, UnitId, UnitValues, MAX_DIST,
 };
 use crate::score::{draw_split, ScoreError, WdlLevel};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_probe::raw::index::{
-    board_count, rank_board, BoardWalker, Layout, TuzdykConfig, CONFIG_COUNT,
-};
+use togyz_probe::raw::index::{board_count, rank_board, BoardWalker, Layout, CONFIG_COUNT};
 use togyz_probe::raw::{landing, sow, Landing};
 use togyz_probe::rules::{Side, ROW};
 use togyz_probe::{Position, Value, Wdl};
@@ -165,31 +164,83 @@ fn resolved(v: Value) -> Result<u16, SolveError> {
     }
 }
 
-/// Solves level `n` given the win/draw/loss of every level below it.
-/// `progress` is advanced by positions as units finish.
+/// One solved DTC unit: each configuration with its packed values
+/// (board-major; the distance is the DTC) and its boards' draw splits.
+#[derive(Clone, Debug)]
+pub struct DtcUnit {
+    /// The unit's values, as the DTM solver gives them
+    /// ([`crate::retro::solve_unit`]), so they go into the same unit files.
+    pub values: UnitValues,
+    /// The draw split of every board of each configuration, in the order
+    /// of `values`.
+    pub splits: Vec<Vec<u8>>,
+}
+
+/// Solves one unit of level `n` given the win/draw/loss of every level
+/// below it, in one-byte cells, or two-byte cells if a state does not fit
+/// one. `progress` is advanced by the unit's positions when it is solved.
 ///
 /// # Errors
 ///
-/// [`DtcError::Solve`] for a level beyond the solver's limits or without
-/// the levels below; [`DtcError::Score`] naming a board of the level that
-/// is not one draw split.
-pub fn solve_level(n: u32, lower: &WdlLevels, progress: &AtomicU64) -> Result<DtcLevel, DtcError> {
-    let before = progress.load(Ordering::Relaxed);
-    match solve_into::<u8>(n, lower, progress) {
+/// [`DtcError::Solve`] for a level beyond the solver's limits, without
+/// the levels below, or a unit that is not one; [`DtcError::Score`]
+/// naming a board of the unit that is not one draw split.
+pub fn solve_unit(
+    n: u32,
+    lower: &WdlLevels,
+    unit: UnitId,
+    progress: &AtomicU64,
+) -> Result<DtcUnit, DtcError> {
+    let infos = config_infos();
+    let (values, splits) = match solve_unit_into::<u8>(n, lower, &infos, unit, progress) {
         Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
-            progress.store(before, Ordering::Relaxed);
-            let (values, splits) = solve_into::<u16>(n, lower, progress)?;
-            Ok(DtcLevel {
-                values: LevelValues::from_packed(values),
-                wdl: WdlLevel::from_splits(n, splits)?,
-            })
+            let sides = solve_unit_into::<u16>(n, lower, &infos, unit, progress)?;
+            sides
+                .into_iter()
+                .map(|(id, v, s)| ((id, LevelValues::Wide(v)), s))
+                .unzip()
         }
-        Err(e) => Err(e),
-        Ok((values, splits)) => Ok(DtcLevel {
-            values: LevelValues::Narrow(values),
-            wdl: WdlLevel::from_splits(n, splits)?,
-        }),
+        r => r?
+            .into_iter()
+            .map(|(id, v, s)| ((id, LevelValues::Narrow(v)), s))
+            .unzip(),
+    };
+    Ok(DtcUnit { values, splits })
+}
+
+/// Solves level `n` whole in memory given the win/draw/loss of every level
+/// below it (for tests and small runs: the `generate` driver solves unit by
+/// unit, [`solve_unit`]). `progress` is advanced by positions as units
+/// finish.
+///
+/// # Errors
+///
+/// As [`solve_unit`].
+pub fn solve_level(n: u32, lower: &WdlLevels, progress: &AtomicU64) -> Result<DtcLevel, DtcError> {
+    check_level(n, lower)?;
+    let units = units_biggest_first(n);
+    let solved: Vec<DtcUnit> = units
+        .into_par_iter()
+        .map(|u| solve_unit(n, lower, u, progress))
+        .collect::<Result<_, _>>()?;
+    let mut by_config: Vec<Option<(LevelValues, Vec<u8>)>> =
+        (0..CONFIG_COUNT).map(|_| None).collect();
+    for unit in solved {
+        for ((id, v), s) in unit.values.into_iter().zip(unit.splits) {
+            by_config[id] = Some((v, s));
+        }
     }
+    let mut values = LevelBuilder::with_capacity(Layout::new(n).positions() as usize);
+    let mut splits = Vec::with_capacity(Layout::new(n).boards() as usize);
+    for part in by_config {
+        let (v, s) = part.expect("every configuration is in one unit");
+        values.extend(&v.widened());
+        splits.extend_from_slice(&s);
+    }
+    Ok(DtcLevel {
+        values: values.finish(),
+        wdl: WdlLevel::from_splits(n, splits)?,
+    })
 }
 
 /// Solves every level from 1 to `max_stones` in memory, each from the
@@ -210,72 +261,57 @@ pub fn solve_all(max_stones: u32) -> Result<(Vec<LevelValues>, WdlLevels), DtcEr
     Ok((values, wdl))
 }
 
-/// [`solve_level`] into cells of type `T` (state and output alike); fails
-/// with [`SolveError::CellTooNarrow`] if a state does not fit.
-fn solve_into<T: Cell>(
-    n: u32,
-    lower: &WdlLevels,
-    progress: &AtomicU64,
-) -> Result<(Vec<T>, Vec<u8>), DtcError> {
+/// Whether level `n` can be solved on `lower`.
+fn check_level(n: u32, lower: &WdlLevels) -> Result<(), SolveError> {
     if n == 0 || n > 63 || n > togyz_probe::raw::index::MAX_STONES {
-        return Err(SolveError::TooManyStones(n).into());
+        return Err(SolveError::TooManyStones(n));
     }
     if lower.max_stones() + 1 < n {
         return Err(SolveError::MissingLevel {
             wanted: n,
             have: lower.max_stones(),
-        }
-        .into());
+        });
     }
+    Ok(())
+}
+
+/// The units of level `n`, big ones first for better load balance.
+fn units_biggest_first(n: u32) -> Vec<UnitId> {
+    let mut units = level_units(n);
+    units.sort_by_key(|u| std::cmp::Reverse(u.positions(n)));
+    units
+}
+
+/// One configuration of a solved unit: its id, values and draw splits.
+type SolvedSide<T> = (usize, Vec<T>, Vec<u8>);
+
+/// [`solve_unit`] into cells of type `T` (state and output alike); fails
+/// with [`SolveError::CellTooNarrow`] if a state does not fit.
+fn solve_unit_into<T: Cell>(
+    n: u32,
+    lower: &WdlLevels,
+    infos: &[ConfigInfo],
+    unit: UnitId,
+    progress: &AtomicU64,
+) -> Result<Vec<SolvedSide<T>>, DtcError> {
+    check_level(n, lower)?;
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second).into());
+    }
+    let mut u = Unit::<T>::new(n, lower, infos, unit.first, unit.second);
+    u.solve()?;
     let layout = Layout::new(n);
     let k = layout.kazans() as usize;
-    let infos = config_infos();
-    let mut out = vec![T::default(); layout.positions() as usize];
-    let mut splits = vec![0u8; layout.boards() as usize];
-
-    // Disjoint output slices per configuration: (values, draw splits).
-    type Slices<'o, T> = (&'o mut [T], &'o mut [u8]);
-    let mut slices: Vec<Option<Slices<T>>> = Vec::with_capacity(CONFIG_COUNT);
-    let (mut rest, mut rest_s): (&mut [T], &mut [u8]) = (&mut out, &mut splits);
-    for id in 0..CONFIG_COUNT {
+    let mut sides = Vec::new();
+    for (side, id) in unit.configs().into_iter().enumerate() {
         let boards = layout.config_boards(id) as usize;
-        let (head, tail) = rest.split_at_mut(boards * k);
-        let (head_s, tail_s) = rest_s.split_at_mut(boards);
-        slices.push(Some((head, head_s)));
-        rest = tail;
-        rest_s = tail_s;
+        let mut values = vec![T::default(); boards * k];
+        let mut splits = vec![0u8; boards];
+        u.write(side, (&mut values, &mut splits))?;
+        sides.push((id, values, splits));
     }
-    type UnitJob<'o, T> = (usize, usize, Slices<'o, T>, Option<Slices<'o, T>>);
-    let mut units: Vec<UnitJob<T>> = Vec::new();
-    for id in 0..CONFIG_COUNT {
-        let twin = TuzdykConfig::from_id(id).swapped().id();
-        if twin < id {
-            continue;
-        }
-        let a = slices[id].take().expect("each configuration is taken once");
-        let b = if twin == id {
-            None
-        } else {
-            slices[twin].take()
-        };
-        units.push((id, twin, a, b));
-    }
-    // Big units first, for better load balance.
-    units.sort_by_key(|u| std::cmp::Reverse(layout.config_boards(u.0) + layout.config_boards(u.1)));
-    units
-        .into_par_iter()
-        .map(|(a, b, out_a, out_b)| {
-            let mut unit = Unit::<T>::new(n, lower, &infos, a, b);
-            unit.solve()?;
-            unit.write(0, out_a)?;
-            if let Some(out_b) = out_b {
-                unit.write(1, out_b)?;
-            }
-            progress.fetch_add(unit.state.len() as u64, Ordering::Relaxed);
-            Ok(())
-        })
-        .collect::<Result<(), DtcError>>()?;
-    Ok((out, splits))
+    progress.fetch_add(u.state.len() as u64, Ordering::Relaxed);
+    Ok(sides)
 }
 
 /// One pair of configurations `{a, a.swapped()}` at one stone count.
@@ -582,17 +618,18 @@ mod tests {
     fn narrow_and_wide_cells_agree() {
         let progress = AtomicU64::new(0);
         let mut lower = WdlLevels::new();
+        let infos = config_infos();
         for n in 1..=5 {
-            let (narrow, splits) = solve_into::<u8>(n, &lower, &progress).unwrap();
-            let (wide, wide_splits) = solve_into::<u16>(n, &lower, &progress).unwrap();
-            assert_eq!(splits, wide_splits, "n={n}");
-            assert!(
-                narrow.iter().zip(&wide).all(|(&a, &b)| a as u16 == b),
-                "n={n}"
-            );
-            lower
-                .push(WdlLevel::from_splits(n, splits).unwrap())
-                .unwrap();
+            for u in level_units(n) {
+                let narrow = solve_unit_into::<u8>(n, &lower, &infos, u, &progress).unwrap();
+                let wide = solve_unit_into::<u16>(n, &lower, &infos, u, &progress).unwrap();
+                for ((ia, a, sa), (ib, b, sb)) in narrow.iter().zip(&wide) {
+                    assert_eq!((ia, sa), (ib, sb), "n={n}");
+                    assert!(a.iter().zip(b).all(|(&a, &b)| a as u16 == b), "n={n}");
+                }
+            }
+            let level = solve_level(n, &lower, &progress).unwrap();
+            lower.push(level.wdl).unwrap();
         }
     }
 

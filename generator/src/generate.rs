@@ -18,7 +18,7 @@ use crate::lower::{self, Lower};
 use crate::plan::{self, human_bytes, human_seconds};
 use crate::progress::{positions_bar, threads_arg, with_threads};
 use crate::retro::{
-    self, level_units, max_solver_stones, LevelBuilder, LevelValues, SolveError, UnitId,
+    self, level_units, max_solver_stones, LevelBuilder, LevelValues, SolveError, UnitId, UnitValues,
 };
 use crate::work::{self, LevelStream, UnitFileError};
 use crate::write::{self, TableStatus, ValueStream, WriteError, WriteOptions, WriteSummary};
@@ -352,10 +352,10 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
         .filter(|&n| !matches!(status[n as usize - 1], TableStatus::Complete))
         .collect();
     let shard = args.shard.unwrap_or(Shard::ALL);
-    check_resources(args, &todo, shard)?;
+    let mut lower = Lower::new(args.hold_whole);
+    check_resources(args, &todo, shard, &lower)?;
     let last_missing = todo.last().copied();
 
-    let mut lower = Lower::new(args.hold_whole);
     let mut summaries = Vec::new();
     for n in 1..=max {
         let path = out.join(file_name(n));
@@ -404,14 +404,89 @@ pub(crate) fn kept_summary(table: &TableFile, n: u32) -> LevelSummary {
     }
 }
 
+/// What the unit-by-unit driver needs of a metric: the DTM solver
+/// ([`Lower`]) or the DTC one ([`crate::generate_dtc::DtcSolver`]). Both
+/// write the same unit files (packed values); the work folder says which
+/// metric its units hold ([`work::claim_metric`]).
+pub(crate) trait UnitSolver: Sync {
+    /// What a solved level leaves for the levels above, when kept.
+    type Kept;
+    /// The metric of the tables and units.
+    fn metric(&self) -> togyz_probe::Metric;
+    /// Memory of one unit of level `n` in flight.
+    fn unit_memory(&self, n: u32, u: UnitId) -> u64;
+    /// Peak memory of solving level `n` with `threads` units in flight
+    /// (and of assembling it; `keep` if a larger level needs it).
+    fn level_memory(&self, n: u32, threads: usize, keep: bool) -> u64;
+    /// Solves one unit of level `n`.
+    fn solve_unit(
+        &self,
+        n: u32,
+        u: UnitId,
+        progress: &AtomicU64,
+    ) -> Result<UnitValues, GenerateError>;
+    /// Writes level `n`'s table into `out` from its unit files; with
+    /// `keep`, also what the levels above need of it.
+    fn write_level(
+        &self,
+        out: &Path,
+        n: u32,
+        keep: bool,
+    ) -> Result<(WriteSummary, Option<Self::Kept>), GenerateError>;
+    /// What the levels above need of a level, from its table.
+    fn load(&self, table: &TableFile) -> Result<Self::Kept, GenerateError>;
+}
+
+impl UnitSolver for Lower {
+    type Kept = LevelValues;
+    fn metric(&self) -> togyz_probe::Metric {
+        togyz_probe::Metric::Dtm
+    }
+    fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
+        plan::unit_memory(n, u, self.limit())
+    }
+    fn level_memory(&self, n: u32, threads: usize, keep: bool) -> u64 {
+        plan::level_memory(n, threads, keep, self.limit())
+    }
+    fn solve_unit(
+        &self,
+        n: u32,
+        u: UnitId,
+        progress: &AtomicU64,
+    ) -> Result<UnitValues, GenerateError> {
+        let exits = self.for_unit(n, u)?;
+        Ok(retro::solve_unit(n, &exits.exits(), u, progress)?)
+    }
+    fn write_level(
+        &self,
+        out: &Path,
+        n: u32,
+        keep: bool,
+    ) -> Result<(WriteSummary, Option<LevelValues>), GenerateError> {
+        let mut builder =
+            keep.then(|| LevelBuilder::with_capacity(Layout::new(n).positions() as usize));
+        let written = write_level(out, n, builder.as_mut())?;
+        Ok((written, builder.map(LevelBuilder::finish)))
+    }
+    fn load(&self, table: &TableFile) -> Result<LevelValues, GenerateError> {
+        Ok(LevelValues::load(table)?)
+    }
+}
+
 /// States the plan and refuses it when the memory or disk is not there.
-fn check_resources(args: &GenerateArgs, todo: &[u32], shard: Shard) -> Result<(), GenerateError> {
+pub(crate) fn check_resources<S: UnitSolver>(
+    args: &GenerateArgs,
+    todo: &[u32],
+    shard: Shard,
+    solver: &S,
+) -> Result<(), GenerateError> {
     if todo.is_empty() {
         return Ok(());
     }
-    let (out, max, whole) = (&args.out, args.max_stones, args.hold_whole);
+    let (out, max) = (&args.out, args.max_stones);
     let threads = rayon::current_num_threads();
-    let p = plan::plan(todo, max, threads, shard.count, whole);
+    let memory_of = |n, t, keep| solver.level_memory(n, t, keep);
+    let p = plan::plan_with(todo, max, threads, shard.count, memory_of);
     let memory = plan::memory_available();
     let disk = plan::disk_available(out).ok();
     println!(
@@ -429,7 +504,7 @@ fn check_resources(args: &GenerateArgs, todo: &[u32], shard: Shard) -> Result<()
     if let Some(available) = memory {
         // Units wait for memory (plan::UnitBudget): a level fits when one
         // unit at a time fits.
-        let serial = plan::plan(todo, max, 1, shard.count, whole);
+        let serial = plan::plan_with(todo, max, 1, shard.count, memory_of);
         if p.memory > available && serial.memory <= available {
             println!(
                 "plan: {} of memory is not enough for {threads} units side by side at {}: the biggest units will run one at a time (a peak of about {})",
@@ -440,7 +515,7 @@ fn check_resources(args: &GenerateArgs, todo: &[u32], shard: Shard) -> Result<()
         } else if p.memory > available {
             let fits = (1..max)
                 .rev()
-                .find(|&m| plan::level_memory(m, 1, false, whole) <= available);
+                .find(|&m| solver.level_memory(m, 1, false) <= available);
             let mut advice = String::new();
             if let Some(m) = fits {
                 advice += &format!("; this machine can solve up to --max-stones {m}");
@@ -469,18 +544,18 @@ fn check_resources(args: &GenerateArgs, todo: &[u32], shard: Shard) -> Result<()
 /// Solves this shard's unfinished units of level `n`, then assembles the
 /// level's table (or waits for the shard that does). Returns the level's
 /// summary and, with `keep`, its values for the levels above.
-fn solve_level(
+pub(crate) fn solve_level<S: UnitSolver>(
     args: &GenerateArgs,
     shard: Shard,
     n: u32,
-    lower: &Lower,
+    lower: &S,
     keep: bool,
-) -> Result<(LevelSummary, Option<LevelValues>), GenerateError> {
+) -> Result<Solved<S>, GenerateError> {
     let out = &args.out;
     let dir = work::work_dir(out, n);
     if write::table_status(out, n) == TableStatus::Complete {
         // Another shard wrote it since this run started.
-        if let Some(result) = assemble_level(out, n, keep)? {
+        if let Some(result) = assemble_level(out, n, keep, lower)? {
             return Ok(result);
         }
     }
@@ -488,6 +563,7 @@ fn solve_level(
         path: dir.clone(),
         source,
     })?;
+    work::claim_metric(&dir, lower.metric())?;
     for path in write::remove_stale_temporaries(&dir) {
         println!("removed {}, left by an interrupted run", path.display());
     }
@@ -529,7 +605,7 @@ fn solve_level(
     // None until the first note: say at once that we wait, then each minute.
     let mut last_note: Option<Instant> = None;
     loop {
-        if let Some(result) = assemble_level(out, n, keep)? {
+        if let Some(result) = assemble_level(out, n, keep, lower)? {
             return Ok(result);
         }
         // Units are missing: those of another process still at work, or one
@@ -574,9 +650,9 @@ fn solve_level(
 /// solved by another process (each unit is solved under its lock in the
 /// work folder `dir`), in parallel, each written to its unit file as soon
 /// as it is solved. Returns the positions and units solved.
-fn solve_units(
+fn solve_units<S: UnitSolver>(
     n: u32,
-    lower: &Lower,
+    lower: &S,
     units: &[UnitId],
     dir: &Path,
     quiet: bool,
@@ -620,9 +696,8 @@ fn solve_units(
             // appears, by a rename, only once every unit is done.
             let table = dir.with_extension("tkb");
             if !work::unit_done(dir, n, u) && !table.exists() {
-                let values = budget.run(plan::unit_memory(n, u, lower.limit()), || {
-                    let exits = lower.for_unit(n, u)?;
-                    Ok::<_, GenerateError>(retro::solve_unit(n, &exits.exits(), u, &progress)?)
+                let values = budget.run(lower.unit_memory(n, u), || {
+                    lower.solve_unit(n, u, &progress)
                 })?;
                 match work::write_unit(dir, n, u, &values) {
                     Ok(_) => {
@@ -664,15 +739,19 @@ impl<S: ValueStream> ValueStream for Collect<'_, S> {
     }
 }
 
+/// A level's summary and, when kept, what the levels above need of it.
+pub(crate) type Solved<S> = (LevelSummary, Option<<S as UnitSolver>::Kept>);
+
 /// Writes level `n`'s table from its unit files if they are all there and
 /// the table is not (under the level's assembly lock, so one shard does
 /// it), and removes the work folder. `None` while units are missing;
 /// otherwise the summary and, with `keep`, the level's values.
-fn assemble_level(
+fn assemble_level<S: UnitSolver>(
     out: &Path,
     n: u32,
     keep: bool,
-) -> Result<Option<(LevelSummary, Option<LevelValues>)>, GenerateError> {
+    solver: &S,
+) -> Result<Option<Solved<S>>, GenerateError> {
     let path = out.join(file_name(n));
     let dir = work::work_dir(out, n);
     let finished = |path: &Path| -> Result<_, GenerateError> {
@@ -680,7 +759,7 @@ fn assemble_level(
         let mut s = kept_summary(&table, n);
         s.reused = false;
         let values = if keep {
-            Some(LevelValues::load(&table)?)
+            Some(solver.load(&table)?)
         } else {
             None
         };
@@ -705,9 +784,7 @@ fn assemble_level(
         TableStatus::Missing => {}
     }
     let t = Instant::now();
-    let mut builder =
-        keep.then(|| LevelBuilder::with_capacity(Layout::new(n).positions() as usize));
-    let written = write_level(out, n, builder.as_mut())?;
+    let (written, kept) = solver.write_level(out, n, keep)?;
     work::remove_work_dir(&dir).map_err(|source| GenerateError::NotWritable {
         path: dir.clone(),
         source,
@@ -724,7 +801,7 @@ fn assemble_level(
         written.bytes as f64 * 8.0 / written.positions as f64
     );
     let s = LevelSummary::written(n, &written, 0.0);
-    Ok(Some((s, builder.map(LevelBuilder::finish))))
+    Ok(Some((s, kept)))
 }
 
 /// Streams level `n`'s unit files into its table file, collecting the
@@ -772,7 +849,15 @@ pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
         if !work::work_dir(&args.out, n).is_dir() {
             continue;
         }
-        match assemble_level(&args.out, n, false)? {
+        let dir = work::work_dir(&args.out, n);
+        let assembled = match work::metric_of(&dir) {
+            togyz_probe::Metric::Dtm => assemble_level(&args.out, n, false, &Lower::new(0))?,
+            togyz_probe::Metric::Dtc => {
+                let solver = crate::generate_dtc::DtcSolver::default();
+                assemble_level(&args.out, n, false, &solver)?.map(|(s, _)| (s, None))
+            }
+        };
+        match assembled {
             Some(_) => any = true,
             None => {
                 let dir = work::work_dir(&args.out, n);

@@ -1,27 +1,35 @@
 //! `togyz-gen generate --metric dtc`: solves stone counts in ascending
-//! order with the DTC solver ([`crate::dtc`]), a level at a time in memory,
-//! and writes DTC tables ([`crate::write_dtc`]).
+//! order with the DTC solver ([`crate::dtc`]) through the DTM driver's
+//! machinery ([`crate::generate`]): unit by unit into the level's work
+//! folder (the same unit files, [`crate::work`]), `--shard I/K`, a stated
+//! resource plan, and each table assembled streamed from its unit files
+//! ([`crate::write_dtc::write_dtc_table_from`]). Only the win/draw/loss of
+//! the levels below is held, one byte a board ([`WdlLevels`]).
 //!
 //! Resuming: a complete table already in the folder is kept, DTM or DTC
 //! (so a folder may hold DTM tables for small levels and DTC tables for
 //! larger ones), and only its WDL section is read when a larger level still
 //! needs it: a DTC solve needs one draw split a board below, which either
-//! kind of table gives. An invalid file is never touched. Sharding and the
-//! unit files of the DTM driver are not used here: each level is solved
-//! and held whole in memory.
+//! kind of table gives. Every finished unit of an unfinished level is kept;
+//! a work folder of DTM units is refused, never mixed in. An invalid file
+//! is never touched.
 
 use crate::decode_dtc::{wdl_level, SplitsError};
 use crate::dtc::{self, DtcError, WdlLevels};
 use crate::generate::{
-    kept_summary, lock_out, prepare_out, print_summary, stones, GenerateArgs, GenerateError,
-    LevelSummary,
+    check_resources, kept_summary, lock_out, prepare_out, print_summary, solve_level, stones,
+    GenerateArgs, GenerateError, LevelSummary, Shard, UnitSolver,
 };
-use crate::progress::{positions_bar, with_threads};
-use crate::retro::max_solver_stones;
-use crate::write::{self, TableStatus};
-use crate::write_dtc::write_dtc_table;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use crate::plan;
+use crate::progress::with_threads;
+use crate::retro::{level_units, max_solver_stones, UnitId, UnitValues};
+use crate::score::WdlLevel;
+use crate::work::{self, LevelStream};
+use crate::write::{self, TableStatus, WriteSummary};
+use crate::write_dtc::write_dtc_table_from;
+use std::path::Path;
+use std::sync::atomic::AtomicU64;
+use std::time::Instant;
 use togyz_probe::raw::format::{file_name, TableFile};
 use togyz_probe::raw::index::Layout;
 use togyz_probe::Metric;
@@ -29,17 +37,72 @@ use togyz_probe::Metric;
 /// Why DTC generation stopped (besides what the DTM driver reports).
 #[derive(Debug, thiserror::Error)]
 pub enum DtcGenerateError {
-    /// `--shard` was given: DTC levels are solved whole in one process.
-    #[error(
-        "--shard is not supported with --metric dtc: DTC levels are solved whole, in one process"
-    )]
-    Shard,
     /// The solver failed, or a solved board is not one draw split.
     #[error(transparent)]
     Solve(#[from] DtcError),
     /// A kept table's WDL could not be read as draw splits.
     #[error(transparent)]
     Splits(#[from] SplitsError),
+}
+
+/// Bytes a DTC unit in flight takes per position: its one-byte state and
+/// its one-byte solved value (two each if a distance passes a byte).
+pub const DTC_UNIT_BYTES_PER_POSITION: f64 = 2.0;
+
+/// The DTC solver of the unit-by-unit driver: the win/draw/loss of the
+/// levels below, one byte a board.
+#[derive(Default)]
+pub(crate) struct DtcSolver {
+    lower: WdlLevels,
+}
+
+impl UnitSolver for DtcSolver {
+    type Kept = WdlLevel;
+    fn metric(&self) -> Metric {
+        Metric::Dtc
+    }
+    fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
+        // Its quiet predecessor lists and frontier as for DTM, and a draw
+        // split a board.
+        (u.positions(n) as f64 * DTC_UNIT_BYTES_PER_POSITION
+            + u.boards(n) as f64 * (plan::UNIT_BYTES_PER_BOARD + 1.0)) as u64
+    }
+    fn level_memory(&self, n: u32, threads: usize, _keep: bool) -> u64 {
+        let below: u64 = (0..n).map(|m| Layout::new(m).boards()).sum();
+        let mut units: Vec<u64> = level_units(n)
+            .into_iter()
+            .map(|u| self.unit_memory(n, u))
+            .collect();
+        units.sort_unstable_by(|a, b| b.cmp(a));
+        let in_flight: u64 = units.iter().take(threads.max(1)).sum();
+        // Assembly holds the level's draw splits, kept or not.
+        let assembly = Layout::new(n).boards();
+        below + in_flight.max(assembly) + plan::BASE_BYTES as u64
+    }
+    fn solve_unit(
+        &self,
+        n: u32,
+        u: UnitId,
+        progress: &AtomicU64,
+    ) -> Result<UnitValues, GenerateError> {
+        // The draw splits are checked here and found again at assembly.
+        dtc::solve_unit(n, &self.lower, u, progress)
+            .map(|unit| unit.values)
+            .map_err(|e| DtcGenerateError::from(e).into())
+    }
+    fn write_level(
+        &self,
+        out: &Path,
+        n: u32,
+        keep: bool,
+    ) -> Result<(WriteSummary, Option<WdlLevel>), GenerateError> {
+        let dir = work::work_dir(out, n);
+        let (written, wdl) = write_dtc_table_from(out, n, || Ok(LevelStream::new(&dir, n)))?;
+        Ok((written, keep.then_some(wdl)))
+    }
+    fn load(&self, table: &TableFile) -> Result<WdlLevel, GenerateError> {
+        Ok(wdl_level(table).map_err(DtcGenerateError::from)?)
+    }
 }
 
 /// Parses `--metric`: `dtm` or `dtc`.
@@ -66,29 +129,29 @@ pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
 }
 
 /// Solves and writes the DTC tables of levels `1..=max_stones` into
-/// `args.out`, keeping every complete table there (DTM or DTC); returns
-/// one summary per level.
+/// `args.out` (this shard's units with `--shard`), keeping every complete
+/// table there (DTM or DTC) and every finished unit; returns one summary
+/// per level.
 ///
 /// # Errors
 ///
-/// [`GenerateError`]: a bad `--max-stones`, `--shard` ([`DtcGenerateError::Shard`]),
-/// an output folder that cannot be used or is locked, an invalid file in
-/// the way, a solve or write that fails.
+/// [`GenerateError`]: a bad `--max-stones`, an output folder that cannot
+/// be used or is locked, too little memory or disk, an invalid file in the
+/// way, a work folder of DTM units, a solve or write that fails.
 pub fn generate_dtc(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
     let max = args.max_stones;
     if max == 0 || max > max_solver_stones() {
         return Err(GenerateError::BadMaxStones(max));
     }
-    if args.shard.is_some() {
-        return Err(DtcGenerateError::Shard.into());
-    }
     let out = &args.out;
     prepare_out(out)?;
-    let _locks = lock_out(
-        out,
-        None,
-        &format!("togyz-gen generate --metric dtc --max-stones {max}"),
-    )?;
+    let what = format!(
+        "togyz-gen generate --metric dtc --max-stones {max}{}",
+        args.shard
+            .map(|s| format!(" --shard {}/{}", s.index, s.count))
+            .unwrap_or_default()
+    );
+    let _locks = lock_out(out, args.shard, &what)?;
     for path in write::remove_stale_temporaries(out) {
         println!("removed {}, left by an interrupted run", path.display());
     }
@@ -105,21 +168,28 @@ pub fn generate_dtc(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateEr
             s => complete.push(s == TableStatus::Complete),
         }
     }
-    let last_missing = (1..=max).rev().find(|&n| !complete[n as usize - 1]);
-    let mut lower = WdlLevels::new();
+    let todo: Vec<u32> = (1..=max).filter(|&n| !complete[n as usize - 1]).collect();
+    let shard = args.shard.unwrap_or(Shard::ALL);
+    let mut solver = DtcSolver::default();
+    check_resources(args, &todo, shard, &solver)?;
+    let last_missing = todo.last().copied();
     let mut summaries = Vec::new();
     for n in 1..=max {
         let needed_later = last_missing.is_some_and(|m| n < m);
         let t = Instant::now();
+        let push = |solver: &mut DtcSolver, level| {
+            solver
+                .lower
+                .push(level)
+                .map_err(|e| DtcGenerateError::from(DtcError::from(e)))
+        };
         if complete[n as usize - 1] {
             let path = out.join(file_name(n));
             let table = TableFile::open(&path)?;
             let mut s = kept_summary(&table, n);
             if needed_later {
-                lower
-                    .push(wdl_level(&table).map_err(DtcGenerateError::from)?)
-                    .map_err(DtcError::from)
-                    .map_err(DtcGenerateError::from)?;
+                let level = solver.load(&table)?;
+                push(&mut solver, level)?;
                 s.seconds = t.elapsed().as_secs_f64();
             }
             println!(
@@ -131,46 +201,11 @@ pub fn generate_dtc(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateEr
             summaries.push(s);
             continue;
         }
-        let progress = AtomicU64::new(0);
-        let bar = positions_bar(
-            Layout::new(n).positions(),
-            format!("DTC {n:>2}"),
-            !args.quiet,
-        );
-        let done = std::sync::atomic::AtomicBool::new(false);
-        let level = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while !done.load(Ordering::Relaxed) {
-                    bar.set_position(progress.load(Ordering::Relaxed));
-                    std::thread::sleep(Duration::from_millis(200));
-                }
-            });
-            let r = dtc::solve_level(n, &lower, &progress);
-            done.store(true, Ordering::Relaxed);
-            r
-        })
-        .map_err(DtcGenerateError::from)?;
-        bar.finish_and_clear();
-        let written = match &level.values {
-            crate::retro::LevelValues::Narrow(v) => write_dtc_table(out, n, v)?,
-            crate::retro::LevelValues::Wide(v) => write_dtc_table(out, n, v)?,
-        };
-        println!(
-            "{:>9}: solved (DTC) and written to {} in {:.1} s",
-            stones(n),
-            written.path.display(),
-            t.elapsed().as_secs_f64()
-        );
-        summaries.push(LevelSummary::written(
-            n,
-            &written,
-            t.elapsed().as_secs_f64(),
-        ));
-        if needed_later {
-            lower
-                .push(level.wdl)
-                .map_err(DtcError::from)
-                .map_err(DtcGenerateError::from)?;
+        let (mut summary, wdl) = solve_level(args, shard, n, &solver, needed_later)?;
+        summary.seconds = t.elapsed().as_secs_f64();
+        summaries.push(summary);
+        if let Some(level) = wdl {
+            push(&mut solver, level)?;
         }
     }
     Ok(summaries)

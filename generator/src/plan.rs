@@ -119,6 +119,20 @@ impl UnitBudget {
 /// for being `max`, the smaller levels held whole up to `hold_whole`
 /// positions.
 pub fn plan(todo: &[u32], max: u32, threads: usize, shards: u32, hold_whole: u64) -> Plan {
+    plan_with(todo, max, threads, shards, |n, t, keep| {
+        level_memory(n, t, keep, hold_whole)
+    })
+}
+
+/// [`plan`] with the memory model of another metric: `level_memory(n,
+/// threads, keep)` as [`level_memory`].
+pub fn plan_with(
+    todo: &[u32],
+    max: u32,
+    threads: usize,
+    shards: u32,
+    level_memory: impl Fn(u32, usize, bool) -> u64,
+) -> Plan {
     let mut p = Plan::default();
     let mut disk_tables = 0u64;
     let mut work_peak = 0u64;
@@ -127,7 +141,7 @@ pub fn plan(todo: &[u32], max: u32, threads: usize, shards: u32, hold_whole: u64
         p.positions += positions / shards as u64;
         disk_tables += (positions as f64 * TABLE_BYTES_PER_POSITION) as u64;
         work_peak = work_peak.max((positions as f64 * UNIT_FILE_BYTES_PER_POSITION) as u64);
-        let m = level_memory(n, threads, n < max, hold_whole);
+        let m = level_memory(n, threads, n < max);
         if m > p.memory {
             p.memory = m;
             p.memory_at = n;

@@ -10,6 +10,11 @@
 //! index order (configuration after configuration) for the table writer,
 //! and the folder is removed once the table is written.
 //!
+//! Unit files hold packed values whatever their distance counts; a work
+//! folder of DTC units also holds an empty file `metric-dtc`, made before
+//! its first unit ([`claim_metric`]), so that a run of the other metric
+//! never takes its units for its own.
+//!
 //! A unit file (little endian), an internal format that never leaves the
 //! output folder:
 //!
@@ -35,6 +40,7 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use togyz_probe::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
+use togyz_probe::Metric;
 use xxhash_rust::xxh3::xxh3_64;
 
 const MAGIC: [u8; 8] = *b"TOGYZUNT";
@@ -68,6 +74,16 @@ pub enum UnitFileError {
         /// What is wrong.
         reason: String,
     },
+    /// The folder holds units of the other metric.
+    #[error("{} holds units of {found} tables, not {wanted}: finish that level with `togyz-gen generate --metric {found}`, or delete the folder", .dir.display())]
+    OtherMetric {
+        /// The work folder.
+        dir: PathBuf,
+        /// The metric of its units.
+        found: Metric,
+        /// The metric of this run.
+        wanted: Metric,
+    },
     /// zstd failed.
     #[error("{}: zstd: {detail}", .path.display())]
     Zstd {
@@ -88,6 +104,46 @@ fn io_error(path: &Path) -> impl Fn(io::Error) -> UnitFileError + '_ {
 /// The work folder of level `n` in output folder `out`.
 pub fn work_dir(out: &Path, n: u32) -> PathBuf {
     out.join(format!("togyz-{n:02}.work"))
+}
+
+/// The marker of a work folder of DTC units.
+const DTC_MARKER: &str = "metric-dtc";
+
+/// The metric of the units in work folder `dir` (DTM without a marker).
+pub fn metric_of(dir: &Path) -> Metric {
+    if dir.join(DTC_MARKER).exists() {
+        Metric::Dtc
+    } else {
+        Metric::Dtm
+    }
+}
+
+/// Claims work folder `dir` for units of `metric` before any is solved:
+/// marks a folder without units as DTC for a DTC run.
+///
+/// # Errors
+///
+/// [`UnitFileError::OtherMetric`] if the folder holds (or is marked for)
+/// units of the other metric; I/O errors.
+pub fn claim_metric(dir: &Path, metric: Metric) -> Result<(), UnitFileError> {
+    let found = metric_of(dir);
+    if found == metric {
+        return Ok(());
+    }
+    let has_units = std::fs::read_dir(dir)
+        .map_err(io_error(dir))?
+        .flatten()
+        .any(|e| is_unit_file_name(&e.file_name().to_string_lossy()));
+    if found == Metric::Dtc || has_units {
+        return Err(UnitFileError::OtherMetric {
+            dir: dir.to_path_buf(),
+            found,
+            wanted: metric,
+        });
+    }
+    let marker = dir.join(DTC_MARKER);
+    File::create(&marker).map_err(io_error(&marker))?;
+    Ok(())
 }
 
 /// The file name of a unit's values: `unit-AA-BB.tkv`.
@@ -478,7 +534,7 @@ pub fn remove_work_dir(dir: &Path) -> io::Result<()> {
         let name = entry.file_name();
         let name = name.to_string_lossy();
         let lock = (0..CONFIG_COUNT).any(|id| name == unit_lock_name(UnitId::of(id)));
-        if is_unit_file_name(&name) || lock {
+        if is_unit_file_name(&name) || lock || name == DTC_MARKER {
             match std::fs::remove_file(entry.path()) {
                 // Another shard removing the same folder got there first.
                 Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),

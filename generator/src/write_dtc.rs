@@ -5,9 +5,10 @@
 //! ([`crate::write`]): deterministic bytes, atomic appearance on disk, never
 //! over an existing file.
 
-use crate::score::draw_split;
+use crate::score::{draw_split, WdlLevel};
 use crate::write::{
-    write_section, Blocks, Census, Sections, Sink, ValueStream, WriteError, WriteSummary,
+    write_section, Blocks, Census, Sections, Sink, SliceStream, ValueStream, WriteError,
+    WriteSummary,
 };
 use rayon::prelude::*;
 use std::path::Path;
@@ -24,18 +25,36 @@ pub const DTC_WDL_LEVEL: i32 = 15;
 /// 39 s, level 9 0.411 in 1.7 s.
 pub const DTC_LEVEL: i32 = 15;
 
-/// Streams the distances of the won and lost positions of packed values,
-/// skipping the draws.
-struct Decisive<'a, T> {
-    values: &'a [T],
+/// Values read from the source at a time: bounds the memory of the
+/// census pass and of [`Decisive`] (2 bytes a value). The bytes written do
+/// not depend on it.
+const READ_VALUES: usize = 1 << 24;
+
+/// Streams the distances of the won and lost positions of a stream of
+/// packed values, skipping the draws.
+struct Decisive<S> {
+    inner: S,
+    /// Values of the source not yet read.
+    left: u64,
+    buffer: Vec<u16>,
     at: usize,
 }
 
-impl<T: Copy + Into<u16>> ValueStream for Decisive<'_, T> {
+impl<S: ValueStream> ValueStream for Decisive<S> {
     fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
         let mut left = count;
         while left > 0 {
-            let v: u16 = (*self.values.get(self.at).ok_or(WriteError::ShortInput)?).into();
+            if self.at == self.buffer.len() {
+                if self.left == 0 {
+                    return Err(WriteError::ShortInput);
+                }
+                let take = self.left.min(READ_VALUES as u64) as usize;
+                self.buffer.clear();
+                self.inner.read(take, &mut self.buffer)?;
+                self.left -= take as u64;
+                self.at = 0;
+            }
+            let v = self.buffer[self.at];
             self.at += 1;
             if let Some(d) = Value::unpack(v).dtm() {
                 // Within u16: the values are packed.
@@ -65,9 +84,7 @@ pub fn write_dtc_table<T: Copy + Into<u16> + Sync>(
     if n == 0 || n > MAX_STONES {
         return Err(WriteError::TooManyStones(n));
     }
-    let layout = Layout::new(n);
-    let positions = layout.positions();
-    let boards = layout.boards();
+    let positions = Layout::new(n).positions();
     if values.len() as u64 != positions {
         return Err(WriteError::WrongLength {
             n,
@@ -75,31 +92,69 @@ pub fn write_dtc_table<T: Copy + Into<u16> + Sync>(
             found: values.len() as u64,
         });
     }
+    let (summary, _) = write_dtc_table_from(dir, n, || Ok(SliceStream::new(values)))?;
+    Ok(summary)
+}
+
+/// Writes the DTC table for `n` stones into `dir` from a stream of its
+/// packed values in index order, never holding the level whole:
+/// `open()` starts a stream from the first value, once for the draw splits
+/// and the census and once for the distances. Only the draw splits, one
+/// byte a board, are held; they are returned with the summary (the
+/// win/draw/loss the levels above need). The bytes are those
+/// [`write_dtc_table`] writes for the same values.
+///
+/// # Errors
+///
+/// As [`write_dtc_table`], and the stream's errors (a unit file that is
+/// damaged or short).
+pub fn write_dtc_table_from<S: ValueStream + Send>(
+    dir: &Path,
+    n: u32,
+    mut open: impl FnMut() -> Result<S, WriteError>,
+) -> Result<(WriteSummary, WdlLevel), WriteError> {
+    if n == 0 || n > MAX_STONES {
+        return Err(WriteError::TooManyStones(n));
+    }
+    let layout = Layout::new(n);
+    let positions = layout.positions();
+    let boards = layout.boards();
     let k = layout.kazans() as usize;
     // The draw splits, checking one draw a board, and the census (folded
     // per run of boards: a census a board would outweigh the level).
     const RUN: usize = 4096;
     let mut splits = vec![0u8; boards as usize];
-    let census = splits
-        .par_chunks_mut(RUN)
-        .zip(values.par_chunks(RUN * k))
-        .enumerate()
-        .map(|(r, (splits, run))| {
-            let mut c = Census::default();
-            for (i, (split, board)) in splits.iter_mut().zip(run.chunks(k)).enumerate() {
-                let wdl = board.iter().map(|&v| {
-                    let v = Value::unpack(v.into());
-                    c.add(v);
-                    v.wdl()
-                });
-                *split = draw_split(n, (r * RUN + i) as u64, wdl)? as u8;
-            }
-            Ok::<Census, WriteError>(c)
-        })
-        .try_reduce(Census::default, |mut a, b| {
-            a.merge(&b);
-            Ok(a)
-        })?;
+    let mut census = Census::default();
+    let mut stream = open()?;
+    let mut batch = Vec::new();
+    let batch_boards = (READ_VALUES / k).max(1);
+    for (b, part) in splits.chunks_mut(batch_boards).enumerate() {
+        batch.clear();
+        stream.read(part.len() * k, &mut batch)?;
+        let first = (b * batch_boards) as u64;
+        let c = part
+            .par_chunks_mut(RUN)
+            .zip(batch.par_chunks(RUN * k))
+            .enumerate()
+            .map(|(r, (splits, run))| {
+                let mut c = Census::default();
+                for (i, (split, board)) in splits.iter_mut().zip(run.chunks(k)).enumerate() {
+                    let wdl = board.iter().map(|&v| {
+                        let v = Value::unpack(v);
+                        c.add(v);
+                        v.wdl()
+                    });
+                    *split = draw_split(n, first + (r * RUN + i) as u64, wdl)? as u8;
+                }
+                Ok::<Census, WriteError>(c)
+            })
+            .try_reduce(Census::default, |mut a, b| {
+                a.merge(&b);
+                Ok(a)
+            })?;
+        census.merge(&c);
+    }
+    drop((stream, batch));
 
     let mut sink = Sink::create(dir, n)?;
     let wb = DTC_WDL_BLOCK_BOARDS;
@@ -113,7 +168,7 @@ pub fn write_dtc_table<T: Copy + Into<u16> + Sync>(
             values: wb as u64,
             total: boards,
         },
-        &mut crate::write::SliceStream::new(&splits),
+        &mut SliceStream::new(&splits),
         DTC_WDL_LEVEL,
         Section::Wdl,
         &mut wdl_index,
@@ -136,7 +191,12 @@ pub fn write_dtc_table<T: Copy + Into<u16> + Sync>(
             values: per as u64 * n as u64,
             total: boards * n as u64,
         },
-        &mut Decisive { values, at: 0 },
+        &mut Decisive {
+            inner: open()?,
+            left: positions,
+            buffer: Vec::new(),
+            at: 0,
+        },
         DTC_LEVEL,
         Section::Dtm,
         &mut dtm_index,
@@ -157,7 +217,7 @@ pub fn write_dtc_table<T: Copy + Into<u16> + Sync>(
         },
     )?;
 
-    sink.finish_table(
+    let summary = sink.finish_table(
         dir,
         n,
         &census,
@@ -172,5 +232,6 @@ pub fn write_dtc_table<T: Copy + Into<u16> + Sync>(
             wdl_index,
             dtm_index,
         },
-    )
+    )?;
+    Ok((summary, WdlLevel::from_splits(n, splits)?))
 }

@@ -290,7 +290,7 @@ fn verify_catches_a_wrong_dtc_entry() {
 }
 
 /// The command line: `--metric dtc` writes DTC tables that `verify`
-/// accepts; an unknown metric and `--shard` with DTC are refused clearly.
+/// accepts; an unknown metric is refused clearly.
 #[test]
 fn generate_metric_dtc_on_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -329,9 +329,4 @@ fn generate_metric_dtc_on_the_command_line() {
     let bad = gen(&["generate", "--metric", "dtz", "--out", out]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("`dtz` is not a metric"));
-    let shard = gen(&[
-        "generate", "--metric", "dtc", "--shard", "0/2", "--out", out,
-    ]);
-    assert!(!shard.status.success());
-    assert!(String::from_utf8_lossy(&shard.stderr).contains("--shard is not supported"));
 }
