@@ -317,9 +317,15 @@ pub(crate) fn lock_out(
     })
 }
 
-/// Solves and writes levels `1..=max_stones` into `args.out`, skipping
-/// complete tables and finished units; returns one summary per level.
-pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
+/// What every `generate` run does first: checks `--max-stones`, prepares
+/// and locks the output folder (the lock names the command, `metric`
+/// being `""` or `" --metric dtc"`), removes our dead temporaries and looks
+/// at every level, so that a bad file stops the run before any work.
+/// Returns the locks and, per level from 1, whether its table is complete.
+pub(crate) fn start_run(
+    args: &GenerateArgs,
+    metric: &str,
+) -> Result<(Vec<Lock>, Vec<bool>), GenerateError> {
     let max = args.max_stones;
     if max == 0 || max > max_solver_stones() {
         return Err(GenerateError::BadMaxStones(max));
@@ -327,30 +333,36 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
     let out = &args.out;
     prepare_out(out)?;
     let what = format!(
-        "togyz-gen generate --max-stones {max}{}",
+        "togyz-gen generate{metric} --max-stones {max}{}",
         args.shard
             .map(|s| format!(" --shard {}/{}", s.index, s.count))
             .unwrap_or_default()
     );
-    let _locks = lock_out(out, args.shard, &what)?;
+    let locks = lock_out(out, args.shard, &what)?;
     for path in write::remove_stale_temporaries(out) {
         println!("removed {}, left by an interrupted run", path.display());
     }
-    // Look at every level first, so a bad file stops the run before any work.
-    let mut status = Vec::new();
+    let mut complete = Vec::new();
     for n in 1..=max {
-        let s = write::table_status(out, n);
-        if let TableStatus::Invalid(reason) = &s {
-            return Err(GenerateError::InvalidExisting {
-                path: out.join(file_name(n)),
-                reason: reason.clone(),
-            });
+        match write::table_status(out, n) {
+            TableStatus::Invalid(reason) => {
+                return Err(GenerateError::InvalidExisting {
+                    path: out.join(file_name(n)),
+                    reason,
+                })
+            }
+            s => complete.push(s == TableStatus::Complete),
         }
-        status.push(s);
     }
-    let todo: Vec<u32> = (1..=max)
-        .filter(|&n| !matches!(status[n as usize - 1], TableStatus::Complete))
-        .collect();
+    Ok((locks, complete))
+}
+
+/// Solves and writes levels `1..=max_stones` into `args.out`, skipping
+/// complete tables and finished units; returns one summary per level.
+pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
+    let (_locks, complete) = start_run(args, "")?;
+    let (out, max) = (&args.out, args.max_stones);
+    let todo: Vec<u32> = (1..=max).filter(|&n| !complete[n as usize - 1]).collect();
     let shard = args.shard.unwrap_or(Shard::ALL);
     let mut lower = Lower::new(args.hold_whole);
     check_resources(args, &todo, shard, &lower)?;
@@ -360,7 +372,7 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
     for n in 1..=max {
         let path = out.join(file_name(n));
         let needed_later = last_missing.is_some_and(|m| n < m);
-        if matches!(status[n as usize - 1], TableStatus::Complete) {
+        if complete[n as usize - 1] {
             let table = TableFile::open(&path)?;
             let mut s = kept_summary(&table, n);
             if needed_later {

@@ -17,15 +17,15 @@
 use crate::decode_dtc::{wdl_level, SplitsError};
 use crate::dtc::{self, DtcError, WdlLevels};
 use crate::generate::{
-    check_resources, kept_summary, lock_out, prepare_out, print_summary, solve_level, stones,
-    GenerateArgs, GenerateError, LevelSummary, Shard, UnitSolver,
+    check_resources, kept_summary, print_summary, solve_level, start_run, stones, GenerateArgs,
+    GenerateError, LevelSummary, Shard, UnitSolver,
 };
 use crate::plan;
 use crate::progress::with_threads;
-use crate::retro::{level_units, max_solver_stones, UnitId, UnitValues};
+use crate::retro::{level_units, UnitId, UnitValues};
 use crate::score::WdlLevel;
 use crate::work::{self, LevelStream};
-use crate::write::{self, TableStatus, WriteSummary};
+use crate::write::WriteSummary;
 use crate::write_dtc::write_dtc_table_from;
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
@@ -139,35 +139,8 @@ pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
 /// be used or is locked, too little memory or disk, an invalid file in the
 /// way, a work folder of DTM units, a solve or write that fails.
 pub fn generate_dtc(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
-    let max = args.max_stones;
-    if max == 0 || max > max_solver_stones() {
-        return Err(GenerateError::BadMaxStones(max));
-    }
-    let out = &args.out;
-    prepare_out(out)?;
-    let what = format!(
-        "togyz-gen generate --metric dtc --max-stones {max}{}",
-        args.shard
-            .map(|s| format!(" --shard {}/{}", s.index, s.count))
-            .unwrap_or_default()
-    );
-    let _locks = lock_out(out, args.shard, &what)?;
-    for path in write::remove_stale_temporaries(out) {
-        println!("removed {}, left by an interrupted run", path.display());
-    }
-    // Every level first, so a bad file stops the run before any work.
-    let mut complete = Vec::new();
-    for n in 1..=max {
-        match write::table_status(out, n) {
-            TableStatus::Invalid(reason) => {
-                return Err(GenerateError::InvalidExisting {
-                    path: out.join(file_name(n)),
-                    reason,
-                })
-            }
-            s => complete.push(s == TableStatus::Complete),
-        }
-    }
+    let (_locks, complete) = start_run(args, " --metric dtc")?;
+    let (out, max) = (&args.out, args.max_stones);
     let todo: Vec<u32> = (1..=max).filter(|&n| !complete[n as usize - 1]).collect();
     let shard = args.shard.unwrap_or(Shard::ALL);
     let mut solver = DtcSolver::default();

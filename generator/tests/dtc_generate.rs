@@ -2,8 +2,10 @@
 //! in-memory solver and writer, after a kill and resume, and from three
 //! shards; DTM and DTC units never mix.
 
+mod support;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
+use support::{ok_stdout, read_all, unit_files};
 use togyz_gen::dtc;
 use togyz_gen::retro::{level_units, LevelValues};
 use togyz_gen::work;
@@ -20,31 +22,6 @@ fn generate_dtc(out: &Path, max: u32, threads: usize, extra: &[&str]) -> Command
         .arg("--out")
         .arg(out);
     c
-}
-
-fn ok_stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn read_all(dir: &Path, max: u32) -> Vec<Vec<u8>> {
-    (1..=max)
-        .map(|n| std::fs::read(dir.join(file_name(n))).expect("table written"))
-        .collect()
-}
-
-fn unit_files(dir: &Path) -> usize {
-    std::fs::read_dir(dir)
-        .map(|d| {
-            d.flatten()
-                .filter(|e| e.file_name().to_string_lossy().ends_with(".tkv"))
-                .count()
-        })
-        .unwrap_or(0)
 }
 
 /// The tables of the in-memory path: `dtc::solve_all` and `write_dtc_table`.

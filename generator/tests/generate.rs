@@ -1,8 +1,10 @@
 //! The `togyz-gen generate` command: determinism, resuming, and never
 //! overwriting what is not ours.
 
+mod support;
 use std::path::Path;
 use std::process::Command;
+use support::{ok_stdout, read_all, unit_files};
 use togyz_probe::raw::format::file_name;
 
 fn generate(out: &Path, max: u32, threads: usize) -> std::process::Output {
@@ -30,23 +32,6 @@ fn spawn_generate(out: &Path, max: u32, threads: usize) -> std::process::Child {
         .stdout(std::process::Stdio::null())
         .spawn()
         .expect("runs togyz-gen")
-}
-
-/// Asserts that a run succeeded (showing its errors if not) and returns
-/// its standard output.
-fn ok_stdout(out: &std::process::Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn read_all(dir: &Path, max: u32) -> Vec<Vec<u8>> {
-    (1..=max)
-        .map(|n| std::fs::read(dir.join(file_name(n))).expect("table written"))
-        .collect()
 }
 
 #[test]
@@ -244,16 +229,6 @@ fn togyz_gen(args: &[&str], out: &Path) -> std::process::Output {
         .arg(out)
         .output()
         .expect("runs togyz-gen")
-}
-
-fn unit_files(dir: &Path) -> usize {
-    std::fs::read_dir(dir)
-        .map(|d| {
-            d.flatten()
-                .filter(|e| e.file_name().to_string_lossy().ends_with(".tkv"))
-                .count()
-        })
-        .unwrap_or(0)
 }
 
 #[test]
