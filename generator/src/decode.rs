@@ -45,6 +45,15 @@ pub trait DecodeAll {
     /// [`TableError::OutOfRange`].
     fn decode_range(&self, range: Range<u64>) -> Result<LevelValues, TableError>;
 
+    /// [`DecodeAll::decode_range`] over the entries of one tuzdyk
+    /// configuration (its boards in rank order, every kazan split): what a
+    /// unit reads of a level at a time.
+    ///
+    /// # Errors
+    ///
+    /// As [`DecodeAll::decode_range`].
+    fn decode_config(&self, config: usize) -> Result<LevelValues, TableError>;
+
     /// Checks the checksum of everything after the header, then every
     /// block's checksum (in parallel). Does not decompress.
     ///
@@ -65,6 +74,12 @@ impl DecodeAll for TableFile {
 
     fn decode_all_narrow(&self) -> Result<Vec<u8>, TableError> {
         decode_cells(self, 0..self.header().positions, |v| u8::try_from(v).ok())
+    }
+
+    fn decode_config(&self, config: usize) -> Result<LevelValues, TableError> {
+        let layout = self.layout();
+        let first = layout.index_at(layout.global_board(config, 0), 0);
+        self.decode_range(first..first + layout.config_boards(config) * layout.kazans())
     }
 
     fn decode_range(&self, range: Range<u64>) -> Result<LevelValues, TableError> {

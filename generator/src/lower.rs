@@ -125,11 +125,8 @@ impl Lower {
         let mut loaded = Vec::new();
         for m in (1..n).filter(|&m| !self.holds_whole(m)) {
             let file = &self.files[m as usize - 1];
-            let layout = file.layout();
             for config in exit_configs(unit) {
-                let first = layout.index_at(layout.global_board(config, 0), 0);
-                let len = layout.config_boards(config) * layout.kazans();
-                loaded.push((m, config, file.decode_range(first..first + len)?));
+                loaded.push((m, config, file.decode_config(config)?));
             }
         }
         Ok(UnitLower {

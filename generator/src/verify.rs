@@ -31,14 +31,14 @@
 use crate::decode::DecodeAll;
 use crate::lower::{self, Lower};
 use crate::progress::{positions_bar, with_threads};
-use crate::retro::{ConfigValues, Exits};
+use crate::retro::{ConfigValues, Exits, LevelValues};
 use crate::write::Census;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use togyz_probe::raw::format::{self, Section, TableError, TableFile};
+use togyz_probe::raw::format::{self, TableError, TableFile};
 use togyz_probe::raw::index::Slot;
 use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykConfig};
 use togyz_probe::rules::{Move, Position, Side, HALF};
@@ -328,53 +328,6 @@ fn check_header_census(file: &TableFile, c: &Census) -> Result<(), VerifyError> 
 /// Boards per work item of the parallel check.
 const CHUNK_BOARDS: u64 = 2048;
 
-/// Decodes runs of a table's entries, keeping the last WDL and DTM block
-/// it decompressed (a worker's chunks are mostly consecutive).
-struct RangeDecoder<'f> {
-    file: &'f TableFile,
-    wdl: Vec<u8>,
-    wdl_block: u64,
-    dtm: Vec<u8>,
-    dtm_block: u64,
-}
-
-impl<'f> RangeDecoder<'f> {
-    fn new(file: &'f TableFile) -> RangeDecoder<'f> {
-        RangeDecoder {
-            file,
-            wdl: Vec::new(),
-            wdl_block: u64::MAX,
-            dtm: Vec::new(),
-            dtm_block: u64::MAX,
-        }
-    }
-
-    /// The values of entries `first..first + count`.
-    fn decode(&mut self, first: u64, count: u64, out: &mut Vec<Value>) -> Result<(), TableError> {
-        let f = self.file;
-        let kazans = f.layout().kazans();
-        out.clear();
-        for index in first..first + count {
-            let (wb, at) = f.wdl_location(index / kazans);
-            if wb != self.wdl_block {
-                self.wdl_block = u64::MAX;
-                f.read_block_into(Section::Wdl, wb, &mut self.wdl)?;
-                self.wdl_block = wb;
-            }
-            let t = f.thresholds_in(&self.wdl, wb, at)?;
-            let (db, dat) = f.dtm_location(index);
-            if db != self.dtm_block {
-                self.dtm_block = u64::MAX;
-                f.read_block_into(Section::Dtm, db, &mut self.dtm)?;
-                self.dtm_block = db;
-            }
-            let d = f.distance_in(&self.dtm, db, dat)?;
-            out.push(f.combine(format::wdl_at(t, (index % kazans) as u32), d, db)?);
-        }
-        Ok(())
-    }
-}
-
 /// A stored entry that does not follow from its successors.
 struct Mismatch {
     pos: Position,
@@ -390,7 +343,7 @@ struct Lookup<'a> {
     exits: Exits<'a>,
     n: u32,
     /// The unit's configurations: id and packed values.
-    parts: &'a [(usize, Vec<u16>)],
+    parts: &'a [(usize, LevelValues)],
 }
 
 impl Lookup<'_> {
@@ -410,12 +363,9 @@ impl Lookup<'_> {
             .iter()
             .find(|(id, _)| *id == config)
             .expect("a quiet move stays within its unit");
-        values[index as usize]
+        values.get(index as usize)
     }
 }
-
-/// Positions decoded per work item when a unit is read from its file.
-const DECODE_CHUNK: u64 = 1 << 18;
 
 /// Checks every entry of level `n`, read unit by unit from `file` (a
 /// configuration and its swap: quiet moves stay within a unit), against
@@ -432,24 +382,7 @@ fn check_level(
     for unit in crate::retro::level_units(n) {
         let mut parts = Vec::new();
         for id in unit.configs() {
-            let first = layout.index_at(layout.global_board(id, 0), 0);
-            let len = layout.config_boards(id) * layout.kazans();
-            let starts: Vec<u64> = (0..len).step_by(DECODE_CHUNK as usize).collect();
-            let chunks: Vec<Vec<u16>> = starts
-                .par_iter()
-                .map_init(
-                    || (RangeDecoder::new(file), Vec::new()),
-                    |(decoder, values), &s| {
-                        let count = DECODE_CHUNK.min(len - s);
-                        decoder.decode(first + s, count, values)?;
-                        Ok(values
-                            .iter()
-                            .map(|v| v.pack().expect("a decoded value packs"))
-                            .collect())
-                    },
-                )
-                .collect::<Result<_, TableError>>()?;
-            parts.push((id, chunks.concat()));
+            parts.push((id, file.decode_config(id)?));
         }
         let unit_lower = lower.for_unit(n, unit)?;
         let lookup = Lookup {

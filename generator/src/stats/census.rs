@@ -364,8 +364,7 @@ pub fn collect(dir: &Path, examples: usize, progress: bool) -> Result<Vec<LevelS
             let mut parts = Vec::new();
             for id in unit.configs() {
                 let first = layout.index_at(layout.global_board(id, 0), 0);
-                let len = layout.config_boards(id) * layout.kazans();
-                parts.push((first, file.decode_range(first..first + len)?));
+                parts.push((first, file.decode_config(id)?));
             }
             let configs = unit.configs();
             let s = stats_of(n, layout, &UnitParts(parts), Some(&configs), examples, &bar);
