@@ -33,6 +33,15 @@ use crate::value::Wdl;
 
 mod graph;
 mod pns;
+mod table;
+
+use table::ZeroTable;
+
+/// A table size asked for, as the power of two a table gets (at least 4,
+/// at most 2^40 entries).
+pub(crate) fn table_size(entries: usize) -> usize {
+    entries.clamp(4, 1 << 40).next_power_of_two()
+}
 
 /// What a search may spend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -310,50 +319,32 @@ impl Entry {
     }
 }
 
-/// A table of `n` entries of all-zero bytes, from zeroed memory: the
-/// system hands such memory out page by page as it is first touched, so a
-/// short search pays only for the part of a large table it uses.
-///
-/// # Safety
-/// All-zero bytes must be a valid `T`.
-pub(crate) unsafe fn zeroed_table<T: Copy>(n: usize) -> Vec<T> {
-    let layout = std::alloc::Layout::array::<T>(n).expect("a table smaller than the address space");
-    if layout.size() == 0 {
-        return Vec::new();
-    }
-    // SAFETY: the layout has a non-zero size; the caller vouches that the
-    // zeroed bytes are `n` valid `T`s, and `from_raw_parts` gets the
-    // pointer, length and capacity of an allocation of `Layout::array::<T>(n)`
-    // by the global allocator, which is what it requires.
-    unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout).cast::<T>();
-        if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Vec::from_raw_parts(ptr, n, n)
-    }
-}
-
 /// A fixed-size transposition table with two-way buckets.
 struct Tt {
-    entries: Vec<Entry>,
+    entries: ZeroTable<Entry>,
     mask: usize,
 }
 
 impl Tt {
     fn new(size: usize) -> Tt {
-        let size = size.max(2).next_power_of_two();
+        // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
+        // with `used` false.
+        let entries = unsafe { ZeroTable::new(table_size(size)) };
         Tt {
-            // SAFETY: all-zero bytes are an `Entry` (integers and bools),
-            // one with `used` false.
-            entries: unsafe { zeroed_table(size) },
-            mask: size - 1,
+            mask: entries.len() - 1,
+            entries,
         }
     }
 
     fn slots(&self, key: &Key) -> [usize; 2] {
         let h = xxhash_rust::xxh3::xxh3_64(key) as usize & self.mask;
         [h, h ^ 1]
+    }
+
+    /// Brings the bucket of `key` into the cache ahead of [`Tt::get`].
+    fn prefetch(&self, key: &Key) {
+        let h = xxhash_rust::xxh3::xxh3_64(key) as usize & self.mask;
+        self.entries.prefetch(h & !1, 2);
     }
 
     fn get(&self, key: &Key) -> Option<&Entry> {
@@ -714,7 +705,11 @@ impl<'a> Solver<'a> {
             match decide(clo, chi, ct) {
                 Some(Answer::No) => return Ok(self.proved(&key, t, true, mv.hole())),
                 Some(Answer::Yes) => open[i] = false,
-                _ => all_yes = false,
+                _ => {
+                    all_yes = false;
+                    // Searched next: its entry is on the way meanwhile.
+                    self.tt.prefetch(&key_of(child));
+                }
             }
         }
         if all_yes {

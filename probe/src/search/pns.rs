@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
+use super::table::ZeroTable;
 use super::{key_of, static_bounds, tick, Halt, Key};
 use crate::rules::{Position, Side};
 use crate::tablebase::Tablebase;
@@ -56,7 +57,7 @@ pub(crate) struct Pns<'a> {
     tb: &'a Tablebase,
     table_stones: u32,
     x: Side,
-    entries: Vec<Entry>,
+    entries: ZeroTable<Entry>,
     mask: usize,
     path: HashSet<Key, Xxh3DefaultBuilder>,
     pub(crate) nodes: u64,
@@ -86,15 +87,15 @@ impl<'a> Pns<'a> {
         deadline: Option<Instant>,
         stop: &'a AtomicBool,
     ) -> Pns<'a> {
-        let size = entries.max(WAYS).next_power_of_two();
+        // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
+        // with `used` false.
+        let entries: ZeroTable<Entry> = unsafe { ZeroTable::new(super::table_size(entries)) };
         Pns {
             tb,
             table_stones,
             x,
-            // SAFETY: all-zero bytes are an `Entry` (integers and bools),
-            // one with `used` false.
-            entries: unsafe { super::zeroed_table(size) },
-            mask: size - 1,
+            mask: entries.len() - 1,
+            entries,
             path: HashSet::default(),
             nodes: 0,
             node_limit,
@@ -128,16 +129,18 @@ impl<'a> Pns<'a> {
         }
     }
 
-    /// The bucket of `key`: `WAYS` neighbouring slots.
-    fn slots(&self, key: &Key) -> [usize; WAYS] {
-        let h = xxhash_rust::xxh3::xxh3_64(key) as usize & self.mask;
-        std::array::from_fn(|i| h ^ i)
+    /// The first slot of the bucket of `key`: `WAYS` slots in a row.
+    fn bucket(&self, key: &Key) -> usize {
+        xxhash_rust::xxh3::xxh3_64(key) as usize & self.mask & !(WAYS - 1)
     }
 
     fn lookup(&self, key: &Key) -> Option<Numbers> {
-        self.slots(key)
-            .into_iter()
-            .map(|i| &self.entries[i])
+        self.lookup_in(self.bucket(key), key)
+    }
+
+    fn lookup_in(&self, b: usize, key: &Key) -> Option<Numbers> {
+        self.entries[b..b + WAYS]
+            .iter()
             .find(|e| e.used && e.key == *key)
             .map(|e| Numbers {
                 pn: e.pn,
@@ -149,7 +152,8 @@ impl<'a> Pns<'a> {
     /// Stores `n` for `key`, found with `work` nodes; a new key takes the
     /// bucket's slot that cost less to find (an unused one first).
     fn store(&mut self, key: &Key, n: Numbers, work: u64) {
-        let slots = self.slots(key);
+        let b = self.bucket(key);
+        let slots: [usize; WAYS] = std::array::from_fn(|i| b + i);
         let cost = |e: &Entry| if e.used { e.work as u64 + 1 } else { 0 };
         let i = slots
             .into_iter()
@@ -229,46 +233,58 @@ impl<'a> Pns<'a> {
         let start = self.nodes;
         let key = self.key(pos);
         let or = pos.side_to_move() == self.x;
-        let unit = Numbers {
-            pn: 1,
-            dn: 1,
+        // Each child's numbers are looked up once: looking them up again
+        // on every turn of the loop cost more than half the time in cache
+        // misses. Only the child just searched changes (what a transposition
+        // did to a sibling meanwhile is seen the next time this node is
+        // entered; numbers only steer, and a proof or refutation, the only
+        // thing reported, stays true).
+        let mut kids = [*pos; 9];
+        let mut numbers = [Numbers {
+            pn: 0,
+            dn: 0,
             tainted: false,
-        };
-        let mut kids: [(Position, Key, Option<Numbers>, Numbers); 9] = [(*pos, key, None, unit); 9];
+        }; 9];
+        // Children that are no leaf: their key and bucket, fetched first.
+        let mut open: [Option<(Key, usize)>; 9] = [None; 9];
         let mut count = 0;
         for mv in pos.legal_moves() {
             let child = pos.after_unchecked(mv);
-            kids[count] = (
-                child,
-                self.key(&child),
-                self.leaf(&child)?,
-                self.fresh(&child),
-            );
+            match self.leaf(&child)? {
+                Some(n) => numbers[count] = n,
+                None => {
+                    let k = self.key(&child);
+                    let b = self.bucket(&k);
+                    self.entries.prefetch(b, WAYS);
+                    open[count] = Some((k, b));
+                }
+            }
+            kids[count] = child;
             count += 1;
         }
-        let kids = &kids[..count];
+        for i in 0..count {
+            let Some((k, b)) = open[i] else { continue };
+            numbers[i] = if self.path.contains(&k) {
+                Numbers {
+                    pn: INF,
+                    dn: 0,
+                    tainted: true,
+                }
+            } else {
+                match self.lookup_in(b, &k) {
+                    Some(n) => n,
+                    None => self.fresh(&kids[i]),
+                }
+            };
+        }
+        let numbers = &mut numbers[..count];
         self.path.insert(key);
         let result = loop {
             let mut best = 0;
             let (mut first, mut second) = (INF + 1, INF + 1);
             let mut sum = 0u32;
             let mut any_tainted = false;
-            let mut numbers = [Numbers {
-                pn: 0,
-                dn: 0,
-                tainted: false,
-            }; 9];
-            for (i, (_, k, leaf, fresh)) in kids.iter().enumerate() {
-                let n = match leaf {
-                    Some(n) => *n,
-                    None if self.path.contains(k) => Numbers {
-                        pn: INF,
-                        dn: 0,
-                        tainted: true,
-                    },
-                    None => self.lookup(k).unwrap_or(*fresh),
-                };
-                numbers[i] = n;
+            for (i, &n) in numbers.iter().enumerate() {
                 // OR: the child with the least proof number; AND: the least
                 // disproof number. The other number adds up.
                 let (m, s) = if or { (n.pn, n.dn) } else { (n.dn, n.pn) };
@@ -311,9 +327,9 @@ impl<'a> Pns<'a> {
                     th_dn.min(widen(second)),
                 )
             };
-            let child = kids[best].0;
+            let child = kids[best];
             match self.mid(&child, c_pn, c_dn) {
-                Ok(_) => {}
+                Ok(n) => numbers[best] = n,
                 Err(e) => {
                     self.path.remove(&key);
                     return Err(e);
