@@ -9,11 +9,20 @@
 //! of the larger levels below for its exits); the level itself goes to disk
 //! unit by unit. When a level that is held whole is assembled into its
 //! table file, it is read into memory as the file is written.
+//!
+//! A DTC solve ([`crate::dtc`]) holds the draw splits of every level below
+//! (one byte a board) and, per unit in flight, a one-byte state and value
+//! a position. `verify` checks one unit at a time (in parallel within
+//! it): the unit decoded from its file, beside what its exits read of the
+//! levels below ([`crate::lower`] for DTM, [`crate::lower_wdl`] for DTC).
+//! `togyz-gen plan` prints both plans without running anything.
 
 use crate::lower;
+use crate::lower_wdl;
 use crate::retro::{level_units, UnitId};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use togyz_probe::raw::index::Layout;
+use togyz_probe::Metric;
 
 /// Bytes a unit in flight takes per position: its 4-byte state word and
 /// its 1-byte solved value.
@@ -31,6 +40,19 @@ pub const BASE_BYTES: f64 = 100e6;
 /// positions of the 11-stone level solved and written in 842 s on 2
 /// threads (docs/performance.md), which is the slowest level measured.
 pub const RATE_PER_THREAD: f64 = 4.7e6;
+/// [`RATE_PER_THREAD`] of `generate --metric dtc`: 4.64e9 positions of
+/// the DTC levels 1 to 10 solved and written in 414 s of CPU (11.2 M a
+/// CPU second; docs/performance.md), rounded down for the larger levels.
+pub const RATE_PER_THREAD_DTC: f64 = 10.0e6;
+/// Bytes a DTC unit in flight takes per position: its one-byte state and
+/// its one-byte solved value (two each if a distance passes a byte).
+pub const DTC_UNIT_BYTES_PER_POSITION: f64 = 2.0;
+/// Positions `verify` checks per second and worker thread, DTM: the
+/// 12-stone level at 11.4 M positions/s on 2 threads, the slowest level
+/// measured (docs/performance.md).
+pub const VERIFY_RATE_PER_THREAD: f64 = 5.5e6;
+/// [`VERIFY_RATE_PER_THREAD`] for DTC tables: to be measured.
+pub const VERIFY_RATE_PER_THREAD_DTC: f64 = 5.5e6;
 /// Table bytes per position on disk, an upper bound: 0.74 bits at 11
 /// stones, growing slowly with the stones.
 pub const TABLE_BYTES_PER_POSITION: f64 = 0.125;
@@ -79,6 +101,87 @@ pub fn level_memory(n: u32, threads: usize, keep: bool, hold_whole: u64) -> u64 
     lower::whole_bytes(n, hold_whole) + in_flight.max(assembly) + BASE_BYTES as u64
 }
 
+/// Memory of one DTC unit of level `n` in flight: its state and values,
+/// its quiet predecessor lists and frontier as for DTM, and a draw split a
+/// board.
+pub fn dtc_unit_memory(n: u32, u: UnitId) -> u64 {
+    (u.positions(n) as f64 * DTC_UNIT_BYTES_PER_POSITION
+        + u.boards(n) as f64 * (UNIT_BYTES_PER_BOARD + 1.0)) as u64
+}
+
+/// Peak memory of solving DTC level `n` with `threads` units in flight:
+/// the draw splits of every level below, and the units in flight or the
+/// level's draw splits, which its assembly holds (kept or not).
+pub fn dtc_level_memory(n: u32, threads: usize) -> u64 {
+    let below: u64 = (0..n).map(|m| Layout::new(m).boards()).sum();
+    let mut units: Vec<u64> = level_units(n)
+        .into_iter()
+        .map(|u| dtc_unit_memory(n, u))
+        .collect();
+    units.sort_unstable_by(|a, b| b.cmp(a));
+    let in_flight: u64 = units.iter().take(threads.max(1)).sum();
+    let assembly = Layout::new(n).boards();
+    below + in_flight.max(assembly) + BASE_BYTES as u64
+}
+
+/// Peak memory of verifying level `n` of a `metric` table, the smaller
+/// levels held whole up to `hold_whole` positions: the levels held whole
+/// (one byte a position for DTM, a board for DTC), and the largest of the
+/// unit being checked (decoded in `cell` bytes a position: 1, or 2 if its
+/// longest distance passes 126 plies) with what its exits decode of the
+/// larger levels below, and of the level's own draw splits or values when
+/// they are added to the levels held whole for the next level (`keep`).
+pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_whole: u64) -> u64 {
+    let (whole, exits): (u64, &dyn Fn(UnitId) -> u64) = match metric {
+        Metric::Dtm => (lower::whole_bytes(n, hold_whole), &|u| {
+            lower::unit_exit_bytes(n, u, hold_whole)
+        }),
+        Metric::Dtc => (lower_wdl::whole_bytes(n, hold_whole), &|u| {
+            lower_wdl::unit_exit_bytes(n, u, hold_whole)
+        }),
+    };
+    let unit = level_units(n)
+        .into_iter()
+        .map(|u| u.positions(n) * cell + exits(u))
+        .max()
+        .unwrap_or(0);
+    let layout = Layout::new(n);
+    let added = match metric {
+        _ if !keep || !lower::held_whole(n, hold_whole) => 0,
+        Metric::Dtm => layout.positions(),
+        Metric::Dtc => layout.boards(),
+    };
+    whole + unit.max(added) + BASE_BYTES as u64
+}
+
+/// The plan of `togyz-gen verify` over levels `1..=max` of `metric`
+/// tables with `threads` workers: the peak memory (at one-byte cells if
+/// `narrow`, else two) and the time. Its disk is zero.
+pub fn verify_plan(
+    metric: Metric,
+    max: u32,
+    threads: usize,
+    narrow: bool,
+    hold_whole: u64,
+) -> Plan {
+    let cell = if narrow { 1 } else { 2 };
+    let mut p = Plan::default();
+    for n in 1..=max {
+        p.positions += Layout::new(n).positions();
+        let m = verify_level_memory(metric, n, cell, n < max, hold_whole);
+        if m > p.memory {
+            p.memory = m;
+            p.memory_at = n;
+        }
+    }
+    let rate = match metric {
+        Metric::Dtm => VERIFY_RATE_PER_THREAD,
+        Metric::Dtc => VERIFY_RATE_PER_THREAD_DTC,
+    };
+    p.seconds = p.positions as f64 / (rate * threads.max(1) as f64);
+    p
+}
+
 /// Bytes of units in flight, bounded: a unit starts only when its memory
 /// fits beside those running (or when none runs), so a level whose
 /// biggest units do not fit side by side runs them one after the other.
@@ -119,14 +222,16 @@ impl UnitBudget {
 /// for being `max`, the smaller levels held whole up to `hold_whole`
 /// positions.
 pub fn plan(todo: &[u32], max: u32, threads: usize, shards: u32, hold_whole: u64) -> Plan {
-    plan_with(todo, max, threads, shards, |n, t, keep| {
+    plan_with(Metric::Dtm, todo, max, threads, shards, |n, t, keep| {
         level_memory(n, t, keep, hold_whole)
     })
 }
 
-/// [`plan`] with the memory model of another metric: `level_memory(n,
-/// threads, keep)` as [`level_memory`].
+/// [`plan`] for tables of `metric` (whose solve rate sets the time), with
+/// that metric's memory model: `level_memory(n, threads, keep)` as
+/// [`level_memory`] or [`dtc_level_memory`].
 pub fn plan_with(
+    metric: Metric,
     todo: &[u32],
     max: u32,
     threads: usize,
@@ -148,8 +253,103 @@ pub fn plan_with(
         }
     }
     p.disk = disk_tables + work_peak;
-    p.seconds = p.positions as f64 / (RATE_PER_THREAD * threads.max(1) as f64);
+    let rate = match metric {
+        Metric::Dtm => RATE_PER_THREAD,
+        Metric::Dtc => RATE_PER_THREAD_DTC,
+    };
+    p.seconds = p.positions as f64 / (rate * threads.max(1) as f64);
     p
+}
+
+/// Arguments of `togyz-gen plan`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlanArgs {
+    /// The largest stone count: the plan is for levels 1..=N from nothing.
+    #[arg(long, default_value_t = 8)]
+    pub max_stones: u32,
+    /// The metric: dtm (distance to the end) or dtc (distance to
+    /// conversion).
+    #[arg(long, default_value = "dtm", value_parser = crate::generate_dtc::metric_arg)]
+    pub metric: Metric,
+    /// Worker threads (at least 1; default: one per core).
+    #[arg(long, value_parser = crate::progress::threads_arg)]
+    pub threads: Option<usize>,
+    /// As `generate --hold-whole` and `verify --hold-whole`.
+    #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
+    pub hold_whole: u64,
+    /// Also compare with the memory and disk free at this folder.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Why `togyz-gen plan` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// A stone count the index does not cover.
+    #[error("--max-stones {0}: the index covers 1 to {max} stones", max = togyz_probe::raw::index::MAX_STONES)]
+    Stones(u32),
+}
+
+/// The plans of generating and of verifying levels `1..=args.max_stones`,
+/// one line each, as `generate` states its plan before a run.
+pub fn plan_lines(args: &PlanArgs) -> Result<Vec<String>, PlanError> {
+    let max = args.max_stones;
+    if max == 0 || max > togyz_probe::raw::index::MAX_STONES {
+        return Err(PlanError::Stones(max));
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let todo: Vec<u32> = (1..=max).collect();
+    let hold = args.hold_whole;
+    let g = match args.metric {
+        Metric::Dtm => plan(&todo, max, threads, 1, hold),
+        Metric::Dtc => plan_with(Metric::Dtc, &todo, max, threads, 1, |n, t, _| {
+            dtc_level_memory(n, t)
+        }),
+    };
+    let v = verify_plan(args.metric, max, threads, true, hold);
+    let wide = verify_plan(args.metric, max, threads, false, hold);
+    let s = if threads == 1 { "" } else { "s" };
+    let mut lines = vec![
+        format!(
+            "generate --metric {} --max-stones {max}: {} positions, about {} of disk, a peak of about {} of memory (at {} stones), about {} with {threads} thread{s}",
+            args.metric.to_string().to_lowercase(),
+            g.positions,
+            human_bytes(g.disk),
+            human_bytes(g.memory),
+            g.memory_at,
+            human_seconds(g.seconds),
+        ),
+        format!(
+            "verify: a peak of about {} of memory (at {} stones; {} if a level's longest distance passes 126 plies), about {} with {threads} thread{s}",
+            human_bytes(v.memory),
+            v.memory_at,
+            human_bytes(wide.memory),
+            human_seconds(v.seconds),
+        ),
+    ];
+    if let Some(out) = &args.out {
+        lines.push(format!(
+            "{} of memory available, {} of disk free at {}",
+            memory_available().map_or_else(|| "unknown".into(), human_bytes),
+            disk_available(out).map_or_else(|_| "unknown".into(), human_bytes),
+            out.display()
+        ));
+    }
+    Ok(lines)
+}
+
+/// Runs `togyz-gen plan`: prints [`plan_lines`].
+///
+/// # Errors
+///
+/// [`PlanError::Stones`] for a stone count the index does not cover.
+pub fn run(args: &PlanArgs) -> Result<(), PlanError> {
+    for line in plan_lines(args)? {
+        println!("{line}");
+    }
+    Ok(())
 }
 
 /// Memory the kernel says is available for new work (`MemAvailable` of
