@@ -110,8 +110,9 @@ fn per_unit_dtc_verify_catches_a_rewritten_entry() {
         };
         values[at] = Value::Win(d + 1).pack().unwrap();
         let dir = tempfile::tempdir().unwrap();
-        write_dtc(dir.path(), 1, MAX);
+        write_dtc(dir.path(), 1, n - 1);
         write_dtc_table(dir.path(), n, &values).unwrap();
+        write_dtc(dir.path(), n + 1, MAX);
         for r in verify_both(dir.path()) {
             match r {
                 Err(VerifyError::Inconsistent { stones, .. }) => assert_eq!(stones, n),
