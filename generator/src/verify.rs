@@ -20,6 +20,8 @@
 //! The level being checked is read from its file chunk by chunk, never held
 //! whole; the smaller levels its moves lead to are held one byte a position
 //! (as the generator holds them), so verify checks whatever generate made.
+//! DTC tables go through the same check, their conversions valued by the
+//! smaller levels' win/draw/loss ([`crate::verify_dtc`]).
 //!
 //! In short, each entry must equal the best of its moves' values. Checked
 //! level by level from 1 stone up, local consistency is also global
