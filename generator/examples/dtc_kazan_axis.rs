@@ -15,6 +15,11 @@
 //! * **drop 1**: those entries left out altogether (a lower bound: a probe
 //!   would have to search every position before its own in the block to
 //!   find its entry);
+//! * **by distance from the split**: the block's losses ordered by their
+//!   distance from the board's draw split (every board's loss next to its
+//!   draw, then every board's second, ...), then its wins the same way,
+//!   so entries with the same relation to the draw lie together (a probe
+//!   finds its entry from the block's splits, which it reads anyway);
 //!
 //! and the combinations. Prints bits a position of the level.
 use rayon::prelude::*;
@@ -34,6 +39,40 @@ struct Coding {
     delta: bool,
     fill: bool,
     drop: bool,
+    by_distance: bool,
+}
+
+/// The block's losses (`runs[i].0`, kazan order) and wins (`.1`) ordered
+/// by their distance from the draw split, a recovered entry (DTC 1) taking
+/// the value before it in that order if `fill`.
+fn by_distance(runs: &[(Vec<u8>, Vec<u8>)], fill: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    let longest = runs
+        .iter()
+        .map(|(l, w)| l.len().max(w.len()))
+        .max()
+        .unwrap_or(0);
+    for side in 0..2 {
+        for t in 0..longest {
+            for (l, w) in runs {
+                // The t-th entry away from the draw: losses count down
+                // from the split, wins up from it.
+                let v = if side == 0 {
+                    l.len().checked_sub(t + 1).map(|i| l[i])
+                } else {
+                    w.get(t).copied()
+                };
+                if let Some(v) = v {
+                    let v = match out.last() {
+                        Some(&p) if fill && v == 1 => p,
+                        _ => v,
+                    };
+                    out.push(v);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Appends the run `run` (DTC values) to `out` as `c` codes it.
@@ -91,20 +130,35 @@ fn main() {
         "  decisive entries {decisive}, of which DTC 1 (one ply recovers): {ones} ({:.1}%)",
         ones as f64 * 100.0 / decisive as f64
     );
+    let only: Option<String> = std::env::var("KAZAN_AXIS_ONLY").ok();
     let codings = [
-        ("as written", false, false, false),
-        ("delta", true, false, false),
-        ("fill 1", false, true, false),
-        ("delta + fill 1", true, true, false),
-        ("drop 1", false, false, true),
-        ("delta + drop 1", true, false, true),
+        ("as written", false, false, false, false),
+        ("delta", true, false, false, false),
+        ("fill 1", false, true, false, false),
+        ("delta + fill 1", true, true, false, false),
+        ("drop 1", false, false, true, false),
+        ("delta + drop 1", true, false, true, false),
+        ("by distance", false, false, false, true),
+        ("by distance + fill 1", false, true, false, true),
     ];
-    for (name, delta, fill, drop) in codings {
-        let c = Coding { delta, fill, drop };
+    for (name, delta, fill, drop, by_dist) in codings {
+        if only
+            .as_ref()
+            .is_some_and(|o| !o.split(',').any(|x| x == name))
+        {
+            continue;
+        }
+        let c = Coding {
+            delta,
+            fill,
+            drop,
+            by_distance: by_dist,
+        };
         let bytes: u64 = values
             .par_chunks(BLOCK_BOARDS * k)
             .map(|block| {
                 let (mut losses, mut wins) = (Vec::new(), Vec::new());
+                let mut runs = Vec::new();
                 for board in block.chunks(k) {
                     let dtc = |v: &u16| Value::unpack(*v).dtm().map_or(0, |d| d.min(255) as u8);
                     let s = board
@@ -113,8 +167,15 @@ fn main() {
                         .expect("one draw a board");
                     let l: Vec<u8> = board[..s].iter().map(dtc).collect();
                     let w: Vec<u8> = board[s + 1..].iter().map(dtc).collect();
+                    if c.by_distance {
+                        runs.push((l, w));
+                        continue;
+                    }
                     code_run(&l, c, &mut losses);
                     code_run(&w, c, &mut wins);
+                }
+                if c.by_distance {
+                    losses = by_distance(&runs, c.fill);
                 }
                 losses.extend(wins);
                 zstd::bulk::compress(&losses, LEVEL).expect("zstd").len() as u64
