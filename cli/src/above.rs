@@ -22,7 +22,7 @@ pub fn applies(tb: &Tablebase, pos: &Position, seconds: f64) -> bool {
 
 /// A legal move in the JSON answer.
 #[derive(Serialize)]
-struct MoveJson {
+pub struct MoveJson {
     #[serde(rename = "move")]
     traditional: String,
     uci: String,
@@ -31,9 +31,30 @@ struct MoveJson {
 
 /// The bounds shown when the result is not proven.
 #[derive(Serialize)]
-struct Proven {
+pub struct Proven {
     lower: &'static str,
     upper: &'static str,
+}
+
+impl Proven {
+    /// The interval `lower..=upper`.
+    pub fn new(lower: Wdl, upper: Wdl) -> Proven {
+        Proven {
+            lower: lower.name(),
+            upper: upper.name(),
+        }
+    }
+}
+
+/// The legal moves of `pos` for the JSON answer.
+pub fn moves_json(pos: &Position) -> Vec<MoveJson> {
+    pos.legal_moves()
+        .map(|mv| MoveJson {
+            traditional: traditional(pos, mv).unwrap_or_default(),
+            uci: uci(pos, mv).unwrap_or_default(),
+            fen: pos.after_unchecked(mv).fen(),
+        })
+        .collect()
 }
 
 /// How the search went.
@@ -89,24 +110,14 @@ pub fn answer(tb: &Tablebase, pos: &Position, seconds: f64) -> Result<SearchAnsw
         r
     })?;
     let name = |mv| traditional(pos, mv).unwrap_or_default();
-    let moves = pos
-        .legal_moves()
-        .map(|mv| MoveJson {
-            traditional: name(mv),
-            uci: uci(pos, mv).unwrap_or_default(),
-            fen: pos.after_unchecked(mv).fen(),
-        })
-        .collect();
+    let moves = moves_json(pos);
     Ok(SearchAnswer {
         fen: pos.fen(),
         stones: pos.stones_on_board(),
         side: pos.side_to_move().letter().to_string(),
         result: r.proven().map_or("unknown", Wdl::name),
         source: r.source.name(),
-        proven: r.proven().is_none().then(|| Proven {
-            lower: r.lower.name(),
-            upper: r.upper.name(),
-        }),
+        proven: r.proven().is_none().then(|| Proven::new(r.lower, r.upper)),
         best: r.proven().and(r.best_move).map(name),
         moves,
         search: Stats {

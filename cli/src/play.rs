@@ -40,6 +40,16 @@ pub struct Args {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<(), Failure> {
+    if !args.interactive && args.tables.given() {
+        // Silently ignoring the folder would look like an evaluation that
+        // found nothing to say.
+        clap::Error::raw(
+            clap::error::ErrorKind::ArgumentConflict,
+            "--tables gives the verdicts of `play -i`; to evaluate a list of moves, \
+             use `togyz-probe annotate` (a game record or `-`) or `togyz-probe query`\n",
+        )
+        .exit();
+    }
     let start = match &args.fen {
         Some(fen) => fen_arg(fen, &args.moves)?,
         None => Position::start(),

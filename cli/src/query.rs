@@ -11,6 +11,7 @@ use std::io::{self, BufRead, Write};
 
 use serde::Serialize;
 use togyz_probe::rules::{Move, Position};
+use togyz_probe::search::kazan_bounds;
 use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
 use togyz_probe::{Metric, Value};
 
@@ -103,6 +104,39 @@ struct ErrorJson<'a> {
     position: Option<String>,
 }
 
+/// A position no table covers, when no search ran: the error object, with
+/// what the rules alone show (the kazans' bounds) and the legal moves.
+#[derive(Serialize)]
+struct BeyondJson<'a> {
+    #[serde(flatten)]
+    error: ErrorJson<'a>,
+    stones: u32,
+    side: String,
+    /// Always `unknown`.
+    result: &'static str,
+    proven: above::Proven,
+    moves: Vec<above::MoveJson>,
+}
+
+fn beyond_json(fen: &str, f: &Failure, position: Option<String>, pos: &Position) -> String {
+    let (lower, upper) = kazan_bounds(pos);
+    serde_json::to_string(&BeyondJson {
+        error: ErrorJson {
+            fen,
+            error: &f.message,
+            kind: f.kind.name(),
+            move_index: None,
+            position,
+        },
+        stones: pos.stones_on_board(),
+        side: pos.side_to_move().letter().to_string(),
+        result: "unknown",
+        proven: above::Proven::new(lower, upper),
+        moves: above::moves_json(pos),
+    })
+    .expect("strings always serialise")
+}
+
 /// The tables' answer for a position.
 struct Answer {
     pos: Position,
@@ -161,7 +195,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let line = match &verdict {
             Ok(Verdict::Tables(a)) => answer_json(a, Some(&asked)),
             Ok(Verdict::Search(a)) => a.json(),
-            Ok(Verdict::Beyond(_, f)) | Err(f) => {
+            Ok(Verdict::Beyond(pos, f)) => {
+                let reached = (!asked.played.is_empty()).then(|| asked.pos.fen());
+                beyond_json(&given, f, reached, pos)
+            }
+            Err(f) => {
                 let reached = (!asked.played.is_empty()).then(|| asked.pos.fen());
                 error_json(&given, f, reached)
             }
@@ -288,7 +326,16 @@ fn run_stdin(tables: &Tables, search_time: f64) -> Result<(), Failure> {
         let json = match verdict {
             Ok(Verdict::Tables(a)) => answer_json(&a, asked.as_ref().ok()),
             Ok(Verdict::Search(a)) => a.json(),
-            Ok(Verdict::Beyond(_, f)) | Err(f) => {
+            Ok(Verdict::Beyond(pos, f)) => {
+                failed += 1;
+                worst = worst.max(Some(f.kind));
+                let at = match &asked {
+                    Ok(q) if !q.played.is_empty() => Some(q.pos.fen()),
+                    _ => None,
+                };
+                beyond_json(fen, &f, at, &pos)
+            }
+            Err(f) => {
                 failed += 1;
                 worst = worst.max(Some(f.kind));
                 let at = match &asked {

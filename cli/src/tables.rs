@@ -37,6 +37,11 @@ impl TablesArg {
             .unwrap_or_else(|| PathBuf::from(DEFAULT_TABLES))
     }
 
+    /// Whether `--tables` was given (not the environment or the default).
+    pub fn given(&self) -> bool {
+        self.tables.is_some()
+    }
+
     /// Opens the tables of the folder (see [`Tables::open`]).
     pub fn open(&self) -> Tables {
         Tables::open(self.dir())

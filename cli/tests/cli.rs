@@ -101,6 +101,9 @@ fn bad_input_exits_with_2_and_one_error_line() {
     assert!(e.contains("did you mean `2S`"), "{e}");
     let e = fails(&["perft", "3", "4"]);
     assert!(e.contains("unexpected argument `4`"), "{e}");
+    // `--tables` without `-i` would evaluate nothing: said, not ignored.
+    let e = fails(&["play", "--tables", ".", "76"]);
+    assert!(e.contains("togyz-probe annotate"), "{e}");
 }
 
 /// A FEN typed without quotes reaches the program as five arguments: every

@@ -8,6 +8,8 @@ use serde_json::{json, Value as Json};
 use togyz_gen::verify::thousands;
 use togyz_probe::raw::format::file_name;
 use togyz_probe::raw::index::positions_for;
+use togyz_probe::search::kazan_bounds;
+use togyz_probe::Position;
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
@@ -392,6 +394,25 @@ Legal moves: 12 (a1b1), 23 (b1c1), 34 (c1d1), 45 (d1e1), 56 (e1f1)
     let j = json_of(&out);
     assert_eq!(j["kind"], "no_table");
     assert!(j["error"].as_str().unwrap().contains("5 stones"));
+    // With what the rules alone show: the result is unknown, the kazans'
+    // bounds, the legal moves.
+    let pos: Position = five.parse().unwrap();
+    let (lower, upper) = kazan_bounds(&pos);
+    assert_eq!(j["result"], "unknown");
+    assert_eq!(j["stones"], 5);
+    assert_eq!(j["proven"]["lower"], lower.name());
+    assert_eq!(j["proven"]["upper"], upper.name());
+    let moves: Vec<_> = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["fen"].clone())
+        .collect();
+    let want: Vec<_> = pos
+        .legal_moves()
+        .map(|mv| json!(pos.after_unchecked(mv).fen()))
+        .collect();
+    assert_eq!(moves, want);
 }
 
 #[test]

@@ -19,7 +19,8 @@
 //! `--tt ENTRIES` the transposition-table size, `--nodes N` replaces the
 //! time limit by a node limit per prover (reproducible on a busy machine;
 //! the CSV's limit column then still shows `--seconds`, so give each node
-//! budget its own file).
+//! budget its own file). `--fens FILE` measures the positions listed in
+//! FILE (one FEN a line) instead of sampling.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
@@ -43,6 +44,7 @@ struct Args {
     provers: String,
     tt: usize,
     nodes: Option<u64>,
+    fens: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -57,6 +59,7 @@ fn parse_args() -> Result<Args, String> {
         provers: "dfs,dfpn,graph".into(),
         tt: Budget::default().tt_entries,
         nodes: None,
+        fens: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -80,6 +83,7 @@ fn parse_args() -> Result<Args, String> {
             "--provers" => a.provers = value,
             "--tt" => a.tt = value.parse().map_err(bad)?,
             "--nodes" => a.nodes = Some(value.parse().map_err(bad)?),
+            "--fens" => a.fens = Some(value.into()),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -147,7 +151,14 @@ fn sample(a: &Args) -> Vec<Position> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a = parse_args()?;
     let tb = Tablebase::open([&a.tables])?;
-    let positions = sample(&a);
+    let positions = match &a.fens {
+        Some(path) => std::fs::read_to_string(path)?
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| togyz_probe::notation::parse_fen(l.trim()))
+            .collect::<Result<Vec<_>, _>>()?,
+        None => sample(&a),
+    };
     // Done: (time limit, FEN) pairs already in the file, so one file can
     // hold runs with several limits.
     let done: HashSet<(String, String)> = match std::fs::File::open(&a.out) {

@@ -42,8 +42,11 @@ pub struct Budget {
     /// Limit on the nodes of each depth-first prover, per question for
     /// df-pn (`None`: no limit).
     pub nodes: Option<u64>,
-    /// Transposition-table entries (rounded up to a power of two; 32 bytes
-    /// each). Kept between searches by one [`Solver`].
+    /// Entries of each transposition table (rounded up to a power of two):
+    /// the depth-first prover's (30 bytes an entry, kept between searches
+    /// by one [`Solver`]) and df-pn's (40 bytes an entry, both of its
+    /// questions). Memory is taken as the tables fill, so a short search
+    /// does not pay for a large table.
     pub tt_entries: usize,
     /// Positions the retrograde solve may enumerate (about 100 bytes each);
     /// 0 turns it off.
@@ -55,12 +58,13 @@ pub struct Budget {
 }
 
 impl Default for Budget {
-    /// Five seconds, 2^20 table entries (32 MiB), a million graph positions.
+    /// Five seconds, 2^22 entries in each transposition table (128 MiB and
+    /// 160 MiB when full), a million graph positions (about 100 MB).
     fn default() -> Budget {
         Budget {
             time: Some(Duration::from_secs(5)),
             nodes: None,
-            tt_entries: 1 << 20,
+            tt_entries: 1 << 22,
             graph_positions: 1 << 20,
             dfs: true,
             dfpn: true,
@@ -306,6 +310,30 @@ impl Entry {
     }
 }
 
+/// A table of `n` entries of all-zero bytes, from zeroed memory: the
+/// system hands such memory out page by page as it is first touched, so a
+/// short search pays only for the part of a large table it uses.
+///
+/// # Safety
+/// All-zero bytes must be a valid `T`.
+pub(crate) unsafe fn zeroed_table<T: Copy>(n: usize) -> Vec<T> {
+    let layout = std::alloc::Layout::array::<T>(n).expect("a table smaller than the address space");
+    if layout.size() == 0 {
+        return Vec::new();
+    }
+    // SAFETY: the layout has a non-zero size; the caller vouches that the
+    // zeroed bytes are `n` valid `T`s, and `from_raw_parts` gets the
+    // pointer, length and capacity of an allocation of `Layout::array::<T>(n)`
+    // by the global allocator, which is what it requires.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<T>();
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(ptr, n, n)
+    }
+}
+
 /// A fixed-size transposition table with two-way buckets.
 struct Tt {
     entries: Vec<Entry>,
@@ -316,7 +344,9 @@ impl Tt {
     fn new(size: usize) -> Tt {
         let size = size.max(2).next_power_of_two();
         Tt {
-            entries: vec![EMPTY; size],
+            // SAFETY: all-zero bytes are an `Entry` (integers and bools),
+            // one with `used` false.
+            entries: unsafe { zeroed_table(size) },
             mask: size - 1,
         }
     }
@@ -746,46 +776,89 @@ fn dfpn(
         moves: pos.legal_moves().map(|mv| (mv, lo, hi)).collect(),
     };
     let me = pos.side_to_move();
-    for x in [me, me.opponent()] {
-        let (lo, hi) = shared.bounds();
-        if lo == hi || shared.stopped() {
-            break;
-        }
-        let mut p = pns::Pns::new(tb, n, x, entries, node_limit, deadline, &shared.stop);
-        let verdict = p.run(pos)?;
-        out.nodes += p.nodes;
-        let witness = match verdict {
-            pns::Verdict::Open => None,
-            _ => p.witness(pos)?,
-        };
-        match (verdict, x == me) {
-            // The mover wins: the proven move is a win.
-            (pns::Verdict::Proven, true) => {
-                shared.narrow(Wdl::Win, Wdl::Win);
-                raise(&mut out.moves, witness, Wdl::Win);
+    // The side ahead in kazan is asked about first; the two questions then
+    // take turns with doubling node slices, each keeping its own table, so
+    // a loss is proven without first refuting the win, and a question that
+    // bogs down does not starve the other.
+    let first = if pos.kazan(me) >= pos.kazan(me.opponent()) {
+        me
+    } else {
+        me.opponent()
+    };
+    let mut p = pns::Pns::new(tb, n, first, entries, node_limit, deadline, &shared.stop);
+    // Per question: the side asked about, and the nodes spent on it (`None`
+    // once settled or out of budget).
+    let mut questions = [(first, Some(0u64)), (first.opponent(), Some(0))];
+    let mut slice = DFPN_SLICE;
+    while questions.iter().any(|q| q.1.is_some()) {
+        for (x, spent) in questions.iter_mut() {
+            let Some(used) = *spent else { continue };
+            let mover = *x == me;
+            let (lo, hi) = shared.bounds();
+            if lo == hi || shared.stopped() {
+                return Ok(out);
             }
-            (pns::Verdict::Disproven, true) => {
-                shared.narrow(Wdl::Loss, Wdl::Draw);
-                for m in &mut out.moves {
-                    m.2 = m.2.min(Wdl::Draw);
+            // Already answered by another prover.
+            let answered = if mover {
+                lo == Wdl::Win || hi < Wdl::Win
+            } else {
+                lo > Wdl::Loss || hi == Wdl::Loss
+            };
+            if answered {
+                *spent = None;
+                continue;
+            }
+            p.ask(*x);
+            let before = p.nodes;
+            p.node_limit = before.saturating_add(slice.min(node_limit.saturating_sub(used)));
+            let verdict = p.run(pos)?;
+            out.nodes += p.nodes - before;
+            let used = used + (p.nodes - before);
+            *spent = Some(used);
+            let witness = match verdict {
+                pns::Verdict::Open | pns::Verdict::Cyclic => None,
+                _ => p.witness(pos)?,
+            };
+            match (verdict, mover) {
+                (pns::Verdict::Open, _) => {
+                    if used >= node_limit || deadline.is_some_and(|d| Instant::now() >= d) {
+                        *spent = None;
+                    }
+                    continue;
+                }
+                (pns::Verdict::Cyclic, _) => {}
+                // The mover wins: the proven move is a win.
+                (pns::Verdict::Proven, true) => {
+                    shared.narrow(Wdl::Win, Wdl::Win);
+                    raise(&mut out.moves, witness, Wdl::Win);
+                }
+                (pns::Verdict::Disproven, true) => {
+                    shared.narrow(Wdl::Loss, Wdl::Draw);
+                    for m in &mut out.moves {
+                        m.2 = m.2.min(Wdl::Draw);
+                    }
+                }
+                (pns::Verdict::Proven, false) => {
+                    shared.narrow(Wdl::Loss, Wdl::Loss);
+                    for m in &mut out.moves {
+                        m.2 = Wdl::Loss;
+                    }
+                }
+                // The opponent cannot win after the refuting move.
+                (pns::Verdict::Disproven, false) => {
+                    shared.narrow(Wdl::Draw, Wdl::Win);
+                    raise(&mut out.moves, witness, Wdl::Draw);
                 }
             }
-            (pns::Verdict::Proven, false) => {
-                shared.narrow(Wdl::Loss, Wdl::Loss);
-                for m in &mut out.moves {
-                    m.2 = Wdl::Loss;
-                }
-            }
-            // The opponent cannot win after the refuting move.
-            (pns::Verdict::Disproven, false) => {
-                shared.narrow(Wdl::Draw, Wdl::Win);
-                raise(&mut out.moves, witness, Wdl::Draw);
-            }
-            (pns::Verdict::Open, _) => {}
+            *spent = None;
         }
+        slice = slice.saturating_mul(2);
     }
     Ok(out)
 }
+
+/// The first node slice of each df-pn question (doubled each turn).
+const DFPN_SLICE: u64 = 1 << 16;
 
 /// Raises the lower bound of root move `mv` (if any) to `lo`.
 fn raise(moves: &mut [(Move, Wdl, Wdl)], mv: Option<Move>, lo: Wdl) {

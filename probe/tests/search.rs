@@ -163,6 +163,26 @@ fn proof_numbers_alone_are_sound_and_prove_all_three_values() {
 }
 
 #[test]
+fn proof_numbers_with_a_tiny_table_over_many_slices_stay_sound() {
+    // Far more nodes than the first slice, in a table that keeps almost
+    // nothing: the two questions take turns many times, and entries are
+    // replaced all the time.
+    let budget = Budget {
+        time: None,
+        nodes: Some(1_000_000),
+        tt_entries: 1 << 8,
+        graph_positions: 0,
+        dfs: false,
+        dfpn: true,
+    };
+    let (proven, open) = run(budget, 40, 7);
+    assert!(
+        proven.iter().sum::<usize>() > 20,
+        "proven {proven:?}, open {open}"
+    );
+}
+
+#[test]
 fn graph_alone_with_a_small_limit_gives_sound_bounds() {
     // No depth-first prover: every bound comes from the (mostly unclosed)
     // retrograde solve.

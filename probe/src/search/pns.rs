@@ -20,6 +20,9 @@ use crate::rules::{Position, Side};
 use crate::tablebase::Tablebase;
 use crate::value::Wdl;
 
+/// Slots a key may take in the table.
+const WAYS: usize = 4;
+
 /// "Infinite" proof or disproof number.
 const INF: u32 = u32::MAX / 4;
 
@@ -28,17 +31,12 @@ struct Entry {
     key: Key,
     pn: u32,
     dn: u32,
+    /// Nodes spent below this entry (saturating): what it would cost to
+    /// find again, so what the replacement keeps.
+    work: u32,
     tainted: bool,
     used: bool,
 }
-
-const EMPTY: Entry = Entry {
-    key: [0; 24],
-    pn: 1,
-    dn: 1,
-    tainted: false,
-    used: false,
-};
 
 /// The answer of one df-pn run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,8 +45,10 @@ pub(crate) enum Verdict {
     Proven,
     /// X cannot win (no path-dependent step in the refutation).
     Disproven,
-    /// Not settled within the budget, or refuted only through cycles.
+    /// Not settled within the budget: asking again goes on.
     Open,
+    /// Refuted only through cycles: asking again cannot settle it.
+    Cyclic,
 }
 
 /// A df-pn searcher for "can `x` force a win?".
@@ -60,7 +60,9 @@ pub(crate) struct Pns<'a> {
     mask: usize,
     path: HashSet<Key, Xxh3DefaultBuilder>,
     pub(crate) nodes: u64,
-    node_limit: u64,
+    /// The node count at which [`Pns::run`] returns (raised between runs
+    /// to share the time with the other question).
+    pub(crate) node_limit: u64,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
 }
@@ -84,12 +86,14 @@ impl<'a> Pns<'a> {
         deadline: Option<Instant>,
         stop: &'a AtomicBool,
     ) -> Pns<'a> {
-        let size = entries.max(2).next_power_of_two();
+        let size = entries.max(WAYS).next_power_of_two();
         Pns {
             tb,
             table_stones,
             x,
-            entries: vec![EMPTY; size],
+            // SAFETY: all-zero bytes are an `Entry` (integers and bools),
+            // one with `used` false.
+            entries: unsafe { super::zeroed_table(size) },
             mask: size - 1,
             path: HashSet::default(),
             nodes: 0,
@@ -97,6 +101,18 @@ impl<'a> Pns<'a> {
             deadline,
             stop,
         }
+    }
+
+    /// Turns to the question "can `x` force a win?". Both questions share
+    /// the table: the side asked about is part of each key.
+    pub(crate) fn ask(&mut self, x: Side) {
+        self.x = x;
+    }
+
+    fn key(&self, pos: &Position) -> Key {
+        let mut k = key_of(pos);
+        k[23] = 1 + self.x.index() as u8;
+        k
     }
 
     /// Runs df-pn from `root` until the question is settled or the budget
@@ -112,9 +128,10 @@ impl<'a> Pns<'a> {
         }
     }
 
-    fn slots(&self, key: &Key) -> [usize; 2] {
+    /// The bucket of `key`: `WAYS` neighbouring slots.
+    fn slots(&self, key: &Key) -> [usize; WAYS] {
         let h = xxhash_rust::xxh3::xxh3_64(key) as usize & self.mask;
-        [h, h ^ 1]
+        std::array::from_fn(|i| h ^ i)
     }
 
     fn lookup(&self, key: &Key) -> Option<Numbers> {
@@ -129,25 +146,28 @@ impl<'a> Pns<'a> {
             })
     }
 
-    fn store(&mut self, key: &Key, n: Numbers) {
-        let [a, b] = self.slots(key);
-        let settled = |e: &Entry| e.used && (e.pn == 0 || e.dn == 0);
-        let i = if self.entries[a].used && self.entries[a].key == *key {
-            a
-        } else if self.entries[b].used && self.entries[b].key == *key {
-            b
-        } else if !self.entries[a].used || (!settled(&self.entries[a]) && settled(&self.entries[b]))
-        {
-            a
-        } else if !self.entries[b].used || !settled(&self.entries[b]) {
-            b
+    /// Stores `n` for `key`, found with `work` nodes; a new key takes the
+    /// bucket's slot that cost less to find (an unused one first).
+    fn store(&mut self, key: &Key, n: Numbers, work: u64) {
+        let slots = self.slots(key);
+        let cost = |e: &Entry| if e.used { e.work as u64 + 1 } else { 0 };
+        let i = slots
+            .into_iter()
+            .find(|&i| self.entries[i].used && self.entries[i].key == *key)
+            .or_else(|| slots.into_iter().min_by_key(|&i| cost(&self.entries[i])))
+            .expect("a bucket has slots");
+        // A key searched again adds to what it has cost so far.
+        let before = if self.entries[i].used && self.entries[i].key == *key {
+            self.entries[i].work as u64
         } else {
-            a
+            0
         };
+        let work = (before + work).min(u32::MAX as u64) as u32;
         self.entries[i] = Entry {
             key: *key,
             pn: n.pn,
             dn: n.dn,
+            work,
             tainted: n.tainted,
             used: true,
         };
@@ -180,6 +200,24 @@ impl<'a> Pns<'a> {
         })
     }
 
+    /// The numbers of a position not searched yet (df-pn+ style): the
+    /// side to move needs one good move among its moves, the other side
+    /// must be answered on every one, so the more moves a side has, the
+    /// harder the position is to prove against it.
+    fn fresh(&self, pos: &Position) -> Numbers {
+        let moves = pos.legal_moves().count().max(1) as u32;
+        let (pn, dn) = if pos.side_to_move() == self.x {
+            (1, moves)
+        } else {
+            (moves, 1)
+        };
+        Numbers {
+            pn,
+            dn,
+            tainted: false,
+        }
+    }
+
     fn count_node(&mut self) -> Result<(), Halt> {
         tick(&mut self.nodes, self.node_limit, self.deadline, self.stop)
     }
@@ -188,13 +226,24 @@ impl<'a> Pns<'a> {
     /// its proof number reaches `th_pn` or its disproof number `th_dn`.
     fn mid(&mut self, pos: &Position, th_pn: u32, th_dn: u32) -> Result<Numbers, Halt> {
         self.count_node()?;
-        let key = key_of(pos);
+        let start = self.nodes;
+        let key = self.key(pos);
         let or = pos.side_to_move() == self.x;
-        let mut kids: [(Position, Key, Option<Numbers>); 9] = [(*pos, key, None); 9];
+        let unit = Numbers {
+            pn: 1,
+            dn: 1,
+            tainted: false,
+        };
+        let mut kids: [(Position, Key, Option<Numbers>, Numbers); 9] = [(*pos, key, None, unit); 9];
         let mut count = 0;
         for mv in pos.legal_moves() {
             let child = pos.after_unchecked(mv);
-            kids[count] = (child, key_of(&child), self.leaf(&child)?);
+            kids[count] = (
+                child,
+                self.key(&child),
+                self.leaf(&child)?,
+                self.fresh(&child),
+            );
             count += 1;
         }
         let kids = &kids[..count];
@@ -209,7 +258,7 @@ impl<'a> Pns<'a> {
                 dn: 0,
                 tainted: false,
             }; 9];
-            for (i, (_, k, leaf)) in kids.iter().enumerate() {
+            for (i, (_, k, leaf, fresh)) in kids.iter().enumerate() {
                 let n = match leaf {
                     Some(n) => *n,
                     None if self.path.contains(k) => Numbers {
@@ -217,11 +266,7 @@ impl<'a> Pns<'a> {
                         dn: 0,
                         tainted: true,
                     },
-                    None => self.lookup(k).unwrap_or(Numbers {
-                        pn: 1,
-                        dn: 1,
-                        tainted: false,
-                    }),
+                    None => self.lookup(k).unwrap_or(*fresh),
                 };
                 numbers[i] = n;
                 // OR: the child with the least proof number; AND: the least
@@ -257,13 +302,13 @@ impl<'a> Pns<'a> {
             let b = numbers[best];
             let (c_pn, c_dn) = if or {
                 (
-                    th_pn.min(second.saturating_add(1)),
+                    th_pn.min(widen(second)),
                     (th_dn - here.dn).saturating_add(b.dn).min(INF),
                 )
             } else {
                 (
                     (th_pn - here.pn).saturating_add(b.pn).min(INF),
-                    th_dn.min(second.saturating_add(1)),
+                    th_dn.min(widen(second)),
                 )
             };
             let child = kids[best].0;
@@ -276,7 +321,8 @@ impl<'a> Pns<'a> {
             }
         };
         self.path.remove(&key);
-        self.store(&key, result);
+        let work = self.nodes - start;
+        self.store(&key, result, work);
         Ok(result)
     }
 }
@@ -293,7 +339,7 @@ impl Pns<'_> {
             let child = root.after_unchecked(mv);
             let n = match self.leaf(&child)? {
                 Some(n) => Some(n),
-                None => self.lookup(&key_of(&child)),
+                None => self.lookup(&self.key(&child)),
             };
             if let Some(n) = n {
                 if (or && n.pn == 0) || (!or && n.dn == 0 && !n.tainted) {
@@ -310,7 +356,17 @@ fn verdict(n: Numbers) -> Verdict {
         Verdict::Proven
     } else if n.dn == 0 && !n.tainted {
         Verdict::Disproven
+    } else if n.dn == 0 {
+        Verdict::Cyclic
     } else {
         Verdict::Open
     }
+}
+
+/// The threshold a best child gets from the second best's number `second`:
+/// the "1 + epsilon" trick (Pawlewicz and Lew), a quarter more than the
+/// second best instead of one more, so the search stays longer in one
+/// subtree instead of switching back and forth between two close ones.
+fn widen(second: u32) -> u32 {
+    second.saturating_add((second / 4).max(1))
 }
