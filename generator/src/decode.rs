@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::retro::LevelValues;
 use rayon::prelude::*;
 use togyz_probe::raw::format::{wdl_at, Section, TableError, TableFile};
+use togyz_probe::{Metric, Value};
 
 /// The generator's whole-table operations on a [`TableFile`] (import the
 /// trait to call them as methods).
@@ -101,7 +102,57 @@ impl DecodeAll for TableFile {
     }
 }
 
-/// Decodes the entries in `range` and stores `cell(packed)` for each; a
+/// A worker's decompressed blocks, reused from piece to piece.
+pub(crate) struct Scratch {
+    /// The distance block last read.
+    pub dtm: Vec<u8>,
+    wdl: Vec<u8>,
+    wdl_block: u64,
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch {
+            dtm: Vec::new(),
+            wdl: Vec::new(),
+            wdl_block: u64::MAX,
+        }
+    }
+}
+
+impl Scratch {
+    /// WDL block `wb` of `file`, read unless it is the one last read.
+    pub fn wdl(&mut self, file: &TableFile, wb: u64) -> Result<&[u8], TableError> {
+        if wb != self.wdl_block {
+            self.wdl_block = u64::MAX;
+            file.read_block_into(Section::Wdl, wb, &mut self.wdl)?;
+            self.wdl_block = wb;
+        }
+        Ok(&self.wdl)
+    }
+}
+
+/// `cell(v.pack())`, or an error naming distance block `block` if the
+/// cells cannot hold it.
+#[inline]
+pub(crate) fn to_cell<T>(
+    file: &TableFile,
+    v: Value,
+    block: u64,
+    cell: impl Fn(u16) -> Option<T>,
+) -> Result<T, TableError> {
+    // combine() bounds a distance by the header's longest, which the
+    // header checks keep within u16 entries.
+    v.pack().and_then(cell).ok_or_else(|| TableError::BadEntry {
+        path: file.path().to_path_buf(),
+        section: Section::Dtm,
+        block,
+        detail: "distance too large for the cells".into(),
+    })
+}
+
+/// Decodes the entries in `range` (either metric) and stores `cell(packed)`
+/// for each, in parallel over the distance blocks the range covers; a
 /// `None` is an error (a value the cells cannot hold).
 fn decode_cells<T: Copy + Default + Send + Sync>(
     file: &TableFile,
@@ -129,18 +180,14 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
     out.try_reserve_exact(len)
         .map_err(|e| out_of_memory(e.to_string()))?;
     out.resize(len, T::default());
-    if h.metric == togyz_probe::Metric::Dtc {
-        // DTC tables are decoded whole only (stats, verify): a part of
-        // one is asked for by DTM solving alone, which needs DTM below.
-        if range != (0..h.positions) {
-            file.require_metric(togyz_probe::Metric::Dtm)?;
-        }
-        crate::decode_dtc::fill(file, &cell, &mut out)?;
-        return Ok(out);
-    }
     let kazans = file.layout().kazans();
-    let per = h.dtm_block_positions as u64;
-    // The output cut at DTM block boundaries: (first entry, cells).
+    // Positions a distance block covers: a DTM block counts positions, a
+    // DTC block boards.
+    let per = match h.metric {
+        Metric::Dtm => h.dtm_block_positions as u64,
+        Metric::Dtc => h.dtm_block_positions as u64 * kazans,
+    };
+    // The output cut at distance block boundaries: (first entry, cells).
     let mut pieces: Vec<(u64, &mut [T])> = Vec::new();
     let mut rest = out.as_mut_slice();
     let mut first = range.start;
@@ -151,54 +198,45 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
         first += take as u64;
         rest = tail;
     }
-    struct Scratch {
-        dtm: Vec<u8>,
-        wdl: Vec<u8>,
-        wdl_block: u64,
-    }
-    pieces.into_par_iter().try_for_each_init(
-        || Scratch {
-            dtm: Vec::new(),
-            wdl: Vec::new(),
-            wdl_block: u64::MAX,
-        },
-        |s, (first, chunk)| -> Result<(), TableError> {
-            let block = first / per;
-            let skip = (first - block * per) as usize;
-            file.read_block_into(Section::Dtm, block, &mut s.dtm)?;
-            let mut gb = first / kazans;
-            let mut j = (first % kazans) as u32;
-            let mut k = 0;
-            while k < chunk.len() {
-                let (wb, at) = file.wdl_location(gb);
-                if wb != s.wdl_block {
-                    s.wdl_block = u64::MAX;
-                    file.read_block_into(Section::Wdl, wb, &mut s.wdl)?;
-                    s.wdl_block = wb;
-                }
-                let t = file.thresholds_in(&s.wdl, wb, at)?;
-                while (j as u64) < kazans && k < chunk.len() {
-                    let d = file.distance_in(&s.dtm, block, (skip + k) * h.dtm_width as usize)?;
-                    let v = file.combine(wdl_at(t, j), d, block)?;
-                    // combine() bounds d by the header's longest, which
-                    // the header checks keep within u16 entries.
-                    chunk[k] = v
-                        .pack()
-                        .and_then(&cell)
-                        .ok_or_else(|| TableError::BadEntry {
-                            path: file.path().to_path_buf(),
-                            section: Section::Dtm,
-                            block,
-                            detail: "distance too large for the cells".into(),
-                        })?;
-                    k += 1;
-                    j += 1;
-                }
-                gb += 1;
-                j = 0;
-            }
-            Ok(())
-        },
-    )?;
+    pieces
+        .into_par_iter()
+        .try_for_each_init(Scratch::default, |s, (first, chunk)| match h.metric {
+            Metric::Dtm => dtm_piece(file, s, first, chunk, &cell),
+            Metric::Dtc => crate::decode_dtc::dtc_piece(file, s, first, chunk, &cell),
+        })?;
     Ok(out)
+}
+
+/// Decodes the DTM entries from `first` on into `chunk` (all in one
+/// distance block).
+fn dtm_piece<T>(
+    file: &TableFile,
+    s: &mut Scratch,
+    first: u64,
+    chunk: &mut [T],
+    cell: &impl Fn(u16) -> Option<T>,
+) -> Result<(), TableError> {
+    let h = file.header();
+    let kazans = file.layout().kazans();
+    let per = h.dtm_block_positions as u64;
+    let block = first / per;
+    let skip = (first - block * per) as usize;
+    file.read_block_into(Section::Dtm, block, &mut s.dtm)?;
+    let mut gb = first / kazans;
+    let mut j = (first % kazans) as u32;
+    let mut k = 0;
+    while k < chunk.len() {
+        let (wb, at) = file.wdl_location(gb);
+        let t = file.thresholds_in(s.wdl(file, wb)?, wb, at)?;
+        while (j as u64) < kazans && k < chunk.len() {
+            let d = file.distance_in(&s.dtm, block, (skip + k) * h.dtm_width as usize)?;
+            let v = file.combine(wdl_at(t, j), d, block)?;
+            chunk[k] = to_cell(file, v, block, cell)?;
+            k += 1;
+            j += 1;
+        }
+        gb += 1;
+        j = 0;
+    }
+    Ok(())
 }

@@ -1,10 +1,16 @@
-//! Whole-table decoding of DTC tables (the DTM side is [`crate::decode`],
-//! which calls `fill` for DTC tables), and the draw splits of any table
-//! as a [`WdlLevel`], which is all a DTC solve needs of the levels below.
+//! Decoding any range of a DTC table's positions, a distance block at a
+//! time ([`crate::decode`] cuts the range at the blocks, runs them in
+//! parallel and calls [`dtc_piece`] for DTC tables), and the draw splits
+//! of any table as a [`WdlLevel`], which is all a DTC solve needs of the
+//! levels below.
+
+use std::ops::Range;
 
 use rayon::prelude::*;
 use togyz_probe::raw::format::{wdl_at, Section, TableError, TableFile};
-use togyz_probe::Metric;
+use togyz_probe::{Metric, Value};
+
+use crate::decode::{to_cell, Scratch};
 
 use crate::score::{draw_split, ScoreError, WdlLevel};
 
@@ -28,96 +34,115 @@ pub enum SplitsError {
 /// naming a board of a DTM table that is not one draw split.
 pub fn wdl_level(file: &TableFile) -> Result<WdlLevel, SplitsError> {
     let h = file.header();
+    Ok(WdlLevel::from_splits(h.stones, splits(file, 0..h.boards)?)?)
+}
+
+/// The draw splits of the boards of tuzdyk configuration `config` of
+/// `file` (either metric), in rank order: what a unit's conversions read
+/// of a smaller level.
+///
+/// # Errors
+///
+/// As [`wdl_level`].
+pub fn config_splits(file: &TableFile, config: usize) -> Result<Vec<u8>, SplitsError> {
+    let layout = file.layout();
+    let first = layout.global_board(config, 0);
+    splits(file, first..first + layout.config_boards(config))
+}
+
+/// The draw splits of global boards `boards` of `file`, in parallel over
+/// the WDL blocks they lie in, each board checked to be one draw split.
+fn splits(file: &TableFile, boards: Range<u64>) -> Result<Vec<u8>, SplitsError> {
+    let h = file.header();
     let n = h.stones;
     let per = h.wdl_block_boards as u64;
-    let blocks: Vec<Vec<u8>> = (0..h.wdl_blocks)
+    if boards.end > h.boards || boards.start > boards.end {
+        return Err(TableError::OutOfRange {
+            path: file.path().to_path_buf(),
+            board: boards.end,
+            kazan: 0,
+        }
+        .into());
+    }
+    let blocks: Vec<Vec<u8>> = (boards.start / per..boards.end.div_ceil(per))
         .into_par_iter()
         .map(|block| -> Result<Vec<u8>, SplitsError> {
             let data = file.read_block(Section::Wdl, block)?;
-            let first = block * per;
-            let count = (h.boards - first).min(per);
-            (0..count)
-                .map(|i| {
-                    let gb = first + i;
-                    let t =
-                        file.thresholds_in(&data, block, (i as usize) * h.wdl_width as usize)?;
+            let first = (block * per).max(boards.start);
+            let end = ((block + 1) * per).min(boards.end);
+            (first..end)
+                .map(|gb| {
+                    let at = (gb - block * per) as usize * h.wdl_width as usize;
+                    let t = file.thresholds_in(&data, block, at)?;
                     let results = (0..=n).map(|j| wdl_at(t, j));
                     Ok(draw_split(n, gb, results)? as u8)
                 })
                 .collect()
         })
         .collect::<Result<_, _>>()?;
-    Ok(WdlLevel::from_splits(n, blocks.concat())?)
+    Ok(blocks.concat())
 }
 
-/// Fills `out` (one cell a position, index order) with the packed values
-/// of DTC table `file`, stored as `cell(packed)`; a `None` is an error.
-/// Runs in parallel over the distance blocks, each decoded in one pass
-/// (its losses, board by board, then its wins: `docs/format.md`).
+/// Decodes the entries of DTC table `file` from position `first` on into
+/// `out` (all within one distance block), stored as `cell(packed)`; a
+/// `None` is an error. A part of a block is decoded as well as a whole
+/// one: the splits before its first board say where its losses and wins
+/// start (the entry formula of `docs/format.md`, "DTC tables").
 ///
 /// # Errors
 ///
 /// [`TableError`] for a damaged block or a value the cells cannot hold.
-pub(crate) fn fill<T: Copy + Send>(
+pub(crate) fn dtc_piece<T>(
     file: &TableFile,
-    cell: &(impl Fn(u16) -> Option<T> + Sync),
+    s: &mut Scratch,
+    first: u64,
     out: &mut [T],
+    cell: &impl Fn(u16) -> Option<T>,
 ) -> Result<(), TableError> {
     let h = file.header();
     debug_assert_eq!(h.metric, Metric::Dtc);
-    let k = file.layout().kazans() as usize;
-    let n = h.stones as usize;
-    let per = h.dtm_block_positions as usize;
+    let n = h.stones as u64;
+    let k = n + 1;
+    let per = h.dtm_block_positions as u64;
     let width = h.dtm_width as usize;
-    out.par_chunks_mut(per * k).enumerate().try_for_each_init(
-        || (Vec::new(), Vec::new(), u64::MAX),
-        |(wdl, dist, wdl_block), (bi, chunk)| -> Result<(), TableError> {
-            let block = bi as u64;
-            let first = block * per as u64;
-            let (wb, at) = file.wdl_location(first);
-            if *wdl_block != wb {
-                *wdl_block = u64::MAX;
-                file.read_block_into(Section::Wdl, wb, wdl)?;
-                *wdl_block = wb;
-            }
-            file.read_block_into(Section::Dtm, block, dist)?;
-            let boards = chunk.len() / k;
-            let splits = (0..boards)
-                .map(|i| Ok(file.thresholds_in(wdl, wb, at + i)?.0))
-                .collect::<Result<Vec<u32>, TableError>>()?;
-            let mut loss_at = 0usize;
-            let mut win_at = splits.iter().map(|&s| s as usize).sum::<usize>();
-            if win_at > boards * n {
-                return Err(bad(file, block, "the draw splits do not add up"));
-            }
-            for (cells, &s) in chunk.chunks_mut(k).zip(&splits) {
-                for (j, c) in cells.iter_mut().enumerate() {
-                    let j = j as u32;
-                    let t = (s, s + 1);
-                    let v = if j == s {
-                        togyz_probe::Value::Draw
-                    } else {
-                        let e = if j < s { &mut loss_at } else { &mut win_at };
-                        let d = file.distance_in(dist, block, *e * width)?;
-                        *e += 1;
-                        file.combine(wdl_at(t, j), d, block)?
-                    };
-                    *c = v
-                        .pack()
-                        .and_then(cell)
-                        .ok_or_else(|| bad(file, block, "distance too large for the cells"))?;
-                }
-            }
-            Ok(())
-        },
-    )
-}
-
-fn bad(file: &TableFile, block: u64, detail: &str) -> TableError {
-    TableError::BadEntry {
-        path: file.path().to_path_buf(),
-        section: Section::Dtm,
-        block,
-        detail: detail.into(),
+    let mut gb = first / k;
+    let block = gb / per;
+    // The block's boards, all in one WDL block (P divides B).
+    let f = block * per;
+    let boards = (h.boards - f).min(per);
+    let (wb, at) = file.wdl_location(f);
+    let wdl = s.wdl(file, wb)?;
+    let splits = (0..boards as usize)
+        .map(|i| Ok(file.thresholds_in(wdl, wb, at + i)?.0 as u64))
+        .collect::<Result<Vec<u64>, TableError>>()?;
+    file.read_block_into(Section::Dtm, block, &mut s.dtm)?;
+    let total: u64 = splits.iter().sum();
+    // Losses of the block's boards before `gb`.
+    let mut losses = splits[..(gb - f) as usize].iter().sum::<u64>();
+    let mut j = first % k;
+    let mut i = 0;
+    while i < out.len() {
+        let split = splits[(gb - f) as usize];
+        let wins = total + (gb - f) * n - losses;
+        while j < k && i < out.len() {
+            let v = if j == split {
+                Value::Draw
+            } else {
+                let entry = if j < split {
+                    losses + j
+                } else {
+                    wins + j - split - 1
+                };
+                let d = file.distance_in(&s.dtm, block, entry as usize * width)?;
+                file.combine(wdl_at((split as u32, split as u32 + 1), j as u32), d, block)?
+            };
+            out[i] = to_cell(file, v, block, cell)?;
+            i += 1;
+            j += 1;
+        }
+        losses += split;
+        gb += 1;
+        j = 0;
     }
+    Ok(())
 }

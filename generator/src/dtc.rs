@@ -129,6 +129,18 @@ impl WdlLevels {
         Some(level.wdl(self.layouts[slot.stones as usize].index(&slot)))
     }
 
+    /// The result at kazan offset `j` of board `board` (rank) of
+    /// configuration `config` in level `m`.
+    ///
+    /// # Panics
+    ///
+    /// If level `m` is not held.
+    #[inline]
+    pub fn wdl_in(&self, m: u32, config: usize, board: u64, j: u32) -> Wdl {
+        let layout = &self.layouts[m as usize];
+        self.levels[m as usize].wdl(layout.index_at(layout.global_board(config, board), j))
+    }
+
     /// Bytes held (one per board).
     pub fn bytes(&self) -> u64 {
         self.levels.iter().map(WdlLevel::boards).sum()

@@ -498,7 +498,7 @@ pub(crate) fn check_resources<S: UnitSolver>(
     let (out, max) = (&args.out, args.max_stones);
     let threads = rayon::current_num_threads();
     let memory_of = |n, t, keep| solver.level_memory(n, t, keep);
-    let p = plan::plan_with(todo, max, threads, shard.count, memory_of);
+    let p = plan::plan_with(solver.metric(), todo, max, threads, shard.count, memory_of);
     let memory = plan::memory_available();
     let disk = plan::disk_available(out).ok();
     println!(
@@ -516,7 +516,7 @@ pub(crate) fn check_resources<S: UnitSolver>(
     if let Some(available) = memory {
         // Units wait for memory (plan::UnitBudget): a level fits when one
         // unit at a time fits.
-        let serial = plan::plan_with(todo, max, 1, shard.count, memory_of);
+        let serial = plan::plan_with(solver.metric(), todo, max, 1, shard.count, memory_of);
         if p.memory > available && serial.memory <= available {
             println!(
                 "plan: {} of memory is not enough for {threads} units side by side at {}: the biggest units will run one at a time (a peak of about {})",

@@ -22,7 +22,7 @@ use crate::generate::{
 };
 use crate::plan;
 use crate::progress::with_threads;
-use crate::retro::{level_units, UnitId, UnitValues};
+use crate::retro::{UnitId, UnitValues};
 use crate::score::WdlLevel;
 use crate::work::{self, LevelStream};
 use crate::write::WriteSummary;
@@ -31,7 +31,6 @@ use std::path::Path;
 use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 use togyz_probe::raw::format::{file_name, TableFile};
-use togyz_probe::raw::index::Layout;
 use togyz_probe::Metric;
 
 /// Why DTC generation stopped (besides what the DTM driver reports).
@@ -44,10 +43,6 @@ pub enum DtcGenerateError {
     #[error(transparent)]
     Splits(#[from] SplitsError),
 }
-
-/// Bytes a DTC unit in flight takes per position: its one-byte state and
-/// its one-byte solved value (two each if a distance passes a byte).
-pub const DTC_UNIT_BYTES_PER_POSITION: f64 = 2.0;
 
 /// The DTC solver of the unit-by-unit driver: the win/draw/loss of the
 /// levels below, one byte a board.
@@ -62,22 +57,10 @@ impl UnitSolver for DtcSolver {
         Metric::Dtc
     }
     fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
-        // Its quiet predecessor lists and frontier as for DTM, and a draw
-        // split a board.
-        (u.positions(n) as f64 * DTC_UNIT_BYTES_PER_POSITION
-            + u.boards(n) as f64 * (plan::UNIT_BYTES_PER_BOARD + 1.0)) as u64
+        plan::dtc_unit_memory(n, u)
     }
     fn level_memory(&self, n: u32, threads: usize, _keep: bool) -> u64 {
-        let below: u64 = (0..n).map(|m| Layout::new(m).boards()).sum();
-        let mut units: Vec<u64> = level_units(n)
-            .into_iter()
-            .map(|u| self.unit_memory(n, u))
-            .collect();
-        units.sort_unstable_by(|a, b| b.cmp(a));
-        let in_flight: u64 = units.iter().take(threads.max(1)).sum();
-        // Assembly holds the level's draw splits, kept or not.
-        let assembly = Layout::new(n).boards();
-        below + in_flight.max(assembly) + plan::BASE_BYTES as u64
+        plan::dtc_level_memory(n, threads)
     }
     fn solve_unit(
         &self,

@@ -13,6 +13,7 @@ pub mod generate;
 pub mod generate_dtc;
 pub mod lock;
 pub mod lower;
+pub mod lower_wdl;
 pub mod plan;
 pub mod progress;
 pub mod retro;

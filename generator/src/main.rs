@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
-use togyz_gen::{generate, stats, verify};
+use togyz_gen::{generate, plan, stats, verify};
 
 #[derive(Parser)]
 #[command(
@@ -25,6 +25,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Endgame statistics: results, longest wins, distance census, mutual zugzwangs.
     Stats(stats::StatsArgs),
+    /// What generating and verifying the tables up to N stones would take (runs nothing).
+    Plan(plan::PlanArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
         Command::Assemble(args) => generate::assemble(args).map_err(Into::into),
         Command::Verify(args) => verify::run(args).map_err(Into::into),
         Command::Stats(args) => stats::run(args).map_err(Into::into),
+        Command::Plan(args) => plan::run(args).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

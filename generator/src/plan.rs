@@ -9,11 +9,20 @@
 //! of the larger levels below for its exits); the level itself goes to disk
 //! unit by unit. When a level that is held whole is assembled into its
 //! table file, it is read into memory as the file is written.
+//!
+//! A DTC solve ([`crate::dtc`]) holds the draw splits of every level below
+//! (one byte a board) and, per unit in flight, a one-byte state and value
+//! a position. `verify` checks one unit at a time (in parallel within
+//! it): the unit decoded from its file, beside what its exits read of the
+//! levels below ([`crate::lower`] for DTM, [`crate::lower_wdl`] for DTC).
+//! `togyz-gen plan` prints both plans without running anything.
 
 use crate::lower;
+use crate::lower_wdl;
 use crate::retro::{level_units, UnitId};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use togyz_probe::raw::index::Layout;
+use togyz_probe::Metric;
 
 /// Bytes a unit in flight takes per position: its 4-byte state word and
 /// its 1-byte solved value.
@@ -31,9 +40,28 @@ pub const BASE_BYTES: f64 = 100e6;
 /// positions of the 11-stone level solved and written in 842 s on 2
 /// threads (docs/performance.md), which is the slowest level measured.
 pub const RATE_PER_THREAD: f64 = 4.7e6;
+/// [`RATE_PER_THREAD`] of `generate --metric dtc`: 4.64e9 positions of
+/// the DTC levels 1 to 10 solved and written in 414 s of CPU (11.2 M a
+/// CPU second; docs/performance.md), rounded down for the larger levels.
+pub const RATE_PER_THREAD_DTC: f64 = 10.0e6;
+/// Bytes a DTC unit in flight takes per position: its one-byte state and
+/// its one-byte solved value (two each if a distance passes a byte).
+pub const DTC_UNIT_BYTES_PER_POSITION: f64 = 2.0;
+/// Positions `verify` checks per second and worker thread, DTM: the
+/// 12-stone level at 11.4 M positions/s on 2 threads, the slowest level
+/// measured (docs/performance.md).
+pub const VERIFY_RATE_PER_THREAD: f64 = 5.5e6;
+/// [`VERIFY_RATE_PER_THREAD`] for DTC tables: the DTC levels 1 to 10
+/// checked in 435 s of CPU (10.7 M positions a CPU second; the 10-stone
+/// level 11.0 M a second on a shared machine), rounded down for the larger
+/// levels.
+pub const VERIFY_RATE_PER_THREAD_DTC: f64 = 9.0e6;
 /// Table bytes per position on disk, an upper bound: 0.74 bits at 11
 /// stones, growing slowly with the stones.
 pub const TABLE_BYTES_PER_POSITION: f64 = 0.125;
+/// [`TABLE_BYTES_PER_POSITION`] of DTC tables, an upper bound: 0.41 bits
+/// at 9 and 10 stones.
+pub const DTC_TABLE_BYTES_PER_POSITION: f64 = 0.0625;
 /// Unit-file bytes per position on disk (zstd level 1 of one-byte cells),
 /// an upper bound: the 10-stone level's units took 0.07.
 pub const UNIT_FILE_BYTES_PER_POSITION: f64 = 0.1;
@@ -79,6 +107,100 @@ pub fn level_memory(n: u32, threads: usize, keep: bool, hold_whole: u64) -> u64 
     lower::whole_bytes(n, hold_whole) + in_flight.max(assembly) + BASE_BYTES as u64
 }
 
+/// Memory of one DTC unit of level `n` in flight: its state and values,
+/// its quiet predecessor lists and frontier as for DTM, and a draw split a
+/// board.
+pub fn dtc_unit_memory(n: u32, u: UnitId) -> u64 {
+    (u.positions(n) as f64 * DTC_UNIT_BYTES_PER_POSITION
+        + u.boards(n) as f64 * (UNIT_BYTES_PER_BOARD + 1.0)) as u64
+}
+
+/// Peak memory of solving DTC level `n` with `threads` units in flight:
+/// the draw splits of every level below, and the units in flight or the
+/// level's draw splits, which its assembly holds (kept or not).
+pub fn dtc_level_memory(n: u32, threads: usize) -> u64 {
+    let below: u64 = (0..n).map(|m| Layout::new(m).boards()).sum();
+    let mut units: Vec<u64> = level_units(n)
+        .into_iter()
+        .map(|u| dtc_unit_memory(n, u))
+        .collect();
+    units.sort_unstable_by(|a, b| b.cmp(a));
+    let in_flight: u64 = units.iter().take(threads.max(1)).sum();
+    let assembly = Layout::new(n).boards();
+    below + in_flight.max(assembly) + BASE_BYTES as u64
+}
+
+/// Bytes of the table file of level `n`, an upper bound.
+pub fn table_bytes(metric: Metric, n: u32) -> u64 {
+    let per = match metric {
+        Metric::Dtm => TABLE_BYTES_PER_POSITION,
+        Metric::Dtc => DTC_TABLE_BYTES_PER_POSITION,
+    };
+    (Layout::new(n).positions() as f64 * per) as u64
+}
+
+/// Peak memory of verifying level `n` of a `metric` table, the smaller
+/// levels held whole up to `hold_whole` positions: the levels held whole
+/// (one byte a position for DTM, a board for DTC), and the largest of the
+/// unit being checked (decoded in `cell` bytes a position: 1, or 2 if its
+/// longest distance passes 126 plies) with what its exits decode of the
+/// larger levels below, and of the level's own draw splits or values when
+/// they are added to the levels held whole for the next level (`keep`).
+pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_whole: u64) -> u64 {
+    let (whole, exits): (u64, &dyn Fn(UnitId) -> u64) = match metric {
+        Metric::Dtm => (lower::whole_bytes(n, hold_whole), &|u| {
+            lower::unit_exit_bytes(n, u, hold_whole)
+        }),
+        Metric::Dtc => (lower_wdl::whole_bytes(n, hold_whole), &|u| {
+            lower_wdl::unit_exit_bytes(n, u, hold_whole)
+        }),
+    };
+    let unit = level_units(n)
+        .into_iter()
+        .map(|u| u.positions(n) * cell + exits(u))
+        .max()
+        .unwrap_or(0);
+    let layout = Layout::new(n);
+    let added = match metric {
+        _ if !keep || !lower::held_whole(n, hold_whole) => 0,
+        Metric::Dtm => layout.positions(),
+        Metric::Dtc => layout.boards(),
+    };
+    whole + unit.max(added) + BASE_BYTES as u64
+}
+
+/// The plan of `togyz-gen verify` over levels `1..=max` of `metric`
+/// tables with `threads` workers: the peak memory (at one-byte cells if
+/// `narrow`, else two) and the time. Its disk is zero. The memory counts
+/// the table files too: `verify` checks every checksum first through the
+/// files' memory maps, and the pages read stay in its resident set (the
+/// kernel may drop them when memory runs short: they are the files').
+pub fn verify_plan(
+    metric: Metric,
+    max: u32,
+    threads: usize,
+    narrow: bool,
+    hold_whole: u64,
+) -> Plan {
+    let cell = if narrow { 1 } else { 2 };
+    let mut p = Plan::default();
+    for n in 1..=max {
+        p.positions += Layout::new(n).positions();
+        let m = verify_level_memory(metric, n, cell, n < max, hold_whole)
+            + (1..=max).map(|m| table_bytes(metric, m)).sum::<u64>();
+        if m > p.memory {
+            p.memory = m;
+            p.memory_at = n;
+        }
+    }
+    let rate = match metric {
+        Metric::Dtm => VERIFY_RATE_PER_THREAD,
+        Metric::Dtc => VERIFY_RATE_PER_THREAD_DTC,
+    };
+    p.seconds = p.positions as f64 / (rate * threads.max(1) as f64);
+    p
+}
+
 /// Bytes of units in flight, bounded: a unit starts only when its memory
 /// fits beside those running (or when none runs), so a level whose
 /// biggest units do not fit side by side runs them one after the other.
@@ -119,14 +241,16 @@ impl UnitBudget {
 /// for being `max`, the smaller levels held whole up to `hold_whole`
 /// positions.
 pub fn plan(todo: &[u32], max: u32, threads: usize, shards: u32, hold_whole: u64) -> Plan {
-    plan_with(todo, max, threads, shards, |n, t, keep| {
+    plan_with(Metric::Dtm, todo, max, threads, shards, |n, t, keep| {
         level_memory(n, t, keep, hold_whole)
     })
 }
 
-/// [`plan`] with the memory model of another metric: `level_memory(n,
-/// threads, keep)` as [`level_memory`].
+/// [`plan`] for tables of `metric` (whose solve rate sets the time), with
+/// that metric's memory model: `level_memory(n, threads, keep)` as
+/// [`level_memory`] or [`dtc_level_memory`].
 pub fn plan_with(
+    metric: Metric,
     todo: &[u32],
     max: u32,
     threads: usize,
@@ -139,7 +263,7 @@ pub fn plan_with(
     for &n in todo {
         let positions = Layout::new(n).positions();
         p.positions += positions / shards as u64;
-        disk_tables += (positions as f64 * TABLE_BYTES_PER_POSITION) as u64;
+        disk_tables += table_bytes(metric, n);
         work_peak = work_peak.max((positions as f64 * UNIT_FILE_BYTES_PER_POSITION) as u64);
         let m = level_memory(n, threads, n < max);
         if m > p.memory {
@@ -148,8 +272,103 @@ pub fn plan_with(
         }
     }
     p.disk = disk_tables + work_peak;
-    p.seconds = p.positions as f64 / (RATE_PER_THREAD * threads.max(1) as f64);
+    let rate = match metric {
+        Metric::Dtm => RATE_PER_THREAD,
+        Metric::Dtc => RATE_PER_THREAD_DTC,
+    };
+    p.seconds = p.positions as f64 / (rate * threads.max(1) as f64);
     p
+}
+
+/// Arguments of `togyz-gen plan`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlanArgs {
+    /// The largest stone count: the plan is for levels 1..=N from nothing.
+    #[arg(long, default_value_t = 8)]
+    pub max_stones: u32,
+    /// The metric: dtm (distance to the end) or dtc (distance to
+    /// conversion).
+    #[arg(long, default_value = "dtm", value_parser = crate::generate_dtc::metric_arg)]
+    pub metric: Metric,
+    /// Worker threads (at least 1; default: one per core).
+    #[arg(long, value_parser = crate::progress::threads_arg)]
+    pub threads: Option<usize>,
+    /// As `generate --hold-whole` and `verify --hold-whole`.
+    #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
+    pub hold_whole: u64,
+    /// Also compare with the memory and disk free at this folder.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Why `togyz-gen plan` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// A stone count the index does not cover.
+    #[error("--max-stones {0}: the index covers 1 to {max} stones", max = togyz_probe::raw::index::MAX_STONES)]
+    Stones(u32),
+}
+
+/// The plans of generating and of verifying levels `1..=args.max_stones`,
+/// one line each, as `generate` states its plan before a run.
+pub fn plan_lines(args: &PlanArgs) -> Result<Vec<String>, PlanError> {
+    let max = args.max_stones;
+    if max == 0 || max > togyz_probe::raw::index::MAX_STONES {
+        return Err(PlanError::Stones(max));
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let todo: Vec<u32> = (1..=max).collect();
+    let hold = args.hold_whole;
+    let g = match args.metric {
+        Metric::Dtm => plan(&todo, max, threads, 1, hold),
+        Metric::Dtc => plan_with(Metric::Dtc, &todo, max, threads, 1, |n, t, _| {
+            dtc_level_memory(n, t)
+        }),
+    };
+    let v = verify_plan(args.metric, max, threads, true, hold);
+    let wide = verify_plan(args.metric, max, threads, false, hold);
+    let s = if threads == 1 { "" } else { "s" };
+    let mut lines = vec![
+        format!(
+            "generate --metric {} --max-stones {max}: {} positions, about {} of disk, a peak of about {} of memory (at {} stones), about {} with {threads} thread{s}",
+            args.metric.to_string().to_lowercase(),
+            g.positions,
+            human_bytes(g.disk),
+            human_bytes(g.memory),
+            g.memory_at,
+            human_seconds(g.seconds),
+        ),
+        format!(
+            "verify: a peak of about {} of memory (at {} stones; {} if a level's longest distance passes 126 plies), about {} with {threads} thread{s}",
+            human_bytes(v.memory),
+            v.memory_at,
+            human_bytes(wide.memory),
+            human_seconds(v.seconds),
+        ),
+    ];
+    if let Some(out) = &args.out {
+        lines.push(format!(
+            "{} of memory available, {} of disk free at {}",
+            memory_available().map_or_else(|| "unknown".into(), human_bytes),
+            disk_available(out).map_or_else(|_| "unknown".into(), human_bytes),
+            out.display()
+        ));
+    }
+    Ok(lines)
+}
+
+/// Runs `togyz-gen plan`: prints [`plan_lines`].
+///
+/// # Errors
+///
+/// [`PlanError::Stones`] for a stone count the index does not cover.
+pub fn run(args: &PlanArgs) -> Result<(), PlanError> {
+    for line in plan_lines(args)? {
+        println!("{line}");
+    }
+    Ok(())
 }
 
 /// Memory the kernel says is available for new work (`MemAvailable` of
@@ -239,5 +458,61 @@ mod tests {
         });
         assert_eq!(most.load(std::sync::atomic::Ordering::SeqCst), 1);
         assert_eq!(human_seconds(7200.0), "2.0 h");
+    }
+
+    #[test]
+    fn the_dtc_plans_use_the_dtc_model() {
+        let all = |max: u32| (1..=max).collect::<Vec<_>>();
+        let dtc = |max| {
+            plan_with(Metric::Dtc, &all(max), max, 2, 1, |n, t, _| {
+                dtc_level_memory(n, t)
+            })
+        };
+        // DTC solves faster than DTM and holds a byte a board below.
+        assert!(dtc(12).seconds < plan(&all(12), 12, 2, 1, W).seconds);
+        assert!(dtc(12).memory < plan(&all(12), 12, 2, 1, W).memory);
+        // The measured verify of the DTC tables up to 10 stones peaked at
+        // 384 MB (docs/performance.md): the model stays above it, within
+        // twice.
+        let v10 = verify_plan(Metric::Dtc, 10, 2, true, W);
+        assert!(
+            (384e6..768e6).contains(&(v10.memory as f64)),
+            "{}",
+            v10.memory
+        );
+        // Unit by unit: verifying 13 stones needs far less than the level
+        // (two bytes a position decoded whole: 98 GB), also with the levels
+        // below read per unit.
+        let v13 = verify_plan(Metric::Dtc, 13, 2, true, W);
+        assert!(
+            v13.memory < Layout::new(13).positions() / 4,
+            "{}",
+            v13.memory
+        );
+        let read = verify_plan(Metric::Dtc, 13, 2, true, 0);
+        assert!(
+            read.memory < Layout::new(13).positions() / 4,
+            "{}",
+            read.memory
+        );
+        assert_eq!(v13.positions, 78_487_874_252);
+        assert!(v13.seconds > 0.0 && v13.memory_at == 13);
+        let args = PlanArgs {
+            max_stones: 13,
+            metric: Metric::Dtc,
+            threads: Some(2),
+            hold_whole: W,
+            out: None,
+        };
+        let lines = plan_lines(&args).unwrap();
+        assert!(
+            lines[0].starts_with("generate --metric dtc --max-stones 13: 78487874252 positions")
+        );
+        assert!(lines[1].starts_with("verify: a peak of about"));
+        let bad = PlanArgs {
+            max_stones: 0,
+            ..args
+        };
+        assert!(matches!(plan_lines(&bad), Err(PlanError::Stones(0))));
     }
 }

@@ -18,8 +18,9 @@
 //!   player (opponent only), so it counts in both of those classes, once in
 //!   the stone count's total.
 //!
-//! The tables are read through the probe crate: each is decoded whole
-//! ([`DecodeAll::decode_all`]); lines come from [`Tablebase`].
+//! The tables are read through the probe crate unit by unit (a tuzdyk
+//! configuration and its swap, [`DecodeAll::decode_config`], DTM or DTC),
+//! so a level never has to fit in memory; lines come from [`Tablebase`].
 //!
 //! One file per job: `stats/census.rs` counts ([`collect`]),
 //! `stats/report.rs` gathers the counts and the lines into the [`Report`]

@@ -20,6 +20,8 @@
 //! The level being checked is read from its file chunk by chunk, never held
 //! whole; the smaller levels its moves lead to are held one byte a position
 //! (as the generator holds them), so verify checks whatever generate made.
+//! DTC tables go through the same check, their conversions valued by the
+//! smaller levels' win/draw/loss ([`crate::verify_dtc`]).
 //!
 //! In short, each entry must equal the best of its moves' values. Checked
 //! level by level from 1 stone up, local consistency is also global
@@ -30,6 +32,7 @@
 
 use crate::decode::DecodeAll;
 use crate::lower::{self, Lower};
+use crate::lower_wdl::{LowerWdl, UnitWdl};
 use crate::progress::{positions_bar, with_threads};
 use crate::retro::{ConfigValues, Exits, LevelValues};
 use crate::write::Census;
@@ -43,7 +46,7 @@ use togyz_probe::raw::index::Slot;
 use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykConfig};
 use togyz_probe::rules::{Move, Position, Side, HALF};
 use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Metric, Value};
+use togyz_probe::{Metric, Value, Wdl};
 
 /// Arguments of `togyz-gen verify`.
 #[derive(clap::Args, Debug, Clone)]
@@ -254,20 +257,20 @@ pub fn verify_dir_holding(
     // The smaller levels, as the generator holds them; the level being
     // checked is streamed from its file.
     let mut lower = Lower::new(hold_whole);
-    let mut wdl = crate::dtc::WdlLevels::new();
+    let mut wdl = LowerWdl::new(hold_whole);
     let mut reports = Vec::new();
     for (file, n) in files.into_iter().zip(1..) {
         let t = Instant::now();
         let positions = file.layout().positions();
         let bar = positions_bar(positions, format!("verify {n:2}"), progress);
         let result = match file.metric() {
-            Metric::Dtm => check_level(n, &file, &lower, &bar),
-            Metric::Dtc => crate::verify_dtc::check_level(n, &file, &wdl, &bar),
+            Metric::Dtm => check_level(n, &file, Smaller::Dtm(&lower), &bar),
+            Metric::Dtc => check_level(n, &file, Smaller::Dtc(&wdl), &bar),
         };
         bar.finish_and_clear();
         check_header_census(&file, &result?)?;
         if n < max && any_dtc {
-            crate::verify_dtc::push_wdl(&mut wdl, &file)?;
+            wdl.push(TableFile::open(file.path())?)?;
         }
         let report = LevelReport {
             stones: n,
@@ -335,12 +338,31 @@ struct Mismatch {
     expected: Value,
 }
 
+/// The smaller levels a level is checked against, by its table's metric.
+#[derive(Clone, Copy)]
+pub(crate) enum Smaller<'a> {
+    /// A DTM level: the distances to the end below, read per unit.
+    Dtm(&'a Lower),
+    /// A DTC level: the win/draw/loss below, one draw split a board, read
+    /// per unit.
+    Dtc(&'a LowerWdl),
+}
+
+/// What a unit's exits read of the smaller levels.
+enum Below<'a> {
+    /// Distances to the end: an exit is worth its successor one ply back.
+    Dtm(Exits<'a>),
+    /// Win/draw/loss: an exit (a conversion) is worth its successor's
+    /// result, flipped, in 1 (`docs/dtc.md`).
+    Dtc(UnitWdl<'a>),
+}
+
 /// Where the check reads successors: what the unit's exits reach of the
 /// smaller levels, and the unit of the level being checked (a
 /// configuration and its swap, which quiet moves stay within), decoded
 /// from the file.
 struct Lookup<'a> {
-    exits: Exits<'a>,
+    below: Below<'a>,
     n: u32,
     /// The unit's configurations: id and packed values.
     parts: &'a [(usize, LevelValues)],
@@ -352,7 +374,10 @@ impl Lookup<'_> {
     #[inline]
     fn packed(&self, level: u32, config: usize, index: u64) -> u16 {
         if level < self.n {
-            return match self.exits.get(level, config) {
+            let Below::Dtm(exits) = &self.below else {
+                unreachable!("a DTC level reads the win/draw/loss below")
+            };
+            return match exits.get(level, config) {
                 Some(ConfigValues::Narrow(v)) => v[index as usize] as u16,
                 Some(ConfigValues::Wide(v)) => v[index as usize],
                 None => unreachable!("exit_configs names every configuration an exit reaches"),
@@ -370,11 +395,19 @@ impl Lookup<'_> {
 /// Checks every entry of level `n`, read unit by unit from `file` (a
 /// configuration and its swap: quiet moves stay within a unit), against
 /// its successors; returns the entries' census. Finds the inconsistency
-/// with the smallest index in the first unit that has one.
-fn check_level(
+/// with the smallest index in the first unit that has one. A DTM table is
+/// checked against the distances of `smaller`, a DTC table against their
+/// win/draw/loss; only the unit being checked is held of level `n`.
+///
+/// # Errors
+///
+/// [`VerifyError::Table`] for a damaged block; [`VerifyError::Inconsistent`]
+/// naming a position whose stored value does not follow from its
+/// successors.
+pub(crate) fn check_level(
     n: u32,
     file: &TableFile,
-    lower: &Lower,
+    smaller: Smaller,
     bar: &ProgressBar,
 ) -> Result<Census, VerifyError> {
     let layout = &Layout::new(n);
@@ -384,9 +417,17 @@ fn check_level(
         for id in unit.configs() {
             parts.push((id, file.decode_config(id)?));
         }
-        let unit_lower = lower.for_unit(n, unit)?;
+        let unit_lower = match smaller {
+            Smaller::Dtm(lower) => Some(lower.for_unit(n, unit)?),
+            Smaller::Dtc(_) => None,
+        };
+        let below = match (smaller, &unit_lower) {
+            (Smaller::Dtc(wdl), _) => Below::Dtc(wdl.for_unit(n, unit)?),
+            (Smaller::Dtm(_), Some(u)) => Below::Dtm(u.exits()),
+            (Smaller::Dtm(_), None) => unreachable!("read just above"),
+        };
         let lookup = Lookup {
-            exits: unit_lower.exits(),
+            below,
             n,
             parts: &parts,
         };
@@ -436,7 +477,8 @@ pub(crate) fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32
 }
 
 /// The value for the mover of playing `mv` in `pos`: the rules' outcome if
-/// the move ends the game, else the successor's stored value one ply back.
+/// the move ends the game, else the successor's stored value one ply back
+/// (for a DTC level, a conversion's successor's result in 1).
 /// `cache` remembers the successor's table and board, which do not depend on
 /// the kazans.
 fn move_value(
@@ -469,6 +511,13 @@ fn move_value(
     // The child's mover (our opponent) has kazan 81 - n + j'.
     let j = child.kazan(child.side_to_move()) as u64 + n as u64 - HALF as u64;
     debug_assert_eq!(Slot::of(&child).map(|s| s.kazan as u64), Some(j));
+    if let (Below::Dtc(wdl), true) = (&tables.below, n < tables.n) {
+        return match wdl.wdl_in(n, config, board, j as u32) {
+            Wdl::Win => Value::Loss(1),
+            Wdl::Draw => Value::Draw,
+            Wdl::Loss => Value::Win(1),
+        };
+    }
     let index = board * (n as u64 + 1) + j;
     Value::unpack(tables.packed(n, config, index)).back()
 }
@@ -547,7 +596,11 @@ fn describe_moves(pos: &Position, tables: &Lookup) -> String {
             format!("{} gives a {v}", report.traditional())
         })
         .collect();
-    format!("moves: {}", parts.join(", "))
+    let metric = match tables.below {
+        Below::Dtm(_) => "",
+        Below::Dtc(_) => "DTC; ",
+    };
+    format!("{metric}moves: {}", parts.join(", "))
 }
 
 /// `1234567` as `1,234,567`.

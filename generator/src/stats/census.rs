@@ -350,15 +350,8 @@ pub fn collect(dir: &Path, examples: usize, progress: bool) -> Result<Vec<LevelS
         let file = TableFile::open(dir.join(format::file_name(n)))?;
         let layout = file.layout();
         let bar = positions_bar(layout.positions(), format!("stats {n:2}"), progress);
-        if file.metric() == togyz_probe::Metric::Dtc {
-            // DTC tables decode whole only (they are made up to the sizes
-            // that fit in memory).
-            let values = file.decode_all()?;
-            out.push(level_stats(n, &values, examples, &bar));
-            bar.finish_and_clear();
-            continue;
-        }
-        // Unit by unit, so that a level never needs to fit in memory.
+        // Unit by unit (either metric), so that a level never needs to fit
+        // in memory.
         let mut level = LevelStats::empty(n);
         for unit in level_units(n) {
             let mut parts = Vec::new();

@@ -1,0 +1,148 @@
+//! The win/draw/loss of the smaller levels that checking a DTC level reads
+//! through its conversions, as [`crate::lower`] holds the distances for
+//! DTM: the small levels whole (one draw split a board, [`WdlLevels`]),
+//! the larger ones in their table files, of which each unit decodes the
+//! draw splits of just the configurations its exits reach
+//! ([`exit_configs`]). Which levels are held whole is
+//! [`lower::held_whole`]'s choice, the same as for DTM.
+
+use crate::decode_dtc::{config_splits, wdl_level, SplitsError};
+use crate::dtc::WdlLevels;
+use crate::lower;
+use crate::retro::{exit_configs, UnitId};
+use togyz_probe::raw::format::{wdl_at, TableFile};
+use togyz_probe::raw::index::{Layout, CONFIG_COUNT};
+use togyz_probe::{Metric, Wdl};
+
+/// Bytes one unit of level `n` decodes for its exits from the levels not
+/// held whole: one byte a board of the configurations it reaches.
+pub fn unit_exit_bytes(n: u32, unit: UnitId, limit: u64) -> u64 {
+    let configs = exit_configs(unit);
+    (1..n)
+        .filter(|&m| !lower::held_whole(m, limit))
+        .map(|m| {
+            let layout = Layout::new(m);
+            configs
+                .iter()
+                .map(|&c| layout.config_boards(c))
+                .sum::<u64>()
+        })
+        .sum()
+}
+
+/// Bytes of the levels below `n` held whole, one byte a board.
+pub fn whole_bytes(n: u32, limit: u64) -> u64 {
+    (0..n)
+        .filter(|&m| lower::held_whole(m, limit))
+        .map(|m| Layout::new(m).boards())
+        .sum()
+}
+
+/// The win/draw/loss of the solved levels below the one being checked,
+/// from the empty board up.
+pub struct LowerWdl {
+    /// Level `m`'s table is `files[m - 1]`.
+    files: Vec<TableFile>,
+    /// The levels held whole (a prefix, the empty board first).
+    whole: WdlLevels,
+    /// Positions up to which levels are held whole.
+    limit: u64,
+}
+
+impl LowerWdl {
+    /// Only the empty board; levels are held whole up to `limit` positions
+    /// ([`lower::held_whole`]).
+    pub fn new(limit: u64) -> LowerWdl {
+        LowerWdl {
+            files: Vec::new(),
+            whole: WdlLevels::new(),
+            limit,
+        }
+    }
+
+    /// The highest level added.
+    pub fn max_stones(&self) -> u32 {
+        self.files.len() as u32
+    }
+
+    /// Adds the next level (`max_stones() + 1` stones) from its table, DTM
+    /// or DTC. A level held whole is read now; every board of a DTM table
+    /// not held whole is checked now to be one draw split, without keeping
+    /// them (a DTC table holds one split a board by its format).
+    ///
+    /// # Errors
+    ///
+    /// [`SplitsError::Table`] for a damaged block, [`SplitsError::Score`]
+    /// naming a board that is not one draw split.
+    pub fn push(&mut self, file: TableFile) -> Result<(), SplitsError> {
+        let m = self.max_stones() + 1;
+        if lower::held_whole(m, self.limit) {
+            let level = wdl_level(&file)?;
+            self.whole
+                .push(level)
+                .expect("levels are added in order, from 1 stone up");
+        } else if file.metric() == Metric::Dtm {
+            for config in 0..CONFIG_COUNT {
+                config_splits(&file, config)?;
+            }
+        }
+        self.files.push(file);
+        Ok(())
+    }
+
+    /// Decodes what `unit` of level `n` reads of the levels not held whole.
+    ///
+    /// # Errors
+    ///
+    /// As [`LowerWdl::push`].
+    ///
+    /// # Panics
+    ///
+    /// If a level below `n` was not added (a caller's bug).
+    pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<UnitWdl<'_>, SplitsError> {
+        assert!(self.max_stones() + 1 >= n, "levels below {n} missing");
+        let mut loaded = vec![Vec::new(); n as usize];
+        for m in (1..n).filter(|&m| !lower::held_whole(m, self.limit)) {
+            let file = &self.files[m as usize - 1];
+            let level = &mut loaded[m as usize];
+            level.resize(CONFIG_COUNT, None);
+            for config in exit_configs(unit) {
+                level[config] = Some(config_splits(file, config)?);
+            }
+        }
+        Ok(UnitWdl {
+            lower: self,
+            loaded,
+        })
+    }
+}
+
+/// What one unit reads of the smaller levels' win/draw/loss: borrowed from
+/// the levels held whole, decoded for the others.
+pub struct UnitWdl<'a> {
+    lower: &'a LowerWdl,
+    /// `loaded[m][config]`: the draw splits in rank order, for the levels
+    /// not held whole.
+    loaded: Vec<Vec<Option<Vec<u8>>>>,
+}
+
+impl UnitWdl<'_> {
+    /// The result at kazan offset `j` of board `board` (rank) of
+    /// configuration `config` in level `m`.
+    ///
+    /// # Panics
+    ///
+    /// If the unit's exits do not reach that configuration of level `m`
+    /// (a caller's bug: [`exit_configs`] names every one they reach).
+    #[inline]
+    pub fn wdl_in(&self, m: u32, config: usize, board: u64, j: u32) -> Wdl {
+        if m <= self.lower.whole.max_stones() {
+            return self.lower.whole.wdl_in(m, config, board, j);
+        }
+        let splits = self.loaded[m as usize][config]
+            .as_ref()
+            .expect("exit_configs names every configuration an exit reaches");
+        let s = splits[board as usize] as u32;
+        wdl_at((s, s + 1), j)
+    }
+}
