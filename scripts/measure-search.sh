@@ -2,6 +2,7 @@
 # Share of self-play positions above the tables that proof search settles,
 # by stone count and time limit (docs/performance.md, "Proof search above the
 # tables"). Resumable: positions already in the CSV for a limit are skipped.
+# Give the limits in increasing order.
 #
 #   scripts/measure-search.sh TABLES_DIR OUT.csv [STONES [PER_COUNT [SECONDS...]]]
 #   scripts/measure-search.sh /work/tables8 t8.csv 12-16 100 2 10
@@ -16,7 +17,9 @@ shift $(( $# < 4 ? $# : 4 ))
 limits=("$@")
 [ ${#limits[@]} -gt 0 ] || limits=(1 10)
 cargo build --release -q -p togyz-probe --example search_measure
+# Limits in increasing order: with --reuse, a position proven under a
+# smaller limit is copied, not searched again.
 for s in "${limits[@]}"; do
-    nice target/release/examples/search_measure --tables "$tables" --stones "$stones" \
-        --per-count "$per" --seconds "$s" --out "$out"
+    target/release/examples/search_measure --tables "$tables" --stones "$stones" \
+        --per-count "$per" --seconds "$s" --reuse --out "$out"
 done

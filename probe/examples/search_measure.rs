@@ -20,7 +20,10 @@
 //! time limit by a node limit per prover (reproducible on a busy machine;
 //! the CSV's limit column then still shows `--seconds`, so give each node
 //! budget its own file). `--fens FILE` measures the positions listed in
-//! FILE (one FEN a line) instead of sampling.
+//! FILE (one FEN a line) instead of sampling. `--reuse` copies the line of
+//! a position proven under a smaller limit in the file instead of solving it
+//! again (a search with a longer deadline runs the same until the shorter
+//! one), so a 10 s run only searches what 2 s left open.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
@@ -45,6 +48,7 @@ struct Args {
     tt: usize,
     nodes: Option<u64>,
     fens: Option<PathBuf>,
+    reuse: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -60,9 +64,14 @@ fn parse_args() -> Result<Args, String> {
         tt: Budget::default().tt_entries,
         nodes: None,
         fens: None,
+        reuse: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--reuse" {
+            a.reuse = true;
+            continue;
+        }
         let value = it.next().ok_or(format!("{flag} needs a value"))?;
         let bad = |_: std::num::ParseIntError| format!("bad value for {flag}: {value}");
         match flag.as_str() {
@@ -159,20 +168,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect::<Result<Vec<_>, _>>()?,
         None => sample(&a),
     };
-    // Done: (time limit, FEN) pairs already in the file, so one file can
+    // The lines already in the file, by (time limit, FEN), so one file can
     // hold runs with several limits.
-    let done: HashSet<(String, String)> = match std::fs::File::open(&a.out) {
-        Ok(f) => BufReader::new(f)
-            .lines()
-            .map_while(Result::ok)
-            .filter_map(|l| {
-                let (head, fen) = l.split_once(",\"")?;
-                let limit = head.split(',').nth(2)?.to_owned();
-                Some((limit, fen.trim_end_matches('"').to_owned()))
-            })
-            .collect(),
-        Err(_) => HashSet::new(),
-    };
+    let mut lines: Vec<(f64, String, String)> = Vec::new();
+    if let Ok(f) = std::fs::File::open(&a.out) {
+        for l in BufReader::new(f).lines().map_while(Result::ok).skip(1) {
+            let Some((head, fen)) = l.split_once(",\"") else {
+                continue;
+            };
+            let Some(Ok(limit)) = head.split(',').nth(2).map(str::parse::<f64>) else {
+                continue;
+            };
+            lines.push((limit, fen.trim_end_matches('"').to_owned(), l.clone()));
+        }
+    }
+    let done: HashSet<(String, String)> = lines
+        .iter()
+        .map(|(limit, fen, _)| (limit.to_string(), fen.clone()))
+        .collect();
     let fresh = !a.out.exists();
     let mut out = OpenOptions::new().create(true).append(true).open(&a.out)?;
     if fresh {
@@ -199,6 +212,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let fen = pos.fen();
         if done.contains(&(a.seconds.to_string(), fen.clone())) {
             continue;
+        }
+        if a.reuse {
+            // Proven under a smaller limit: the same search, stopped earlier,
+            // so proven under this one too; its line is copied.
+            let earlier = lines.iter().find(|(limit, f, l)| {
+                *limit < a.seconds && *f == fen && l.split(',').nth(3) != Some("unknown")
+            });
+            if let Some((_, _, l)) = earlier {
+                let mut c: Vec<&str> = l.splitn(4, ',').collect();
+                let limit = a.seconds.to_string();
+                c[2] = &limit;
+                writeln!(out, "{}", c.join(","))?;
+                continue;
+            }
         }
         // A fresh table per position: each is measured on its own.
         let r = Solver::new(&tb, budget).solve(pos)?;
