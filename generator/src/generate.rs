@@ -63,6 +63,12 @@ pub struct GenerateArgs {
     /// game) or `dtc` (plies to the next conversion, docs/dtc.md).
     #[arg(long, default_value = "dtm", value_parser = crate::generate_dtc::metric_arg)]
     pub metric: togyz_probe::Metric,
+    /// At most this much memory (`16G`, `500M`; powers of 1000): the run is
+    /// refused if it cannot fit, and the biggest units of a level run one
+    /// at a time when two would not fit side by side (default: what the
+    /// system has available).
+    #[arg(long, value_name = "BYTES", value_parser = plan::bytes_arg)]
+    pub max_memory: Option<u64>,
 }
 
 impl GenerateArgs {
@@ -77,6 +83,7 @@ impl GenerateArgs {
             wait_timeout: 86400,
             hold_whole: lower::WHOLE_POSITIONS,
             metric: togyz_probe::Metric::Dtm,
+            max_memory: None,
         }
     }
 }
@@ -499,7 +506,7 @@ pub(crate) fn check_resources<S: UnitSolver>(
     let threads = rayon::current_num_threads();
     let memory_of = |n, t, keep| solver.level_memory(n, t, keep);
     let p = plan::plan_with(solver.metric(), todo, max, threads, shard.count, memory_of);
-    let memory = plan::memory_available();
+    let memory = plan::memory_limit(args.max_memory);
     let disk = plan::disk_available(out).ok();
     println!(
         "plan: {} positions to solve{}, about {} of disk, a peak of about {} of memory (at {}), about {} with {threads} thread{}; {} of memory available, {} of disk free",
@@ -603,7 +610,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
     others.sort_by_key(|u| (u.positions(n), u.first));
     order.extend(others);
     let t = Instant::now();
-    let (positions, count) = solve_units(n, lower, &order, &dir, args.quiet)?;
+    let (positions, count) = solve_units(n, lower, &order, &dir, args.quiet, args.max_memory)?;
     if count > 0 {
         println!(
             "{:>9}: {positions} positions in {count} units solved in {:.1}s into {}",
@@ -622,7 +629,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
         }
         // Units are missing: those of another process still at work, or one
         // that stopped since the pass above (then solve them here).
-        let (positions, count) = solve_units(n, lower, &order, &dir, true)?;
+        let (positions, count) = solve_units(n, lower, &order, &dir, true, args.max_memory)?;
         if count > 0 {
             println!(
                 "{:>9}: {positions} positions in {count} more units solved",
@@ -661,13 +668,15 @@ pub(crate) fn solve_level<S: UnitSolver>(
 /// Solves the `units` of level `n` that are neither finished nor being
 /// solved by another process (each unit is solved under its lock in the
 /// work folder `dir`), in parallel, each written to its unit file as soon
-/// as it is solved. Returns the positions and units solved.
+/// as it is solved, units waiting for memory beyond `max_memory`
+/// ([`plan::unit_memory`]). Returns the positions and units solved.
 fn solve_units<S: UnitSolver>(
     n: u32,
     lower: &S,
     units: &[UnitId],
     dir: &Path,
     quiet: bool,
+    max_memory: Option<u64>,
 ) -> Result<(u64, usize), GenerateError> {
     let todo: Vec<UnitId> = units
         .iter()
@@ -688,8 +697,7 @@ fn solve_units<S: UnitSolver>(
             }
         });
         // What is free now, with the smaller levels already loaded.
-        let budget =
-            plan::UnitBudget::new(plan::memory_available().map_or(u64::MAX, |a| a / 10 * 9));
+        let budget = plan::UnitBudget::new(plan::unit_memory(max_memory));
         let r = todo.par_iter().with_max_len(1).try_for_each(|&u| {
             let lock_path = dir.join(work::unit_lock_name(u));
             let lock = match lock::try_exclusive(&lock_path, &format!("solving unit {u:?}")) {

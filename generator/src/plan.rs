@@ -371,6 +371,67 @@ pub fn run(args: &PlanArgs) -> Result<(), PlanError> {
     Ok(())
 }
 
+/// The memory a run may use: what the kernel says is available
+/// ([`memory_available`]), or `max_memory` (`--max-memory`) if that is
+/// less; `None` when neither is known.
+pub fn memory_limit(max_memory: Option<u64>) -> Option<u64> {
+    match (memory_available(), max_memory) {
+        (Some(a), Some(m)) => Some(a.min(m)),
+        (a, m) => a.or(m),
+    }
+}
+
+/// What units may take while a level is solved: 90% of what is available
+/// now (the smaller levels already loaded), and no more than
+/// `max_memory` less what the process already holds.
+pub fn unit_memory(max_memory: Option<u64>) -> u64 {
+    let free = memory_available().map_or(u64::MAX, |a| a / 10 * 9);
+    match max_memory {
+        Some(m) => free.min(m.saturating_sub(resident_bytes().unwrap_or(0))),
+        None => free,
+    }
+}
+
+/// The resident memory of this process (`VmRSS` of `/proc/self/status`),
+/// in bytes.
+pub fn resident_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// A byte count as `--max-memory` takes it: digits with an optional
+/// decimal suffix `K`, `M`, `G` or `T` (powers of 1000, as the plan
+/// prints), `B` allowed after it: `16G`, `16GB`, `500M`, `12000000000`.
+///
+/// # Errors
+/// A message for clap when the text is no such count.
+pub fn bytes_arg(text: &str) -> Result<u64, String> {
+    let t = text.trim().trim_end_matches(['B', 'b']);
+    let (digits, scale) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let scale = match c.to_ascii_uppercase() {
+                'K' => 1e3,
+                'M' => 1e6,
+                'G' => 1e9,
+                'T' => 1e12,
+                _ => return Err(format!("`{text}`: the suffix is K, M, G or T")),
+            };
+            (&t[..i], scale)
+        }
+        _ => (t, 1.0),
+    };
+    let value: f64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a byte count such as 16G or 500M"))?;
+    if !(value.is_finite() && value > 0.0) {
+        return Err(format!("`{text}`: the memory must be more than 0"));
+    }
+    Ok((value * scale) as u64)
+}
+
 /// Memory the kernel says is available for new work (`MemAvailable` of
 /// `/proc/meminfo`), in bytes; `None` where there is no such file.
 pub fn memory_available() -> Option<u64> {
@@ -413,6 +474,20 @@ mod tests {
     use std::sync::Arc;
 
     const W: u64 = lower::WHOLE_POSITIONS;
+
+    #[test]
+    fn byte_counts_read_with_decimal_suffixes() {
+        assert_eq!(bytes_arg("16G"), Ok(16_000_000_000));
+        assert_eq!(bytes_arg("16GB"), Ok(16_000_000_000));
+        assert_eq!(bytes_arg("1.5g"), Ok(1_500_000_000));
+        assert_eq!(bytes_arg("500M"), Ok(500_000_000));
+        assert_eq!(bytes_arg("12000"), Ok(12_000));
+        for bad in ["", "G", "16Q", "-1G", "0", "many"] {
+            assert!(bytes_arg(bad).is_err(), "{bad}");
+        }
+        // A given limit below what is available is the limit.
+        assert_eq!(memory_limit(Some(1000)), Some(1000));
+    }
 
     #[test]
     fn the_plan_grows_with_the_stones_and_the_memory_peaks_at_the_top() {

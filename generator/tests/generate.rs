@@ -395,6 +395,27 @@ fn what_cannot_be_done_is_refused_up_front() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("plan: "));
     assert!(!dir.path().join(file_name(1)).exists(), "no work done");
+    // Beyond the memory given: the 8-stone run needs hundreds of megabytes.
+    let out = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+        .args(["generate", "--quiet", "--max-stones", "8", "--max-memory", "50M", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("not enough memory") && stderr.contains("50 MB is available"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join(file_name(1)).exists(), "no work done");
+    // A memory that is no byte count.
+    let out = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+        .args(["generate", "--max-memory", "16Q", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("K, M, G or T"));
     // A file as the output folder.
     let file = dir.path().join("README.md");
     std::fs::write(&file, b"notes").unwrap();
