@@ -16,6 +16,8 @@
 //! ```
 //!
 //! `--provers dfs,dfpn,graph` (the default: all three) picks the provers,
+//! `--dfpn-threads N` the threads of df-pn (1: both questions in turn),
+//! `--graph N` the positions the retrograde solve may enumerate,
 //! `--tt ENTRIES` the transposition-table size, `--nodes N` replaces the
 //! time limit by a node limit per prover (reproducible on a busy machine;
 //! the CSV's limit column then still shows `--seconds`, so give each node
@@ -49,6 +51,8 @@ struct Args {
     nodes: Option<u64>,
     fens: Option<PathBuf>,
     reuse: bool,
+    dfpn_threads: usize,
+    graph: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -65,6 +69,8 @@ fn parse_args() -> Result<Args, String> {
         nodes: None,
         fens: None,
         reuse: false,
+        dfpn_threads: Budget::default().dfpn_threads,
+        graph: Budget::default().graph_positions,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -93,6 +99,8 @@ fn parse_args() -> Result<Args, String> {
             "--tt" => a.tt = value.parse().map_err(bad)?,
             "--nodes" => a.nodes = Some(value.parse().map_err(bad)?),
             "--fens" => a.fens = Some(value.into()),
+            "--dfpn-threads" => a.dfpn_threads = value.parse().map_err(bad)?,
+            "--graph" => a.graph = value.parse().map_err(bad)?,
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -205,9 +213,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         budget.nodes = Some(n);
     }
     budget.dfpn = on("dfpn");
-    if !on("graph") {
-        budget.graph_positions = 0;
-    }
+    budget.dfpn_threads = a.dfpn_threads;
+    budget.graph_positions = if on("graph") { a.graph } else { 0 };
     for pos in &positions {
         let fen = pos.fen();
         if done.contains(&(a.seconds.to_string(), fen.clone())) {

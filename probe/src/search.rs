@@ -4,18 +4,21 @@
 //! A result is an interval over loss < draw < win for the side to move, and
 //! it is *proven* only when the interval closes. Leaves are positions the
 //! tables cover (probed by win/draw/loss), finished games, and positions the
-//! kazans settle ([`kazan_bounds`]). Three provers run side by side on
-//! their own threads, and their intervals are intersected:
+//! kazans settle ([`kazan_bounds`]). Three provers can run side by side on
+//! their own threads, and their intervals are intersected ([`Budget`] says
+//! which; by default df-pn on two threads and a small retrograde solve):
 //!
+//! * df-pn, depth-first proof-number search (`pns`), on "does the mover
+//!   win?" and "does the opponent win?", one thread each or both in turn on
+//!   one: it follows the narrow forcing lines, and two refutations that
+//!   need no cycle prove a draw;
 //! * an iterative-deepening depth-first search ([`Solver`]) over the two
 //!   questions "is it at least a draw?" and "is it a win?", with a
 //!   transposition table keyed by the whole position that stores proven
 //!   bounds (path-independent: there is no repetition rule) and, for
 //!   unresolved entries, the depth already searched for each question. It
-//!   proves the forcing lines, but it can never prove a draw by endless play;
-//! * df-pn, depth-first proof-number search (`pns`), on "does the mover
-//!   win?" and "does the opponent win?": it follows the narrow forcing
-//!   lines, and two refutations that need no cycle prove a draw;
+//!   proves the forcing lines, but it can never prove a draw by endless
+//!   play, and on 2 cores its time served df-pn better (off by default);
 //! * a bounded retrograde solve (`graph`) of the positions reachable from
 //!   the root above the tables: if the enumeration closes, the finite graph
 //!   (cycles included) is solved exactly, and positions unresolved at the
@@ -53,30 +56,38 @@ pub struct Budget {
     pub nodes: Option<u64>,
     /// Entries of each transposition table (rounded up to a power of two):
     /// the depth-first prover's (30 bytes an entry, kept between searches
-    /// by one [`Solver`]) and df-pn's (40 bytes an entry, both of its
-    /// questions). Memory is taken as the tables fill, so a short search
-    /// does not pay for a large table.
+    /// by one [`Solver`]) and each df-pn thread's (40 bytes an entry).
+    /// Memory is taken as the tables fill, so a short search does not pay
+    /// for a large table.
     pub tt_entries: usize,
     /// Positions the retrograde solve may enumerate (about 100 bytes each);
     /// 0 turns it off.
     pub graph_positions: usize,
-    /// Run the iterative-deepening prover.
+    /// Run the iterative-deepening prover (off by default).
     pub dfs: bool,
     /// Run the proof-number prover (df-pn).
     pub dfpn: bool,
+    /// Threads for df-pn: 1 asks its two questions in turn, 2 (or more)
+    /// one each, each thread with its own table.
+    pub dfpn_threads: usize,
 }
 
 impl Default for Budget {
-    /// Five seconds, 2^22 entries in each transposition table (128 MiB and
-    /// 160 MiB when full), a million graph positions (about 100 MB).
+    /// Five seconds; df-pn on two threads, one question each, with 2^22
+    /// entries in each table (160 MiB each when full); the retrograde solve
+    /// up to 2^18 positions (about 26 MB); no iterative deepening. On 2
+    /// cores this proved the most (docs/performance.md, "Proof search above
+    /// the tables"): the depth-first prover and a larger graph took time
+    /// that df-pn used better.
     fn default() -> Budget {
         Budget {
             time: Some(Duration::from_secs(5)),
             nodes: None,
             tt_entries: 1 << 22,
-            graph_positions: 1 << 20,
-            dfs: true,
+            graph_positions: 1 << 18,
+            dfs: false,
             dfpn: true,
+            dfpn_threads: 2,
         }
     }
 }
@@ -529,13 +540,26 @@ impl<'a> Solver<'a> {
         let tt_entries = self.budget.tt_entries;
         let node_limit = self.node_limit;
         let use_dfpn = self.budget.dfpn;
+        let dfpn_threads = self.budget.dfpn_threads;
         let (dfs, graph, dfpn) = std::thread::scope(|s| {
             let shared = &shared;
             let graph = (graph_limit > 0)
                 .then(|| s.spawn(move || graph::solve(tb, n, pos, graph_limit, deadline, shared)));
-            let dfpn = use_dfpn.then(|| {
-                s.spawn(move || dfpn(tb, n, pos, tt_entries, node_limit, deadline, shared))
-            });
+            // One thread takes both questions in turn, or one each.
+            let first = first_side(pos);
+            let split: Vec<Vec<Side>> = match (use_dfpn, dfpn_threads) {
+                (false, _) => vec![],
+                (true, 0 | 1) => vec![vec![first, first.opponent()]],
+                (true, _) => vec![vec![first], vec![first.opponent()]],
+            };
+            let dfpn: Vec<_> = split
+                .into_iter()
+                .map(|sides| {
+                    s.spawn(move || {
+                        dfpn(tb, n, pos, &sides, tt_entries, node_limit, deadline, shared)
+                    })
+                })
+                .collect();
             let dfs = if self.budget.dfs {
                 self.deepen(pos, shared)
             } else {
@@ -546,7 +570,10 @@ impl<'a> Solver<'a> {
             };
             // Each prover ends by its own budget, or when the root interval
             // closes.
-            let dfpn = dfpn.map(|h| h.join().expect("df-pn does not panic"));
+            let dfpn: Vec<_> = dfpn
+                .into_iter()
+                .map(|h| h.join().expect("df-pn does not panic"))
+                .collect();
             let graph = graph.map(|h| h.join().expect("the retrograde solve does not panic"));
             (dfs, graph, dfpn)
         });
@@ -563,7 +590,7 @@ impl<'a> Solver<'a> {
                 }
             }
         };
-        if let Some(d) = dfpn {
+        for d in dfpn {
             let d = d?;
             result.nodes += d.nodes;
             narrow(d.moves);
@@ -754,12 +781,27 @@ struct DfpnOutcome {
     moves: Vec<(Move, Wdl, Wdl)>,
 }
 
-/// Df-pn on the two questions "does the mover win?" and "does the opponent
-/// win?", one after the other, narrowing `shared` as each is settled.
+/// The side df-pn asks about first: the one ahead in kazan.
+fn first_side(pos: &Position) -> Side {
+    let me = pos.side_to_move();
+    if pos.kazan(me) >= pos.kazan(me.opponent()) {
+        me
+    } else {
+        me.opponent()
+    }
+}
+
+/// Df-pn on the questions "does `x` win?" for the sides `x` in `sides`
+/// (one or both), narrowing `shared` as each is settled. Two questions take
+/// turns with doubling node slices in one table (the side asked about is
+/// part of the key), so a loss is proven without first refuting the win,
+/// and a question that bogs down does not starve the other.
+#[allow(clippy::too_many_arguments)]
 fn dfpn(
     tb: &Tablebase,
     n: u32,
     pos: &Position,
+    sides: &[Side],
     entries: usize,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -771,19 +813,11 @@ fn dfpn(
         moves: pos.legal_moves().map(|mv| (mv, lo, hi)).collect(),
     };
     let me = pos.side_to_move();
-    // The side ahead in kazan is asked about first; the two questions then
-    // take turns with doubling node slices, each keeping its own table, so
-    // a loss is proven without first refuting the win, and a question that
-    // bogs down does not starve the other.
-    let first = if pos.kazan(me) >= pos.kazan(me.opponent()) {
-        me
-    } else {
-        me.opponent()
-    };
+    let first = sides[0];
     let mut p = pns::Pns::new(tb, n, first, entries, node_limit, deadline, &shared.stop);
     // Per question: the side asked about, and the nodes spent on it (`None`
     // once settled or out of budget).
-    let mut questions = [(first, Some(0u64)), (first.opponent(), Some(0))];
+    let mut questions: Vec<(Side, Option<u64>)> = sides.iter().map(|&x| (x, Some(0))).collect();
     let mut slice = DFPN_SLICE;
     while questions.iter().any(|q| q.1.is_some()) {
         for (x, spent) in questions.iter_mut() {

@@ -118,6 +118,7 @@ fn both_provers_agree_with_the_tables_draws_included() {
         graph_positions: 1 << 18,
         dfs: true,
         dfpn: true,
+        dfpn_threads: 2,
     };
     let (proven, open) = run(budget, 150, 1);
     // Above 4-stone tables, 5 and 6 stones are small graphs: the retrograde
@@ -135,6 +136,7 @@ fn depth_first_alone_is_sound_and_proves_wins_and_losses() {
         graph_positions: 0,
         dfs: true,
         dfpn: false,
+        dfpn_threads: 1,
     };
     let (proven, open) = run(budget, 150, 2);
     assert!(proven[Wdl::Win as usize] > 20, "proven {proven:?}");
@@ -152,6 +154,7 @@ fn proof_numbers_alone_are_sound_and_prove_all_three_values() {
         graph_positions: 0,
         dfs: false,
         dfpn: true,
+        dfpn_threads: 1,
     };
     let (proven, open) = run(budget, 150, 6);
     // Draws too: both "does the mover win?" and "does the opponent win?"
@@ -174,6 +177,7 @@ fn proof_numbers_with_a_tiny_table_over_many_slices_stay_sound() {
         graph_positions: 0,
         dfs: false,
         dfpn: true,
+        dfpn_threads: 1,
     };
     let (proven, open) = run(budget, 40, 7);
     assert!(
@@ -193,6 +197,7 @@ fn graph_alone_with_a_small_limit_gives_sound_bounds() {
         graph_positions: 300,
         dfs: false,
         dfpn: false,
+        dfpn_threads: 1,
     };
     let (proven, open) = run(budget, 150, 3);
     assert!(
