@@ -669,7 +669,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
 /// solved by another process (each unit is solved under its lock in the
 /// work folder `dir`), in parallel, each written to its unit file as soon
 /// as it is solved, units waiting for memory beyond `max_memory`
-/// ([`plan::unit_memory`]). Returns the positions and units solved.
+/// ([`plan::units_budget`]). Returns the positions and units solved.
 fn solve_units<S: UnitSolver>(
     n: u32,
     lower: &S,
@@ -697,7 +697,7 @@ fn solve_units<S: UnitSolver>(
             }
         });
         // What is free now, with the smaller levels already loaded.
-        let budget = plan::UnitBudget::new(plan::unit_memory(max_memory));
+        let budget = plan::UnitBudget::new(plan::units_budget(max_memory));
         let r = todo.par_iter().with_max_len(1).try_for_each(|&u| {
             let lock_path = dir.join(work::unit_lock_name(u));
             let lock = match lock::try_exclusive(&lock_path, &format!("solving unit {u:?}")) {

@@ -384,7 +384,7 @@ pub fn memory_limit(max_memory: Option<u64>) -> Option<u64> {
 /// What units may take while a level is solved: 90% of what is available
 /// now (the smaller levels already loaded), and no more than
 /// `max_memory` less what the process already holds.
-pub fn unit_memory(max_memory: Option<u64>) -> u64 {
+pub fn units_budget(max_memory: Option<u64>) -> u64 {
     let free = memory_available().map_or(u64::MAX, |a| a / 10 * 9);
     match max_memory {
         Some(m) => free.min(m.saturating_sub(resident_bytes().unwrap_or(0))),

@@ -397,7 +397,15 @@ fn what_cannot_be_done_is_refused_up_front() {
     assert!(!dir.path().join(file_name(1)).exists(), "no work done");
     // Beyond the memory given: the 8-stone run needs hundreds of megabytes.
     let out = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
-        .args(["generate", "--quiet", "--max-stones", "8", "--max-memory", "50M", "--out"])
+        .args([
+            "generate",
+            "--quiet",
+            "--max-stones",
+            "8",
+            "--max-memory",
+            "50M",
+            "--out",
+        ])
         .arg(dir.path())
         .output()
         .unwrap();
