@@ -1,6 +1,6 @@
 //! Decoding any range of a DTC table's positions, a distance block at a
 //! time ([`crate::decode`] cuts the range at the blocks, runs them in
-//! parallel and calls [`dtc_piece`] for DTC tables), and the draw splits
+//! parallel and calls `dtc_piece` for DTC tables), and the draw splits
 //! of any table as a [`WdlLevel`], which is all a DTC solve needs of the
 //! levels below.
 
