@@ -72,16 +72,15 @@ impl<T> ZeroTable<T> {
                 .as_ptr()
                 .wrapping_add(first * std::mem::size_of::<T>());
             let bytes = count * std::mem::size_of::<T>();
-            // Every cache line the entries touch.
-            let first_line = start as usize & !63;
-            let mut line = first_line;
-            while line < start as usize + bytes {
+            // Every cache line the entries touch, from the one `start` is in.
+            let skew = start as usize & 63;
+            let line = start.wrapping_sub(skew);
+            for off in (0..skew + bytes).step_by(64) {
                 // SAFETY: a prefetch is only a hint and never faults.
                 #[allow(unused_unsafe)]
                 unsafe {
-                    _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(line - start as usize).cast());
+                    _mm_prefetch::<_MM_HINT_T0>(line.wrapping_add(off).cast());
                 }
-                line += 64;
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
