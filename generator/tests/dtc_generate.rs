@@ -5,7 +5,7 @@
 mod support;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use support::{ok_stdout, read_all, unit_files};
+use support::{kill_mid_level, ok_stdout, read_all, unit_files};
 use togyz_gen::dtc;
 use togyz_gen::retro::{level_units, LevelValues};
 use togyz_gen::work;
@@ -43,22 +43,11 @@ fn units_give_the_bytes_of_the_in_memory_path_and_resume_after_a_kill() {
 
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("togyz-06.work");
-    let mut child = generate_dtc(dir.path(), 6, 1, &[])
+    let child = generate_dtc(dir.path(), 6, 1, &[])
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    // Kill it once some, not all, of the 6-stone units are on disk.
-    let start = std::time::Instant::now();
-    while unit_files(&work) < 3 && start.elapsed().as_secs() < 120 {
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let kept = unit_files(&work);
-    assert!(
-        (3..37).contains(&kept),
-        "killed mid-level with {kept} units done"
-    );
+    let kept = kill_mid_level(child, &work);
     assert!(work.join("metric-dtc").exists(), "the folder says DTC");
     assert!(!dir.path().join(file_name(6)).exists());
 

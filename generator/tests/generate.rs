@@ -4,7 +4,7 @@
 mod support;
 use std::path::Path;
 use std::process::Command;
-use support::{ok_stdout, read_all, unit_files};
+use support::{kill_mid_level, ok_stdout, read_all};
 use togyz_probe::raw::format::file_name;
 
 fn generate(out: &Path, max: u32, threads: usize) -> std::process::Output {
@@ -235,19 +235,7 @@ fn togyz_gen(args: &[&str], out: &Path) -> std::process::Output {
 fn a_run_killed_mid_level_keeps_its_finished_units() {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("togyz-06.work");
-    let mut child = spawn_generate(dir.path(), 6, 1);
-    // Kill it once some, not all, of the 6-stone units are on disk.
-    let start = std::time::Instant::now();
-    while unit_files(&work) < 3 && start.elapsed().as_secs() < 120 {
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let kept = unit_files(&work);
-    assert!(
-        (3..37).contains(&kept),
-        "killed mid-level with {kept} units done"
-    );
+    let kept = kill_mid_level(spawn_generate(dir.path(), 6, 1), &work);
     assert!(!dir.path().join(file_name(6)).exists());
     let out = generate(dir.path(), 6, 2);
     let stdout = ok_stdout(&out);

@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test binary uses part of this module
 
 use std::path::Path;
-use std::process::Output;
+use std::process::{Child, Output};
 use togyz_probe::raw::format::file_name;
 
 /// Asserts that a run succeeded (showing its errors if not) and returns
@@ -33,4 +33,21 @@ pub fn unit_files(dir: &Path) -> usize {
                 .count()
         })
         .unwrap_or(0)
+}
+
+/// Kills a run once some, not all, of the 37 units of the level whose work
+/// folder is `work` are on disk; returns how many are.
+pub fn kill_mid_level(mut child: Child, work: &Path) -> usize {
+    let start = std::time::Instant::now();
+    while unit_files(work) < 3 && start.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = unit_files(work);
+    assert!(
+        (3..37).contains(&kept),
+        "killed mid-level with {kept} units done"
+    );
+    kept
 }
