@@ -27,7 +27,7 @@ use togyz_gen::decode::DecodeAll;
 use togyz_probe::raw::format::{file_name, TableFile};
 use togyz_probe::Value;
 
-/// Boards a DTC block, as written.
+/// Boards a DTC block, as written (`KAZAN_AXIS_BLOCK` sets another).
 const BLOCK_BOARDS: usize = 32768;
 /// zstd level, as written.
 const LEVEL: i32 = 15;
@@ -40,6 +40,8 @@ struct Coding {
     fill: bool,
     drop: bool,
     by_distance: bool,
+    /// The losses left out (one ply over the wins recovers them).
+    wins_only: bool,
 }
 
 /// The block's losses (`runs[i].0`, kazan order) and wins (`.1`) ordered
@@ -140,7 +142,11 @@ fn main() {
         ("delta + drop 1", true, false, true, false),
         ("by distance", false, false, false, true),
         ("by distance + fill 1", false, true, false, true),
+        ("wins only", false, false, false, false),
     ];
+    let block_boards: usize = std::env::var("KAZAN_AXIS_BLOCK")
+        .ok()
+        .map_or(BLOCK_BOARDS, |b| b.parse().expect("KAZAN_AXIS_BLOCK"));
     for (name, delta, fill, drop, by_dist) in codings {
         if only
             .as_ref()
@@ -153,9 +159,10 @@ fn main() {
             fill,
             drop,
             by_distance: by_dist,
+            wins_only: name == "wins only",
         };
         let bytes: u64 = values
-            .par_chunks(BLOCK_BOARDS * k)
+            .par_chunks(block_boards * k)
             .map(|block| {
                 let (mut losses, mut wins) = (Vec::new(), Vec::new());
                 let mut runs = Vec::new();
@@ -171,7 +178,9 @@ fn main() {
                         runs.push((l, w));
                         continue;
                     }
-                    code_run(&l, c, &mut losses);
+                    if !c.wins_only {
+                        code_run(&l, c, &mut losses);
+                    }
                     code_run(&w, c, &mut wins);
                 }
                 if c.by_distance {

@@ -7,7 +7,9 @@ use std::io;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::retro::LevelValues;
+use crate::decode_dtc::recover_losses;
+use crate::retro::{level_units, Cell, LevelValues, UnitId};
+use togyz_probe::raw::index::CONFIG_COUNT;
 use rayon::prelude::*;
 use togyz_probe::raw::format::{wdl_at, Section, TableError, TableFile};
 use togyz_probe::{Metric, Value};
@@ -55,6 +57,18 @@ pub trait DecodeAll {
     /// As [`DecodeAll::decode_range`].
     fn decode_config(&self, config: usize) -> Result<LevelValues, TableError>;
 
+    /// The packed values of each configuration of `unit` (a configuration
+    /// and its swap), as [`DecodeAll::decode_config`] gives them, decoded
+    /// once: what verify and stats read of a level at a time. A DTC
+    /// table's losses are recovered from its wins
+    /// ([`crate::decode_dtc::recover_losses`]) within the unit.
+    ///
+    /// # Errors
+    ///
+    /// As [`DecodeAll::decode_range`]; [`TableError::BadEntry`] naming a
+    /// loss of a DTC table that one ply does not recover.
+    fn decode_unit(&self, unit: UnitId) -> Result<Vec<(usize, LevelValues)>, TableError>;
+
     /// Checks the checksum of everything after the header, then every
     /// block's checksum (in parallel). Does not decompress.
     ///
@@ -66,7 +80,9 @@ pub trait DecodeAll {
 
 impl DecodeAll for TableFile {
     fn decode_all(&self) -> Result<Vec<u16>, TableError> {
-        decode_cells(self, 0..self.header().positions, Some)
+        let mut all = decode_cells(self, 0..self.header().positions, Some)?;
+        recover_level(self, &mut all)?;
+        Ok(all)
     }
 
     fn fits_in_bytes(&self) -> bool {
@@ -74,21 +90,78 @@ impl DecodeAll for TableFile {
     }
 
     fn decode_all_narrow(&self) -> Result<Vec<u8>, TableError> {
-        decode_cells(self, 0..self.header().positions, |v| u8::try_from(v).ok())
+        let mut all = decode_cells(self, 0..self.header().positions, |v| u8::try_from(v).ok())?;
+        recover_level(self, &mut all)?;
+        Ok(all)
     }
 
     fn decode_config(&self, config: usize) -> Result<LevelValues, TableError> {
+        let mut parts = self.decode_unit(UnitId::of(config))?;
+        let at = parts
+            .iter()
+            .position(|(id, _)| *id == config)
+            .expect("a unit holds the configurations it was made of");
+        Ok(parts.swap_remove(at).1)
+    }
+
+    fn decode_unit(&self, unit: UnitId) -> Result<Vec<(usize, LevelValues)>, TableError> {
         let layout = self.layout();
-        let first = layout.index_at(layout.global_board(config, 0), 0);
-        self.decode_range(first..first + layout.config_boards(config) * layout.kazans())
+        let range = |id: usize| {
+            let first = layout.index_at(layout.global_board(id, 0), 0);
+            first..first + layout.config_boards(id) * layout.kazans()
+        };
+        let mut parts = Vec::new();
+        for id in unit.configs() {
+            parts.push((id, decode_stored(self, range(id))?));
+        }
+        if self.metric() == Metric::Dtc {
+            let n = self.header().stones;
+            let recovered = match &mut parts[..] {
+                [(a, LevelValues::Narrow(x))] => recover_losses(n, &mut [(*a, &mut x[..])]),
+                [(a, LevelValues::Wide(x))] => recover_losses(n, &mut [(*a, &mut x[..])]),
+                [(a, LevelValues::Narrow(x)), (b, LevelValues::Narrow(y))] => {
+                    recover_losses(n, &mut [(*a, &mut x[..]), (*b, &mut y[..])])
+                }
+                [(a, LevelValues::Wide(x)), (b, LevelValues::Wide(y))] => {
+                    recover_losses(n, &mut [(*a, &mut x[..]), (*b, &mut y[..])])
+                }
+                _ => unreachable!("one or two configurations, decoded in the same cells"),
+            };
+            recovered.map_err(|e| e.into_table_error(self))?;
+        }
+        Ok(parts)
     }
 
     fn decode_range(&self, range: Range<u64>) -> Result<LevelValues, TableError> {
-        if self.fits_in_bytes() {
-            decode_cells(self, range, |v| u8::try_from(v).ok()).map(LevelValues::Narrow)
-        } else {
-            decode_cells(self, range, Some).map(LevelValues::Wide)
+        if self.metric() == Metric::Dtm || range.is_empty() {
+            return decode_stored(self, range);
         }
+        check_range(self, &range)?;
+        // The units the range touches, decoded whole for their losses.
+        let layout = self.layout();
+        let kazans = layout.kazans();
+        let mut units: Vec<UnitId> = (layout.config_of(range.start / kazans)
+            ..=layout.config_of((range.end - 1) / kazans))
+            .map(UnitId::of)
+            .collect();
+        units.sort_by_key(|u| u.first);
+        units.dedup();
+        let mut out: Vec<u16> = vec![0; (range.end - range.start) as usize];
+        for unit in units {
+            for (id, values) in self.decode_unit(unit)? {
+                let first = layout.index_at(layout.global_board(id, 0), 0);
+                let from = first.max(range.start);
+                let to = (first + values.len() as u64).min(range.end);
+                for i in from..to {
+                    out[(i - range.start) as usize] = values.get((i - first) as usize);
+                }
+            }
+        }
+        Ok(if self.fits_in_bytes() {
+            LevelValues::Narrow(out.into_iter().map(|v| v as u8).collect())
+        } else {
+            LevelValues::Wide(out)
+        })
     }
 
     fn verify_checksums(&self) -> Result<(), TableError> {
@@ -100,6 +173,44 @@ impl DecodeAll for TableFile {
         }
         Ok(())
     }
+}
+
+/// The stored entries of `range`, a DTC table's losses left
+/// [`UNRECOVERED`](crate::decode_dtc::UNRECOVERED), in one-byte cells when
+/// [`DecodeAll::fits_in_bytes`].
+fn decode_stored(file: &TableFile, range: Range<u64>) -> Result<LevelValues, TableError> {
+    if file.fits_in_bytes() {
+        decode_cells(file, range, |v| u8::try_from(v).ok()).map(LevelValues::Narrow)
+    } else {
+        decode_cells(file, range, Some).map(LevelValues::Wide)
+    }
+}
+
+/// Recovers the losses of a whole decoded DTC level (nothing for DTM),
+/// unit by unit.
+fn recover_level<T: Cell>(file: &TableFile, all: &mut [T]) -> Result<(), TableError> {
+    if file.metric() != Metric::Dtc {
+        return Ok(());
+    }
+    let n = file.header().stones;
+    let layout = file.layout();
+    let mut configs: Vec<Option<&mut [T]>> = Vec::with_capacity(CONFIG_COUNT);
+    let mut rest = all;
+    for id in 0..CONFIG_COUNT {
+        let len = (layout.config_boards(id) * layout.kazans()) as usize;
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        configs.push(Some(part));
+        rest = tail;
+    }
+    for unit in level_units(n) {
+        let mut parts: Vec<(usize, &mut [T])> = unit
+            .configs()
+            .into_iter()
+            .map(|id| (id, configs[id].take().expect("each configuration in one unit")))
+            .collect();
+        recover_losses(n, &mut parts).map_err(|e| e.into_table_error(file))?;
+    }
+    Ok(())
 }
 
 /// A worker's decompressed blocks, reused from piece to piece.
@@ -160,14 +271,7 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
     cell: impl Fn(u16) -> Option<T> + Sync,
 ) -> Result<Vec<T>, TableError> {
     let h = file.header();
-    if range.start > range.end || range.end > h.positions {
-        let kazans = file.layout().kazans();
-        return Err(TableError::OutOfRange {
-            path: file.path().to_path_buf(),
-            board: range.end / kazans,
-            kazan: (range.end % kazans) as u32,
-        });
-    }
+    check_range(file, &range)?;
     let out_of_memory = |detail: String| TableError::Io {
         path: file.path().to_path_buf(),
         source: Arc::new(io::Error::new(io::ErrorKind::OutOfMemory, detail)),
@@ -205,6 +309,19 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
             Metric::Dtc => crate::decode_dtc::dtc_piece(file, s, first, chunk, &cell),
         })?;
     Ok(out)
+}
+
+/// An error unless `range` lies within the table.
+fn check_range(file: &TableFile, range: &Range<u64>) -> Result<(), TableError> {
+    if range.start > range.end || range.end > file.header().positions {
+        let kazans = file.layout().kazans();
+        return Err(TableError::OutOfRange {
+            path: file.path().to_path_buf(),
+            board: range.end / kazans,
+            kazan: (range.end % kazans) as u32,
+        });
+    }
+    Ok(())
 }
 
 /// Decodes the DTM entries from `first` on into `chunk` (all in one

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use togyz_probe::raw::format::{
     self, dtm_width_for, pack_thresholds, wdl_width_for, BlockEntry, Header, Section, TableFile,
-    DTM_BLOCK_POSITIONS, FORMAT_VERSION, HEADER_LEN, INDEX_ENTRY_LEN, MAX_BLOCK_BYTES,
+    DTM_BLOCK_POSITIONS, format_version, HEADER_LEN, INDEX_ENTRY_LEN, MAX_BLOCK_BYTES,
     RULES_VARIANT, WDL_BLOCK_BOARDS,
 };
 use togyz_probe::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};
@@ -645,7 +645,7 @@ impl Sink {
             self.write_indexes(&sections.wdl_index, &sections.dtm_index)?;
         let file_length = self.pos;
         let header = Header {
-            format_version: FORMAT_VERSION,
+            format_version: format_version(sections.metric),
             rules_variant: RULES_VARIANT,
             stones: n,
             config_count: CONFIG_COUNT as u32,

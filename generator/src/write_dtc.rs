@@ -1,6 +1,7 @@
 //! Writing DTC tables (`docs/format.md`, DTC tables): the WDL section as
-//! one draw split a board, the distance section as the DTC of every won or
-//! lost position (draws, one a board, are left out), both block-compressed
+//! one draw split a board, the distance section as the DTC of every won
+//! position (draws, one a board, and losses, which one ply of search over
+//! the wins recovers, are left out), both block-compressed
 //! and checksummed like a DTM table's, through the same sink
 //! ([`crate::write`]): deterministic bytes, atomic appearance on disk, never
 //! over an existing file.
@@ -31,7 +32,7 @@ pub const DTC_LEVEL: i32 = 15;
 const READ_VALUES: usize = 1 << 24;
 
 /// Streams the distances of the won and lost positions of a stream of
-/// packed values, skipping the draws.
+/// packed values, skipping the draws (the writer keeps the wins').
 struct Decisive<S> {
     inner: S,
     /// Values of the source not yet read.
@@ -201,18 +202,20 @@ pub fn write_dtc_table_from<S: ValueStream + Send>(
         Section::Dtm,
         &mut dtm_index,
         |block, distances, raw| {
-            // The block's losses, board by board, then its wins: they
-            // compress better apart (docs/performance.md).
+            // The block's wins, board by board; the losses are left out
+            // (one ply over the wins recovers them, `loss_dtc`) and zero
+            // entries in their number fill the block to its fixed length,
+            // which zstd stores in a few bytes (docs/format.md).
             let first = (block * per as u64) as usize;
-            let mut wins = Vec::with_capacity(distances.len());
+            let mut losses = 0;
             for (i, board) in distances.chunks(nu).enumerate() {
                 let s = splits[first + i] as usize;
-                for (j, &d) in board.iter().enumerate() {
-                    let to = if j < s { &mut *raw } else { &mut wins };
-                    crate::write::push_entry(to, dtm_width, d);
+                losses += s;
+                for &d in &board[s..] {
+                    crate::write::push_entry(raw, dtm_width, d);
                 }
             }
-            raw.extend_from_slice(&wins);
+            raw.resize(raw.len() + losses * dtm_width as usize, 0);
             Ok(Census::default())
         },
     )?;

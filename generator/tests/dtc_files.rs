@@ -75,7 +75,8 @@ fn dtc_tables_read_back_as_solved_and_match_the_dtm_wdl() {
                 layout.slot(i as u64).position().fen()
             );
         }
-        // The probe path (block cache, distance location) on a sample.
+        // The probe path (block cache, distance location, a loss's DTC
+        // recovered over the stored wins) on a sample.
         for i in (0..layout.positions()).step_by(97) {
             let pos = layout.slot(i).position();
             if pos.outcome().is_some() {
@@ -83,6 +84,12 @@ fn dtc_tables_read_back_as_solved_and_match_the_dtm_wdl() {
             }
             let want = Value::unpack(decoded[i as usize]);
             assert_eq!(tb.value_with_metric(&pos).unwrap(), (want, Metric::Dtc));
+            // The uncached reader, which recovers a loss the same way (on
+            // a sparser sample: each probe decompresses its blocks).
+            if i % (97 * 9) == 0 {
+                let k = layout.kazans();
+                assert_eq!(file.value(i / k, (i % k) as u32).unwrap(), want);
+            }
             assert_eq!(tb.wdl(&pos).unwrap(), want.wdl());
         }
         // The WDL section alone gives the solver's draw splits.
@@ -238,12 +245,94 @@ fn damaged_dtc_files_are_refused() {
         }
     }
 
+    // A DTC table of format version 1 stored its losses too: read the
+    // new way its entries would be wrong, so it is refused, saying so;
+    // a version this reader does not know is refused before its metric
+    // byte is read.
+    for (version, metric) in [(1u32, Metric::Dtc), (3, Metric::Dtm)] {
+        let mut bad = good.clone();
+        bad[8..12].copy_from_slice(&version.to_le_bytes());
+        reseal_header(&mut bad[..HEADER_LEN]);
+        std::fs::write(&path, &bad).unwrap();
+        match TableFile::open(&path) {
+            Err(e @ TableError::UnsupportedVersion { .. }) => {
+                assert_eq!(e.path(), path);
+                let TableError::UnsupportedVersion { found, metric: m, .. } = &e else {
+                    unreachable!()
+                };
+                assert_eq!((*found, *m), (version, metric));
+                let text = e.to_string();
+                assert_eq!(text.contains("generate it again"), version == 1, "{text}");
+            }
+            other => panic!("version {version}: {other:?}"),
+        }
+    }
+
     // A draw split past the board's last kazan split decodes to an error,
     // not a value.
     std::fs::write(&path, &good).unwrap();
     let file = TableFile::open(&path).unwrap();
     let err = file.thresholds_in(&[5], 0, 0).unwrap_err();
     assert!(matches!(err, TableError::BadEntry { .. }), "{err}");
+}
+
+/// A lost position whose quiet move leads to a position the table does not
+/// hold as a win (the table contradicts itself): its DTC, which one ply over
+/// the stored wins recovers, cannot be found, and the probe, the decoder
+/// and `verify` say so instead of answering.
+#[test]
+fn a_loss_one_ply_does_not_recover_is_an_error() {
+    let n = 4;
+    let values = small().dtc[n as usize].widened().into_owned();
+    let layout = Layout::new(n);
+    let k = n as u64 + 1;
+    let value_of = |pos: &togyz_probe::Position| {
+        let slot = togyz_probe::raw::index::Slot::of(pos).unwrap();
+        Value::unpack(values[layout.index(&slot) as usize])
+    };
+    // A board whose draw, moved one kazan split up (the draw becoming a
+    // loss, the win above it the draw), has a quiet move to a draw.
+    let (index, pos) = (0..layout.boards())
+        .find_map(|gb| {
+            let at = (0..k).find(|&j| values[(gb * k + j) as usize] == 0)?;
+            if at == n as u64 {
+                return None;
+            }
+            let index = gb * k + at;
+            let pos = layout.slot(index).position();
+            let quiet_draw = pos.legal_moves().any(|mv| {
+                let child = pos.after_unchecked(mv);
+                child.outcome().is_none()
+                    && child.stones_on_board() == n
+                    && value_of(&child) == Value::Draw
+            });
+            quiet_draw.then_some((index, pos))
+        })
+        .expect("a draw with a quiet drawing move");
+    let mut bad = values.clone();
+    bad[index as usize] = Value::Loss(3).pack().unwrap();
+    bad[index as usize + 1] = Value::Draw.pack().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write_dtc(small(), dir.path(), 1, n - 1);
+    write_dtc_table(dir.path(), n, &bad).unwrap();
+
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    assert_eq!(tb.wdl(&pos).unwrap(), Wdl::Loss);
+    match tb.value(&pos) {
+        Err(ProbeError::Table(e @ TableError::BadEntry { .. })) => {
+            assert!(e.to_string().contains("does not lose"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let file = TableFile::open(dir.path().join(file_name(n))).unwrap();
+    match file.decode_all() {
+        Err(e @ TableError::BadEntry { .. }) => {
+            assert!(e.to_string().contains(&pos.fen()), "{e}");
+        }
+        other => panic!("{:?}", other.map(|v| v.len())),
+    }
+    assert!(file.value(index / k, (index % k) as u32).is_err());
+    assert!(verify_dir(dir.path(), false, false).is_err());
 }
 
 /// `verify` finds a DTC entry changed by one ply, and a table whose values

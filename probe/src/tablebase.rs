@@ -25,7 +25,7 @@ use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
 use crate::raw::format::{
-    self, read_header, wdl_at, Backend, Header, Section, TableError, TableFile,
+    self, loss_dtc, read_header, wdl_at, Backend, Header, Section, Stored, TableError, TableFile,
 };
 use crate::raw::index::{Layout, Slot, MAX_STONES};
 use crate::rules::{Move, Position, CYCLE};
@@ -388,29 +388,49 @@ impl Tablebase {
         if let Some(v) = terminal_value(pos) {
             return Ok((v, Metric::Dtm));
         }
+        match self.stored(pos)? {
+            (Some(v), metric) => Ok((v, metric)),
+            (None, metric) => {
+                // A loss of a DTC table: one ply over the stored wins,
+                // which never recovers again (a successor that is not a
+                // stored win ends the search as a contradiction).
+                let d = loss_dtc(pos, |child| match self.stored(child)? {
+                    (Some(Value::Win(d)), _) => Ok::<_, ProbeError>(Some(d)),
+                    _ => Ok(None),
+                })?;
+                let (_, table, gb, j) = self.locate(pos)?;
+                Ok((table.file()?.recovered_loss(d, gb, j)?, metric))
+            }
+        }
+    }
+
+    /// The stored value of a live position and its table's metric, `None`
+    /// for a loss of a DTC table (which stores no distance for it).
+    fn stored(&self, pos: &Position) -> Result<(Option<Value>, Metric), ProbeError> {
         let (n, table, gb, j) = self.locate(pos)?;
         let file = table.file()?;
         let (wb, at) = file.wdl_location(gb);
         let wdl = self.block(n, file, Section::Wdl, wb)?;
         let t = file.thresholds_in(&wdl, wb, at)?;
         let metric = table.header.metric;
-        let sums = match metric {
-            Metric::Dtm => None,
-            Metric::Dtc => {
+        let sums = match (metric, wdl_at(t, j)) {
+            (Metric::Dtc, Wdl::Win) => {
                 let block = gb / table.header.dtm_block_positions as u64;
                 let key = block << 8 | (n as u64) << 1 | Section::Dtm.id() as u64;
                 Some(self.split_sums.get_or_insert_with(&key, || {
                     Ok::<_, TableError>(Arc::from(file.split_sums(&wdl, block)))
                 })?)
             }
+            _ => None,
         };
-        let location = file.distance_location_with(&wdl, sums.as_deref(), gb, j, t)?;
-        let Some((block, at)) = location else {
-            return Ok((Value::Draw, metric));
+        let (block, at) = match file.distance_location_with(&wdl, sums.as_deref(), gb, j, t)? {
+            Stored::At(block, at) => (block, at),
+            Stored::Draw => return Ok((Some(Value::Draw), metric)),
+            Stored::Loss => return Ok((None, metric)),
         };
         let data = self.block(n, file, Section::Dtm, block)?;
         let d = file.distance_in(&data, block, at)?;
-        Ok((file.combine(wdl_at(t, j), d, block)?, metric))
+        Ok((Some(file.combine(wdl_at(t, j), d, block)?), metric))
     }
 
     /// The metric of the table for `n` stones, if present.

@@ -354,11 +354,11 @@ pub fn collect(dir: &Path, examples: usize, progress: bool) -> Result<Vec<LevelS
         // in memory.
         let mut level = LevelStats::empty(n);
         for unit in level_units(n) {
-            let mut parts = Vec::new();
-            for id in unit.configs() {
-                let first = layout.index_at(layout.global_board(id, 0), 0);
-                parts.push((first, file.decode_config(id)?));
-            }
+            let parts = file
+                .decode_unit(unit)?
+                .into_iter()
+                .map(|(id, values)| (layout.index_at(layout.global_board(id, 0), 0), values))
+                .collect();
             let configs = unit.configs();
             let s = stats_of(n, layout, &UnitParts(parts), Some(&configs), examples, &bar);
             level = level.merge(s, examples);

@@ -12,8 +12,8 @@
 //! (the result is monotone along the kazan axis), and the distance section
 //! the distance to the end in plies of every position. In a DTC table the
 //! WDL section stores one draw split a board (`docs/dtc.md`) and the
-//! distance section the distance to conversion of every won or lost
-//! position. Both are cut into fixed-size blocks, each
+//! distance section the distance to conversion of every won position (a
+//! loss's is one ply of search over them, [`loss_dtc`]). Both are cut into fixed-size blocks, each
 //! compressed with zstd and checksummed with xxh3-64, so a WDL probe never
 //! touches distance data.
 //!
@@ -28,15 +28,32 @@ use crate::value::{Metric, Wdl};
 mod error;
 mod file;
 mod header;
+mod loss;
 
 pub use error::TableError;
-pub use file::{Backend, TableFile};
+pub use file::{Backend, Stored, TableFile};
 pub use header::{read_header, BlockEntry, Header};
+pub use loss::loss_dtc;
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"TOGYZKTB";
-/// The format version this reader understands.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version of DTM tables (the only version before DTC tables
+/// stored their wins alone).
+pub const FORMAT_VERSION_DTM: u32 = 1;
+/// The format version of DTC tables: their distance section holds the
+/// wins alone, a loss's DTC being one ply of search over them
+/// (`docs/format.md`, "DTC tables"). Version 1 DTC tables, which stored
+/// the losses too, are refused: the same bytes read the new way would
+/// give wrong answers.
+pub const FORMAT_VERSION_DTC: u32 = 2;
+
+/// The format version written and read for tables of `metric`.
+pub const fn format_version(metric: Metric) -> u32 {
+    match metric {
+        Metric::Dtm => FORMAT_VERSION_DTM,
+        Metric::Dtc => FORMAT_VERSION_DTC,
+    }
+}
 /// The rules variant of docs/rules.md: PlayStrategy's rules with automatic
 /// tuzdyk creation, the game over as soon as a kazan passes 81 or the side to
 /// move has no stones, and endless play counted as a draw.
@@ -59,8 +76,8 @@ pub const METRIC_DTM: u8 = 0;
 pub const METRIC_DTC: u8 = 1;
 /// Boards per WDL block of a DTC table (one byte a board).
 pub const DTC_WDL_BLOCK_BOARDS: u32 = 65536;
-/// Boards per distance block of a DTC table (each holds its boards' `n`
-/// won or lost positions; a divisor of [`DTC_WDL_BLOCK_BOARDS`]).
+/// Boards per distance block of a DTC table (each holds its boards' wins,
+/// padded to `n` entries a board; a divisor of [`DTC_WDL_BLOCK_BOARDS`]).
 pub const DTC_BLOCK_BOARDS: u32 = 32768;
 /// The largest decompressed block the reader accepts, in bytes: a bound on
 /// the memory a damaged or hostile header can make it allocate.

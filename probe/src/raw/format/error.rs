@@ -4,7 +4,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Section, FORMAT_VERSION, RULES_VARIANT};
+use super::{Section, FORMAT_VERSION_DTC, FORMAT_VERSION_DTM, RULES_VARIANT};
 use crate::value::Metric;
 
 /// Everything that can be wrong with a table file. Every variant names the
@@ -48,12 +48,14 @@ pub enum TableError {
         path: PathBuf,
     },
     /// A format version this reader does not know.
-    #[error("{}: format version {found}, this reader reads version {FORMAT_VERSION}", .path.display())]
+    #[error("{}: format version {found} for a {metric} table, this reader reads DTM tables of version {FORMAT_VERSION_DTM} and DTC tables of version {FORMAT_VERSION_DTC}{}", .path.display(), if *.metric == Metric::Dtc && *.found < FORMAT_VERSION_DTC { " (an older DTC table, which stored its losses too: generate it again)" } else { "" })]
     UnsupportedVersion {
         /// The file.
         path: PathBuf,
         /// The version in the file.
         found: u32,
+        /// The metric the header names (DTM when its code is unknown).
+        metric: Metric,
     },
     /// Tables solved under other rules.
     #[error("{}: rules variant {found}, this reader expects {RULES_VARIANT}", .path.display())]

@@ -12,8 +12,21 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::header::check_file_length;
 use super::*;
-use crate::raw::index::Layout;
+use crate::raw::index::{Layout, Slot};
 use crate::value::{Metric, Value, Wdl};
+
+/// What a table stores of a position's distance
+/// ([`TableFile::distance_location`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stored {
+    /// Its entry: (distance block, byte offset in the decompressed block).
+    At(u64, usize),
+    /// A draw of a DTC table: no distance.
+    Draw,
+    /// A loss of a DTC table: its DTC is one ply of search over the
+    /// table's wins ([`loss_dtc`](super::loss_dtc)).
+    Loss,
+}
 
 /// Boards between two of [`TableFile::split_sums`]' running sums.
 pub const SPLIT_SUM_STEP: usize = 64;
@@ -462,14 +475,15 @@ impl TableFile {
     }
 
     /// Where the distance of the position at global board `gb`, kazan
-    /// offset `j` lives: (distance block, byte offset), given the board's
-    /// thresholds `t` and the decompressed WDL block `wdl` holding it
-    /// ([`TableFile::wdl_location`], [`TableFile::thresholds_in`]). `None`
-    /// for a draw of a DTC table, which stores no distance.
+    /// offset `j` lives, given the board's thresholds `t` and the
+    /// decompressed WDL block `wdl` holding it ([`TableFile::wdl_location`],
+    /// [`TableFile::thresholds_in`]): a place in the distance section, or
+    /// for a DTC table nothing stored (a draw, or a loss, whose DTC
+    /// [`loss_dtc`](super::loss_dtc) recovers).
     ///
-    /// A DTC block holds the losses of its boards, board by board, then
-    /// their wins: an entry's place is counted from the draw splits of the
-    /// block's boards before it (`docs/format.md`, DTC tables).
+    /// A DTC block holds the wins of its boards, board by board: an
+    /// entry's place is counted from the draw splits of the block's boards
+    /// before it (`docs/format.md`, DTC tables).
     ///
     /// # Errors
     ///
@@ -482,7 +496,7 @@ impl TableFile {
         gb: u64,
         j: u32,
         t: (u32, u32),
-    ) -> Result<Option<(u64, usize)>, TableError> {
+    ) -> Result<Stored, TableError> {
         self.distance_location_with(wdl, None, gb, j, t)
     }
 
@@ -527,15 +541,16 @@ impl TableFile {
         gb: u64,
         j: u32,
         t: (u32, u32),
-    ) -> Result<Option<(u64, usize)>, TableError> {
+    ) -> Result<Stored, TableError> {
         let h = &self.header;
         if h.metric == Metric::Dtm {
-            return Ok(Some(
-                self.dtm_location(gb * self.layout.kazans() + j as u64),
-            ));
+            let (block, at) = self.dtm_location(gb * self.layout.kazans() + j as u64);
+            return Ok(Stored::At(block, at));
         }
-        if wdl_at(t, j) == Wdl::Draw {
-            return Ok(None);
+        match wdl_at(t, j) {
+            Wdl::Draw => return Ok(Stored::Draw),
+            Wdl::Loss => return Ok(Stored::Loss),
+            Wdl::Win => {}
         }
         let n = h.stones as u64;
         let per = h.dtm_block_positions as u64;
@@ -552,23 +567,20 @@ impl TableFile {
         let sum = |s: &[u8]| s.iter().map(|&x| x as u64).sum::<u64>();
         let here = (gb - first) as usize;
         let step = here / SPLIT_SUM_STEP;
-        let (losses_before, total) = match sums {
+        let losses_before = match sums {
             Some(sums) => {
-                let at = |i: usize| sums.get(i).map(|&x| x as u64).ok_or_else(bad);
-                let tail = &splits[step * SPLIT_SUM_STEP..here];
-                (at(step)? + sum(tail), *sums.last().ok_or_else(bad)? as u64)
+                let at = sums.get(step).map(|&x| x as u64).ok_or_else(bad)?;
+                at + sum(&splits[step * SPLIT_SUM_STEP..here])
             }
-            None => (sum(&splits[..here]), sum(splits)),
+            None => sum(&splits[..here]),
         };
-        let entry = if j < t.0 {
-            losses_before + j as u64
-        } else {
-            let wins_before = (here as u64 * n)
-                .checked_sub(losses_before)
-                .ok_or_else(bad)?;
-            total + wins_before + (j - t.1) as u64
-        };
-        Ok(Some((block, entry as usize * h.dtm_width as usize)))
+        // A board of split s has n - s wins (its n + 1 kazan offsets less
+        // s losses and one draw).
+        let wins_before = (here as u64 * n)
+            .checked_sub(losses_before)
+            .ok_or_else(bad)?;
+        let entry = wins_before + (j - t.1) as u64;
+        Ok(Stored::At(block, entry as usize * h.dtm_width as usize))
     }
 
     /// Decodes the thresholds at byte `at` of decompressed WDL block `block`
@@ -681,11 +693,57 @@ impl TableFile {
         let (wb, at) = self.wdl_location(gb);
         let wdl = self.read_block(Section::Wdl, wb)?;
         let t = self.thresholds_in(&wdl, wb, at)?;
-        let Some((block, at)) = self.distance_location(&wdl, gb, j, t)? else {
-            return Ok(Value::Draw);
+        let (block, at) = match self.distance_location(&wdl, gb, j, t)? {
+            Stored::At(block, at) => (block, at),
+            Stored::Draw => return Ok(Value::Draw),
+            Stored::Loss => {
+                let pos = self.layout.slot(gb * self.layout.kazans() + j as u64).position();
+                let d = super::loss_dtc(&pos, |child| {
+                    let slot = Slot::of(child).ok_or_else(|| self.not_a_win(gb, j))?;
+                    let gb = self.layout.global_board(slot.config.id(), slot.board);
+                    Ok(match self.value(gb, slot.kazan)? {
+                        Value::Win(d) => Some(d),
+                        _ => None,
+                    })
+                })?;
+                return self.recovered_loss(d, gb, j);
+            }
         };
         let data = self.read_block(Section::Dtm, block)?;
         self.combine(wdl_at(t, j), self.distance_in(&data, block, at)?, block)
+    }
+
+    /// The loss [`loss_dtc`](super::loss_dtc) found for the DTC table's
+    /// position at global board `gb`, kazan offset `j`, checked against
+    /// the header's longest loss.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::BadEntry`] when the search found a move that does not
+    /// lose (`None`) or a loss longer than the header's longest.
+    pub fn recovered_loss(&self, dtc: Option<u32>, gb: u64, j: u32) -> Result<Value, TableError> {
+        match dtc {
+            Some(d) if d <= self.header.longest_loss => Ok(Value::Loss(d)),
+            Some(d) => Err(self.bad_entry(
+                Section::Dtm,
+                gb / self.header.dtm_block_positions as u64,
+                &format!(
+                    "a loss at board {gb}, kazan offset {j} recovers as {d} plies, over the longest {}",
+                    self.header.longest_loss
+                ),
+            )),
+            None => Err(self.not_a_win(gb, j)),
+        }
+    }
+
+    /// A loss of a DTC table with a quiet move to a position the table
+    /// does not hold as a win.
+    fn not_a_win(&self, gb: u64, j: u32) -> TableError {
+        self.bad_entry(
+            Section::Wdl,
+            gb / self.header.wdl_block_boards as u64,
+            &format!("the loss at board {gb}, kazan offset {j} has a move that does not lose"),
+        )
     }
 
     /// The metric of the stored distances.

@@ -15,7 +15,7 @@ use crate::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};
 /// the byte offsets). All integers are little endian.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// Format version ([`FORMAT_VERSION`]).
+    /// Format version ([`format_version`] of the metric).
     pub format_version: u32,
     /// Rules variant ([`RULES_VARIANT`]).
     pub rules_variant: u32,
@@ -166,8 +166,19 @@ impl Header {
         if xxh3_64(&b[..off::HEADER_CHECKSUM]) != LE::read_u64(&b[off::HEADER_CHECKSUM..]) {
             return Err(TableError::HeaderChecksum { path: path_buf() });
         }
+        let format_version = LE::read_u32(&b[off::VERSION..]);
+        // The version first: a newer file may give byte 42 a code this
+        // reader does not know.
+        let known = [FORMAT_VERSION_DTM, FORMAT_VERSION_DTC];
+        if !known.contains(&format_version) {
+            return Err(TableError::UnsupportedVersion {
+                path: path_buf(),
+                found: format_version,
+                metric: Metric::Dtm,
+            });
+        }
         let h = Header {
-            format_version: LE::read_u32(&b[off::VERSION..]),
+            format_version,
             rules_variant: LE::read_u32(&b[off::RULES..]),
             stones: LE::read_u32(&b[off::STONES..]),
             config_count: LE::read_u32(&b[off::CONFIGS..]),
@@ -202,10 +213,11 @@ impl Header {
             index_checksum: LE::read_u64(&b[off::INDEX_CHECKSUM..]),
             body_checksum: LE::read_u64(&b[off::BODY_CHECKSUM..]),
         };
-        if h.format_version != FORMAT_VERSION {
+        if h.format_version != super::format_version(h.metric) {
             return Err(TableError::UnsupportedVersion {
                 path: path_buf(),
                 found: h.format_version,
+                metric: h.metric,
             });
         }
         if h.rules_variant != RULES_VARIANT {
