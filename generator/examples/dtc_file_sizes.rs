@@ -75,24 +75,37 @@ fn main() {
                 );
             }
         }
-        // The DTC section as written (each block's losses, then its wins)
-        // and as plain decisive entries, for blocks of so many boards.
+        // The DTC section as written (each block's wins, zeros in the
+        // number of its losses: version 2), as version 1 wrote it (each
+        // block's losses, then its wins) and as plain decisive entries,
+        // for blocks of so many boards.
         for boards in [8192usize, 32768, 131072] {
             let per = boards * n as usize;
-            let split: Vec<u8> = dtc
-                .chunks(per)
-                .zip(splits.chunks(boards))
-                .flat_map(|(d, s)| {
-                    let (mut losses, mut wins) = (Vec::new(), Vec::new());
-                    for (board, &s) in d.chunks(n as usize).zip(s) {
-                        losses.extend_from_slice(&board[..s as usize]);
-                        wins.extend_from_slice(&board[s as usize..]);
-                    }
-                    losses.extend(wins);
-                    losses
-                })
-                .collect();
-            for (layout, data) in [("losses, then wins", &split), ("board by board", &dtc)] {
+            let layouts: [Vec<u8>; 2] = [true, false].map(|wins_only| {
+                dtc.chunks(per)
+                    .zip(splits.chunks(boards))
+                    .flat_map(|(d, s)| {
+                        let (mut losses, mut wins) = (Vec::new(), Vec::new());
+                        for (board, &s) in d.chunks(n as usize).zip(s) {
+                            losses.extend_from_slice(&board[..s as usize]);
+                            wins.extend_from_slice(&board[s as usize..]);
+                        }
+                        if wins_only {
+                            wins.resize(wins.len() + losses.len(), 0);
+                            wins
+                        } else {
+                            losses.extend(wins);
+                            losses
+                        }
+                    })
+                    .collect()
+            });
+            let [written, split] = &layouts;
+            for (layout, data) in [
+                ("wins, as written", written),
+                ("losses, then wins", split),
+                ("board by board", &dtc),
+            ] {
                 for level in [9, 15, 19] {
                     let (bytes, secs, micros) = measure(data, per, level);
                     println!(

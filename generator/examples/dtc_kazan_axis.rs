@@ -1,9 +1,9 @@
 //! What coding a DTC table's distances along the kazan axis would save:
 //! `cargo run --release -p togyz-gen --example dtc_kazan_axis -- <tables> <n>`.
 //!
-//! The DTC section as written (`docs/format.md`, "DTC tables": blocks of
-//! 32,768 boards, each block's losses board by board, then its wins, one
-//! byte an entry, zstd 15) against the same blocks with
+//! The DTC section as format version 1 wrote it (blocks of 32,768 boards,
+//! each block's losses board by board, then its wins, one byte an entry,
+//! zstd 15) against the same blocks with
 //!
 //! * **delta**: within each board's run of losses (and of wins), every
 //!   entry after the first stored as the zigzag difference from the
@@ -20,6 +20,8 @@
 //!   draw, then every board's second, ...), then its wins the same way,
 //!   so entries with the same relation to the draw lie together (a probe
 //!   finds its entry from the block's splits, which it reads anyway);
+//! * **wins only**: the losses left out (one ply over the wins recovers
+//!   them), what version 2 writes (less its few bytes of zero padding);
 //!
 //! and the combinations. Prints bits a position of the level.
 use rayon::prelude::*;
@@ -112,7 +114,7 @@ fn main() {
     let h = file.header().clone();
     let positions = h.positions as f64;
     println!(
-        "n={n} ({}): DTC section as written {:.4} bits a position",
+        "n={n} ({}): DTC section as written (version 2) {:.4} bits a position",
         h.metric,
         (h.wdl_index_offset - h.dtm_data_offset) as f64 * 8.0 / positions
     );
@@ -134,7 +136,7 @@ fn main() {
     );
     let only: Option<String> = std::env::var("KAZAN_AXIS_ONLY").ok();
     let codings = [
-        ("as written", false, false, false, false),
+        ("version 1", false, false, false, false),
         ("delta", true, false, false, false),
         ("fill 1", false, true, false, false),
         ("delta + fill 1", true, true, false, false),

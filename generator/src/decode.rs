@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use crate::decode_dtc::recover_losses;
 use crate::retro::{level_units, Cell, LevelValues, UnitId};
-use togyz_probe::raw::index::CONFIG_COUNT;
 use rayon::prelude::*;
 use togyz_probe::raw::format::{wdl_at, Section, TableError, TableFile};
+use togyz_probe::raw::index::CONFIG_COUNT;
 use togyz_probe::{Metric, Value};
 
 /// The generator's whole-table operations on a [`TableFile`] (import the
@@ -206,7 +206,12 @@ fn recover_level<T: Cell>(file: &TableFile, all: &mut [T]) -> Result<(), TableEr
         let mut parts: Vec<(usize, &mut [T])> = unit
             .configs()
             .into_iter()
-            .map(|id| (id, configs[id].take().expect("each configuration in one unit")))
+            .map(|id| {
+                (
+                    id,
+                    configs[id].take().expect("each configuration in one unit"),
+                )
+            })
             .collect();
         recover_losses(n, &mut parts).map_err(|e| e.into_table_error(file))?;
     }

@@ -157,9 +157,9 @@ pub(crate) fn dtc_piece<T: Copy>(
     Ok(())
 }
 
-/// What [`dtc_piece`] decodes a loss as, until [`recover_losses`] finds
+/// What the decoder gives a DTC table's loss as, until [`recover_losses`] finds
 /// its DTC.
-pub(crate) const UNRECOVERED: Value = Value::Loss(0);
+pub const UNRECOVERED: Value = Value::Loss(0);
 
 /// A lost position of a DTC table whose DTC one ply cannot recover: a
 /// quiet move leads to a position the table does not hold as a win, so

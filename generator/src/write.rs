@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use togyz_probe::raw::format::{
-    self, dtm_width_for, pack_thresholds, wdl_width_for, BlockEntry, Header, Section, TableFile,
-    DTM_BLOCK_POSITIONS, format_version, HEADER_LEN, INDEX_ENTRY_LEN, MAX_BLOCK_BYTES,
+    self, dtm_width_for, format_version, pack_thresholds, wdl_width_for, BlockEntry, Header,
+    Section, TableFile, DTM_BLOCK_POSITIONS, HEADER_LEN, INDEX_ENTRY_LEN, MAX_BLOCK_BYTES,
     RULES_VARIANT, WDL_BLOCK_BOARDS,
 };
 use togyz_probe::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};

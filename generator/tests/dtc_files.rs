@@ -257,7 +257,10 @@ fn damaged_dtc_files_are_refused() {
         match TableFile::open(&path) {
             Err(e @ TableError::UnsupportedVersion { .. }) => {
                 assert_eq!(e.path(), path);
-                let TableError::UnsupportedVersion { found, metric: m, .. } = &e else {
+                let TableError::UnsupportedVersion {
+                    found, metric: m, ..
+                } = &e
+                else {
                     unreachable!()
                 };
                 assert_eq!((*found, *m), (version, metric));

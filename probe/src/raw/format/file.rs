@@ -697,7 +697,10 @@ impl TableFile {
             Stored::At(block, at) => (block, at),
             Stored::Draw => return Ok(Value::Draw),
             Stored::Loss => {
-                let pos = self.layout.slot(gb * self.layout.kazans() + j as u64).position();
+                let pos = self
+                    .layout
+                    .slot(gb * self.layout.kazans() + j as u64)
+                    .position();
                 let d = super::loss_dtc(&pos, |child| {
                     let slot = Slot::of(child).ok_or_else(|| self.not_a_win(gb, j))?;
                     let gb = self.layout.global_board(slot.config.id(), slot.board);
