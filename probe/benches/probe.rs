@@ -7,6 +7,9 @@
 //!
 //! * `wdl_warm` / `value_warm`: one probe of 1000 fixed random positions in
 //!   turn, every block already in the cache.
+//! * `value_warm_won` / `value_warm_lost`: `value_warm` over the won and
+//!   over the lost ones of those positions alone (a DTC table stores no
+//!   loss: its DTC is one ply of search over the stored wins).
 //! * `wdl_uncached` / `value_uncached`: the same with the cache disabled, so
 //!   every probe checks and decompresses its block(s).
 //! * `first_wdl_probe_cold_file`: a fresh tablebase's first probe: mapping
@@ -21,6 +24,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use togyz_probe::tablebase::Tablebase;
+use togyz_probe::Wdl;
 
 mod sample;
 use sample::{positions, tables};
@@ -48,6 +52,21 @@ fn bench(c: &mut Criterion) {
             tb.value(black_box(&ps[i])).unwrap()
         })
     });
+
+    for (name, result) in [("value_warm_won", Wdl::Win), ("value_warm_lost", Wdl::Loss)] {
+        let some: Vec<_> = ps
+            .iter()
+            .filter(|p| tb.wdl(p).unwrap() == result)
+            .copied()
+            .collect();
+        let mut i = 0;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                i = (i + 1) % some.len();
+                tb.value(black_box(&some[i])).unwrap()
+            })
+        });
+    }
 
     let uncached = Tablebase::open_with_cache([&dir], 0).unwrap();
     g.bench_function("wdl_uncached", |b| {
