@@ -347,7 +347,7 @@ pub(crate) fn start_run(
     );
     let locks = lock_out(out, args.shard, &what)?;
     for path in write::remove_stale_temporaries(out) {
-        println!("removed {}, left by an interrupted run", path.display());
+        say!("removed {}, left by an interrupted run", path.display());
     }
     let mut complete = Vec::new();
     for n in 1..=max {
@@ -387,7 +387,7 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
                 lower.push(table, None)?;
                 s.seconds = t.elapsed().as_secs_f64();
             }
-            println!(
+            say!(
                 "{:>9}: complete table found in {}, kept",
                 stones(n),
                 path.display()
@@ -508,7 +508,7 @@ pub(crate) fn check_resources<S: UnitSolver>(
     let p = plan::plan_with(solver.metric(), todo, max, threads, shard.count, memory_of);
     let memory = plan::memory_limit(args.max_memory);
     let disk = plan::disk_available(out).ok();
-    println!(
+    say!(
         "plan: {} positions to solve{}, about {} of disk, a peak of about {} of memory (at {}), about {} with {threads} thread{}; {} of memory available, {} of disk free",
         p.positions,
         if shard.count > 1 { format!(" in shard {}/{}", shard.index, shard.count) } else { String::new() },
@@ -525,7 +525,7 @@ pub(crate) fn check_resources<S: UnitSolver>(
         // unit at a time fits.
         let serial = plan::plan_with(solver.metric(), todo, max, 1, shard.count, memory_of);
         if p.memory > available && serial.memory <= available {
-            println!(
+            say!(
                 "plan: {} of memory is not enough for {threads} units side by side at {}: the biggest units will run one at a time (a peak of about {})",
                 human_bytes(available),
                 stones(p.memory_at),
@@ -584,7 +584,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
     })?;
     work::claim_metric(&dir, lower.metric())?;
     for path in write::remove_stale_temporaries(&dir) {
-        println!("removed {}, left by an interrupted run", path.display());
+        say!("removed {}, left by an interrupted run", path.display());
     }
     let mine = shard.units(n);
     let resumed = mine
@@ -592,7 +592,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
         .filter(|&&u| work::unit_done(&dir, n, u))
         .count();
     if resumed > 0 {
-        println!(
+        say!(
             "{:>9}: {resumed} of {} units already solved in {}, kept",
             stones(n),
             mine.len(),
@@ -612,7 +612,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
     let t = Instant::now();
     let (positions, count) = solve_units(n, lower, &order, &dir, args.quiet, args.max_memory)?;
     if count > 0 {
-        println!(
+        say!(
             "{:>9}: {positions} positions in {count} units solved in {:.1}s into {}",
             stones(n),
             t.elapsed().as_secs_f64(),
@@ -631,7 +631,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
         // that stopped since the pass above (then solve them here).
         let (positions, count) = solve_units(n, lower, &order, &dir, true, args.max_memory)?;
         if count > 0 {
-            println!(
+            say!(
                 "{:>9}: {positions} positions in {count} more units solved",
                 stones(n)
             );
@@ -651,7 +651,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
             });
         }
         if last_note.is_none_or(|t| t.elapsed() >= Duration::from_secs(60)) {
-            println!(
+            say!(
                 "{:>9}: waiting for the other shards: {missing} of {} units unsolved, {} not yet written (waited {:.0} s, giving up after {} s)",
                 stones(n),
                 level_units(n).len(),
@@ -812,7 +812,7 @@ fn assemble_level<S: UnitSolver>(
     // Shards waiting on this lock find the table when they get it.
     let _ = std::fs::remove_file(lock.path());
     drop(lock);
-    println!(
+    say!(
         "{:>9}: table assembled in {:.1}s: {} ({} bytes, {:.2} bits/position)",
         stones(n),
         t.elapsed().as_secs_f64(),
@@ -885,7 +885,7 @@ pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
                     .into_iter()
                     .filter(|&u| !work::unit_done(&dir, n, u))
                     .count();
-                println!(
+                say!(
                     "{:>9}: {missing} of {} units not solved yet in {}, not assembled",
                     stones(n),
                     level_units(n).len(),
@@ -895,14 +895,14 @@ pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
         }
     }
     if !any {
-        println!("nothing to assemble in {}", args.out.display());
+        say!("nothing to assemble in {}", args.out.display());
     }
     Ok(())
 }
 
 pub(crate) fn print_summary(levels: &[LevelSummary], out: &Path) {
-    println!();
-    println!(
+    say!();
+    say!(
         "{:>6} {:>14} {:>14} {:>14} {:>14} {:>7} {:>9} {:>12} {:>13} {:>6}",
         "stones",
         "positions",
@@ -922,7 +922,7 @@ pub(crate) fn print_summary(levels: &[LevelSummary], out: &Path) {
         } else {
             format!("{:.0}", s.positions as f64 / s.seconds)
         };
-        println!(
+        say!(
             "{:>6} {:>14} {:>14} {:>14} {:>14} {:>7} {:>9.1} {:>12} {:>13} {:>6.3}",
             s.stones,
             s.positions,
@@ -943,7 +943,7 @@ pub(crate) fn print_summary(levels: &[LevelSummary], out: &Path) {
         total.seconds += s.seconds;
         total.bytes += s.bytes;
     }
-    println!(
+    say!(
         "{:>6} {:>14} {:>14} {:>14} {:>14} {:>7} {:>9.1} {:>12.0} {:>13} {:>6.3}",
         "all",
         total.positions,
@@ -960,5 +960,5 @@ pub(crate) fn print_summary(levels: &[LevelSummary], out: &Path) {
         total.bytes,
         total.bytes as f64 * 8.0 / total.positions.max(1) as f64
     );
-    println!("output folder: {}", out.display());
+    say!("output folder: {}", out.display());
 }

@@ -148,7 +148,7 @@ pub fn generate_dtc(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateEr
                 push(&mut solver, level)?;
                 s.seconds = t.elapsed().as_secs_f64();
             }
-            println!(
+            say!(
                 "{:>9}: complete {} table found in {}, kept",
                 stones(n),
                 table.metric(),

@@ -6,6 +6,16 @@
 //! ([`generate`]), an independent verification pass over written tables
 //! ([`verify`]) and endgame statistics ([`stats`]).
 
+/// `println!` that never panics: when standard output is closed or fails
+/// (`togyz-gen generate | head -1`), the line is lost and the work goes on
+/// (`println!` would panic on the closed pipe).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 pub mod decode;
 pub mod decode_dtc;
 pub mod dtc;

@@ -366,7 +366,7 @@ pub fn plan_lines(args: &PlanArgs) -> Result<Vec<String>, PlanError> {
 /// [`PlanError::Stones`] for a stone count the index does not cover.
 pub fn run(args: &PlanArgs) -> Result<(), PlanError> {
     for line in plan_lines(args)? {
-        println!("{line}");
+        say!("{line}");
     }
     Ok(())
 }
