@@ -177,7 +177,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), VerifyError> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "verified {} tables (1..={} stones, {} bytes): {} positions consistent with their successors, all checksums valid, in {:.1} s ({} positions/s, {} threads)",
+        "verified {} tables (1..={} stones, {} bytes): {} positions consistent with their successors, all checksums valid, in {:.1} s ({} positions/s, {} thread{})",
         reports.len(),
         reports.len(),
         thousands(bytes),
@@ -185,6 +185,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), VerifyError> {
         secs,
         thousands((positions as f64 / secs.max(1e-9)) as u64),
         threads,
+        if threads == 1 { "" } else { "s" },
     )
     .map_err(VerifyError::Stdout)?;
     Ok(())
@@ -521,27 +522,80 @@ fn move_value(
     Value::unpack(tables.packed(n, config, index)).back()
 }
 
-/// The best of a position's move values, or its result if the game is over.
-fn expected_value(
-    pos: &Position,
-    tables: &Lookup,
-    caches: &mut [Option<(u32, usize, u64)>; 9],
-) -> Value {
-    if let Some(v) = terminal_value(pos) {
-        return v;
-    }
-    let mut best: Option<Value> = None;
-    // The game is not over, so the legal moves are the non-empty holes.
+/// How a board's move is valued at each of its kazan offsets.
+#[derive(Clone, Copy)]
+enum Played<'a> {
+    /// A quiet move (no capture, tuzdyk or feed) whose game goes on: it
+    /// keeps both kazans and swaps the sides, so at every kazan offset `j`
+    /// its successor is the same board (its first cell at this index of
+    /// these values) at offset `n - j`. Played once a board.
+    Quiet(&'a LevelValues, u64),
+    /// Any other move (a conversion, or one that ends the game, whose
+    /// result depends on the kazans): played at each offset.
+    Each,
+}
+
+/// Plays each legal move of `board` once (at kazan offset 0: sowing,
+/// captures and tuzdyks do not depend on the kazans) and sorts it.
+fn board_moves<'a>(
+    n: u32,
+    config: TuzdykConfig,
+    board: &[u8; 18],
+    tables: &Lookup<'a>,
+) -> [Played<'a>; 9] {
+    let mut played = [Played::Each; 9];
+    let pos = position_at(n, config, board, 0);
     let mut mask = pos.row_mask();
     while mask != 0 {
         let hole = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        let v = move_value(
-            pos,
-            Move::from_index(hole).expect("a bit of the row mask"),
-            tables,
-            &mut caches[hole],
-        );
+        let child = pos.after_unchecked(Move::from_index(hole).expect("a bit of the row mask"));
+        if child.outcome().is_some() || child.stones_on_board() != n {
+            continue;
+        }
+        let slot = Slot::of(&child).expect("a live successor has an index slot");
+        let id = slot.config.id();
+        let (_, values) = tables
+            .parts
+            .iter()
+            .find(|(i, _)| *i == id)
+            .expect("a quiet move stays within its unit");
+        played[hole] = Played::Quiet(values, slot.board * (n as u64 + 1));
+    }
+    played
+}
+
+/// The best of a position's move values, or its result if the game is over.
+/// `pos` is at kazan offset `j` of the board whose moves are `played`.
+fn expected_value(
+    pos: &Position,
+    j: u32,
+    tables: &Lookup,
+    played: &[Played; 9],
+    caches: &mut [Option<(u32, usize, u64)>; 9],
+) -> Value {
+    // A live index position has both kazans at most 81, so its game is
+    // over exactly when the side to move has no stones; else the legal
+    // moves are the non-empty holes.
+    let mut mask = pos.row_mask();
+    if mask == 0 {
+        return terminal_value(pos).expect("the side to move has no stones: the game is over");
+    }
+    let mut best: Option<Value> = None;
+    while mask != 0 {
+        let hole = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let v = match played[hole] {
+            Played::Quiet(values, first) => {
+                Value::unpack(values.get((first + (tables.n - j) as u64) as usize)).back()
+            }
+            Played::Each => move_value(
+                pos,
+                Move::from_index(hole).expect("a bit of the row mask"),
+                tables,
+                &mut caches[hole],
+            ),
+        };
         best = best.max(Some(v));
     }
     best.expect("a position whose game is not over has a move")
@@ -561,10 +615,11 @@ fn check_boards(
     let mut walker = BoardWalker::new(n, config, start, end);
     while let Some((rank, board)) = walker.current() {
         let mut caches = [None; 9];
+        let played = board_moves(n, config, board, tables);
         for j in 0..=n {
             let pos = position_at(n, config, board, j);
             let stored = Value::unpack(tables.packed(n, id, rank * (n as u64 + 1) + j as u64));
-            let expected = expected_value(&pos, tables, &mut caches);
+            let expected = expected_value(&pos, j, tables, &played, &mut caches);
             if stored != expected {
                 return Err(Mismatch {
                     pos,
