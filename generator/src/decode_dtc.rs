@@ -17,7 +17,7 @@ use togyz_probe::{Metric, Value, Wdl};
 
 use crate::decode::{to_cell, Scratch};
 use crate::retro::Cell;
-use crate::verify::position_at;
+use crate::verify::{position_at, quiet_successors};
 
 use crate::score::{draw_split, ScoreError, WdlLevel};
 
@@ -205,8 +205,8 @@ const RECOVER_WAVE: u64 = 1 << 18;
 /// [`togyz_probe::raw::format::loss_dtc`]'s (the largest over the moves of
 /// 1 for a conversion, one more than the successor's win for a quiet
 /// move); here a quiet move's successor board is computed once a board,
-/// its kazan offset being `n - j` at offset `j` (a quiet move keeps both
-/// kazans and swaps the sides).
+/// its kazan offset being `n - j` at offset `j` (`verify`'s
+/// `quiet_successors`, which its check shares).
 ///
 /// # Errors
 ///
@@ -264,21 +264,19 @@ fn recover_boards<T: Cell>(
             walker.advance();
             continue;
         }
-        let at0 = position_at(n, config, board, 0);
         quiet.clear();
-        for mv in at0.legal_moves() {
-            let child = at0.after_unchecked(mv);
-            if child.outcome().is_some() || child.stones_on_board() != n {
-                quiet.push(None);
+        let (successors, legal) = quiet_successors(n, config, board);
+        for (hole, q) in successors.into_iter().enumerate() {
+            if legal & (1 << hole) == 0 {
                 continue;
             }
-            let slot = Slot::of(&child).expect("a live successor has an index slot");
-            let id = slot.config.id();
-            let (_, part) = parts
-                .iter()
-                .find(|(i, _)| *i == id)
-                .expect("a quiet move stays within its unit");
-            quiet.push(Some((*part, slot.board * k)));
+            quiet.push(q.map(|(id, first)| {
+                let (_, part) = parts
+                    .iter()
+                    .find(|(i, _)| *i == id)
+                    .expect("a quiet move stays within its unit");
+                (*part, first)
+            }));
         }
         for (j, c) in cells.iter_mut().enumerate() {
             if (*c).into() != unrecovered {

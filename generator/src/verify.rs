@@ -535,8 +535,8 @@ enum Played<'a> {
     Each,
 }
 
-/// Plays each legal move of `board` once (at kazan offset 0: sowing,
-/// captures and tuzdyks do not depend on the kazans) and sorts it.
+/// Plays each legal move of `board` once ([`quiet_successors`]) and sorts
+/// it.
 fn board_moves<'a>(
     n: u32,
     config: TuzdykConfig,
@@ -544,8 +544,37 @@ fn board_moves<'a>(
     tables: &Lookup<'a>,
 ) -> [Played<'a>; 9] {
     let mut played = [Played::Each; 9];
+    let (quiet, _) = quiet_successors(n, config, board);
+    for (p, q) in played.iter_mut().zip(quiet) {
+        if let Some((id, first)) = q {
+            let (_, values) = tables
+                .parts
+                .iter()
+                .find(|(i, _)| *i == id)
+                .expect("a quiet move stays within its unit");
+            *p = Played::Quiet(values, first);
+        }
+    }
+    played
+}
+
+/// The quiet moves of `board` at level `n` (the mover's holes, at
+/// configuration `config`), each played once, at kazan offset 0: sowing,
+/// captures and tuzdyks do not depend on the kazans. A quiet move (no
+/// capture, tuzdyk or feed, so the stone count stays) whose game goes on
+/// keeps both kazans and swaps the sides, so at every kazan offset `j`
+/// its successor is the same board at offset `n - j`: entry
+/// `(config id, first cell of that board)` for its hole, `None` for an
+/// empty hole or any other move. Also the mask of the legal holes.
+pub(crate) fn quiet_successors(
+    n: u32,
+    config: TuzdykConfig,
+    board: &[u8; 18],
+) -> ([Option<(usize, u64)>; 9], u16) {
+    let mut quiet = [None; 9];
     let pos = position_at(n, config, board, 0);
-    let mut mask = pos.row_mask();
+    let legal = pos.row_mask();
+    let mut mask = legal;
     while mask != 0 {
         let hole = mask.trailing_zeros() as usize;
         mask &= mask - 1;
@@ -554,15 +583,9 @@ fn board_moves<'a>(
             continue;
         }
         let slot = Slot::of(&child).expect("a live successor has an index slot");
-        let id = slot.config.id();
-        let (_, values) = tables
-            .parts
-            .iter()
-            .find(|(i, _)| *i == id)
-            .expect("a quiet move stays within its unit");
-        played[hole] = Played::Quiet(values, slot.board * (n as u64 + 1));
+        quiet[hole] = Some((slot.config.id(), slot.board * (n as u64 + 1)));
     }
-    played
+    (quiet, legal)
 }
 
 /// The best of a position's move values, or its result if the game is over.
