@@ -388,27 +388,38 @@ impl Tablebase {
         if let Some(v) = terminal_value(pos) {
             return Ok((v, Metric::Dtm));
         }
-        match self.stored(pos)? {
-            (Some(v), metric) => Ok((v, metric)),
-            (None, metric) => {
+        let (n, table, gb, j) = self.locate(pos)?;
+        let file = table.file()?;
+        let metric = table.header.metric;
+        match self.stored(n, table, file, gb, j)? {
+            Some(v) => Ok((v, metric)),
+            None => {
                 // A loss of a DTC table: one ply over the stored wins,
                 // which never recovers again (a successor that is not a
                 // stored win ends the search as a contradiction).
-                let d = loss_dtc(pos, |child| match self.stored(child)? {
-                    (Some(Value::Win(d)), _) => Ok::<_, ProbeError>(Some(d)),
-                    _ => Ok(None),
+                let d = loss_dtc(pos, |child| {
+                    let (n, table, gb, j) = self.locate(child)?;
+                    match self.stored(n, table, table.file()?, gb, j)? {
+                        Some(Value::Win(d)) => Ok::<_, ProbeError>(Some(d)),
+                        _ => Ok(None),
+                    }
                 })?;
-                let (_, table, gb, j) = self.locate(pos)?;
-                Ok((table.file()?.recovered_loss(d, gb, j)?, metric))
+                Ok((file.recovered_loss(d, gb, j)?, metric))
             }
         }
     }
 
-    /// The stored value of a live position and its table's metric, `None`
-    /// for a loss of a DTC table (which stores no distance for it).
-    fn stored(&self, pos: &Position) -> Result<(Option<Value>, Metric), ProbeError> {
-        let (n, table, gb, j) = self.locate(pos)?;
-        let file = table.file()?;
+    /// The stored value of the live position at global board `gb`, kazan
+    /// offset `j` of `table` ([`Tablebase::locate`]), `None` for a loss of
+    /// a DTC table (which stores no distance for it).
+    fn stored(
+        &self,
+        n: u32,
+        table: &Table,
+        file: &TableFile,
+        gb: u64,
+        j: u32,
+    ) -> Result<Option<Value>, ProbeError> {
         let (wb, at) = file.wdl_location(gb);
         let wdl = self.block(n, file, Section::Wdl, wb)?;
         let t = file.thresholds_in(&wdl, wb, at)?;
@@ -425,12 +436,12 @@ impl Tablebase {
         };
         let (block, at) = match file.distance_location_with(&wdl, sums.as_deref(), gb, j, t)? {
             Stored::At(block, at) => (block, at),
-            Stored::Draw => return Ok((Some(Value::Draw), metric)),
-            Stored::Loss => return Ok((None, metric)),
+            Stored::Draw => return Ok(Some(Value::Draw)),
+            Stored::Loss => return Ok(None),
         };
         let data = self.block(n, file, Section::Dtm, block)?;
         let d = file.distance_in(&data, block, at)?;
-        Ok((Some(file.combine(wdl_at(t, j), d, block)?), metric))
+        Ok(Some(file.combine(wdl_at(t, j), d, block)?))
     }
 
     /// The metric of the table for `n` stones, if present.

@@ -704,6 +704,12 @@ impl TableFile {
                 let d = super::loss_dtc(&pos, |child| {
                     let slot = Slot::of(child).ok_or_else(|| self.not_a_win(gb, j))?;
                     let gb = self.layout.global_board(slot.config.id(), slot.board);
+                    // Only a stored win is read: a successor stored as a
+                    // loss would recover again, without end on a table
+                    // whose losses form a cycle.
+                    if self.wdl(gb, slot.kazan)? != Wdl::Win {
+                        return Ok(None);
+                    }
                     Ok(match self.value(gb, slot.kazan)? {
                         Value::Win(d) => Some(d),
                         _ => None,
