@@ -479,38 +479,29 @@ pub(crate) fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32
 /// The value for the mover of playing `mv` in `pos`: the rules' outcome if
 /// the move ends the game, else the successor's stored value one ply back
 /// (for a DTC level, a conversion's successor's result in 1).
-/// `cache` remembers the successor's table and board, which do not depend on
-/// the kazans.
-fn move_value(
-    pos: &Position,
-    mv: Move,
-    tables: &Lookup,
-    cache: &mut Option<(u32, usize, u64)>,
-) -> Value {
-    let mut child = *pos;
-    let report = child.play_unchecked(mv);
-    if let Some(o) = report.outcome {
+fn move_value(pos: &Position, mv: Move, tables: &Lookup) -> Value {
+    child_value(&pos.after_unchecked(mv), tables, &mut None)
+}
+
+/// The value for the mover (the side not to move in `child`) of reaching
+/// `child`: see [`move_value`]. `slot` remembers the child's stone count,
+/// configuration and board, which do not depend on the kazans.
+#[inline]
+fn child_value(child: &Position, tables: &Lookup, slot: &mut Option<(u32, usize, u64)>) -> Value {
+    if let Some(o) = child.outcome() {
         return match o.winner {
             None => Value::Draw,
-            Some(w) if w == report.mover => Value::Win(1),
-            Some(_) => Value::Loss(1),
+            Some(w) if w == child.side_to_move() => Value::Loss(1),
+            Some(_) => Value::Win(1),
         };
     }
-    let n = child.stones_on_board();
-    let (config, board) = match *cache {
-        Some((cn, config, board)) => {
-            debug_assert_eq!(cn, n);
-            (config, board)
-        }
-        None => {
-            let slot = Slot::of(&child).expect("a live successor has an index slot");
-            *cache = Some((n, slot.config.id(), slot.board));
-            (slot.config.id(), slot.board)
-        }
-    };
+    let (n, config, board) = *slot.get_or_insert_with(|| {
+        let s = Slot::of(child).expect("a live successor has an index slot");
+        (child.stones_on_board(), s.config.id(), s.board)
+    });
     // The child's mover (our opponent) has kazan 81 - n + j'.
     let j = child.kazan(child.side_to_move()) as u64 + n as u64 - HALF as u64;
-    debug_assert_eq!(Slot::of(&child).map(|s| s.kazan as u64), Some(j));
+    debug_assert_eq!(Slot::of(child).map(|s| s.kazan as u64), Some(j));
     if let (Below::Dtc(wdl), true) = (&tables.below, n < tables.n) {
         return match wdl.wdl_in(n, config, board, j as u32) {
             Wdl::Win => Value::Loss(1),
@@ -522,40 +513,52 @@ fn move_value(
     Value::unpack(tables.packed(n, config, index)).back()
 }
 
-/// How a board's move is valued at each of its kazan offsets.
+/// A board's legal move, played once (at kazan offset 0): sowing, captures
+/// and tuzdyks do not depend on the kazans.
 #[derive(Clone, Copy)]
 enum Played<'a> {
     /// A quiet move (no capture, tuzdyk or feed) whose game goes on: it
     /// keeps both kazans and swaps the sides, so at every kazan offset `j`
     /// its successor is the same board (its first cell at this index of
-    /// these values) at offset `n - j`. Played once a board.
+    /// these values) at offset `n - j`.
     Quiet(&'a LevelValues, u64),
-    /// Any other move (a conversion, or one that ends the game, whose
-    /// result depends on the kazans): played at each offset.
-    Each,
+    /// Any other move (a conversion, or one that ends the game): its
+    /// successor at offset 0. At offset `j` the mover's kazan holds `j`
+    /// more stones and the opponent's `j` fewer, before and after the move,
+    /// so the successor at `j` is this one with its kazans shifted; whether
+    /// its game is over depends on them.
+    Other(Position),
 }
 
-/// Plays each legal move of `board` once ([`quiet_successors`]) and sorts
-/// it.
+/// Plays each legal move of `board` (mover South, kazan offset 0) once and
+/// sorts it; also the position at offset 0 and the legal holes.
 fn board_moves<'a>(
     n: u32,
     config: TuzdykConfig,
     board: &[u8; 18],
     tables: &Lookup<'a>,
-) -> [Played<'a>; 9] {
-    let mut played = [Played::Each; 9];
-    let (quiet, _) = quiet_successors(n, config, board);
-    for (p, q) in played.iter_mut().zip(quiet) {
-        if let Some((id, first)) = q {
-            let (_, values) = tables
-                .parts
-                .iter()
-                .find(|(i, _)| *i == id)
-                .expect("a quiet move stays within its unit");
-            *p = Played::Quiet(values, first);
-        }
+) -> (Position, [Option<Played<'a>>; 9], u16) {
+    let mut played = [None; 9];
+    let pos = position_at(n, config, board, 0);
+    let legal = pos.row_mask();
+    let mut mask = legal;
+    while mask != 0 {
+        let hole = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let child = pos.after_unchecked(Move::from_index(hole).expect("a bit of the row mask"));
+        played[hole] = Some(match quiet_slot(n, &child) {
+            Some((id, first)) => {
+                let (_, values) = tables
+                    .parts
+                    .iter()
+                    .find(|(i, _)| *i == id)
+                    .expect("a quiet move stays within its unit");
+                Played::Quiet(values, first)
+            }
+            None => Played::Other(child),
+        });
     }
-    played
+    (pos, played, legal)
 }
 
 /// The quiet moves of `board` at level `n` (the mover's holes, at
@@ -579,49 +582,55 @@ pub(crate) fn quiet_successors(
         let hole = mask.trailing_zeros() as usize;
         mask &= mask - 1;
         let child = pos.after_unchecked(Move::from_index(hole).expect("a bit of the row mask"));
-        if child.outcome().is_some() || child.stones_on_board() != n {
-            continue;
-        }
-        let slot = Slot::of(&child).expect("a live successor has an index slot");
-        quiet[hole] = Some((slot.config.id(), slot.board * (n as u64 + 1)));
+        quiet[hole] = quiet_slot(n, &child);
     }
     (quiet, legal)
 }
 
-/// The best of a position's move values, or its result if the game is over.
-/// `pos` is at kazan offset `j` of the board whose moves are `played`.
+/// `(config id, first cell of its board)` of `child`, a successor of a
+/// level-`n` position, if the move was quiet and the game goes on (then
+/// at every kazan offset: the kazans only decide the game when a kazan
+/// grows).
+#[inline]
+fn quiet_slot(n: u32, child: &Position) -> Option<(usize, u64)> {
+    if child.outcome().is_some() || child.stones_on_board() != n {
+        return None;
+    }
+    let slot = Slot::of(child).expect("a live successor has an index slot");
+    Some((slot.config.id(), slot.board * (n as u64 + 1)))
+}
+
+/// The best of the move values at kazan offset `j` of the board whose
+/// legal moves (`legal`, not empty) are `played`.
+#[inline]
 fn expected_value(
-    pos: &Position,
     j: u32,
     tables: &Lookup,
-    played: &[Played; 9],
-    caches: &mut [Option<(u32, usize, u64)>; 9],
+    played: &[Option<Played>; 9],
+    legal: u16,
+    slots: &mut [Option<(u32, usize, u64)>; 9],
 ) -> Value {
-    // A live index position has both kazans at most 81, so its game is
-    // over exactly when the side to move has no stones; else the legal
-    // moves are the non-empty holes.
-    let mut mask = pos.row_mask();
-    if mask == 0 {
-        return terminal_value(pos).expect("the side to move has no stones: the game is over");
-    }
     let mut best: Option<Value> = None;
+    let mut mask = legal;
     while mask != 0 {
         let hole = mask.trailing_zeros() as usize;
         mask &= mask - 1;
         let v = match played[hole] {
-            Played::Quiet(values, first) => {
+            Some(Played::Quiet(values, first)) => {
                 Value::unpack(values.get((first + (tables.n - j) as u64) as usize)).back()
             }
-            Played::Each => move_value(
-                pos,
-                Move::from_index(hole).expect("a bit of the row mask"),
-                tables,
-                &mut caches[hole],
-            ),
+            Some(Played::Other(child0)) => {
+                let [s, n] = child0.kazans();
+                let child = child0
+                    .with_kazans([s + j as u8, n - j as u8])
+                    .expect("stones move between the kazans");
+                child_value(&child, tables, &mut slots[hole])
+            }
+            None => unreachable!("every legal hole was played"),
         };
         best = best.max(Some(v));
     }
-    best.expect("a position whose game is not over has a move")
+    best.expect("a board with a legal move")
 }
 
 /// Checks boards `start..end` of configuration `id` at level `n` (stored
@@ -637,15 +646,25 @@ fn check_boards(
     let mut census = Census::default();
     let mut walker = BoardWalker::new(n, config, start, end);
     while let Some((rank, board)) = walker.current() {
-        let mut caches = [None; 9];
-        let played = board_moves(n, config, board, tables);
+        let mut slots = [None; 9];
+        let (pos0, played, legal) = board_moves(n, config, board, tables);
+        let [s, o] = pos0.kazans();
+        let at = |j: u32| {
+            pos0.with_kazans([s + j as u8, o - j as u8])
+                .expect("stones move between the kazans")
+        };
         for j in 0..=n {
-            let pos = position_at(n, config, board, j);
             let stored = Value::unpack(tables.packed(n, id, rank * (n as u64 + 1) + j as u64));
-            let expected = expected_value(&pos, j, tables, &played, &mut caches);
+            // A live index position has both kazans at most 81, so its game
+            // is over exactly when the side to move has no stones.
+            let expected = if legal == 0 {
+                terminal_value(&at(j)).expect("the side to move has no stones: the game is over")
+            } else {
+                expected_value(j, tables, &played, legal, &mut slots)
+            };
             if stored != expected {
                 return Err(Mismatch {
-                    pos,
+                    pos: at(j),
                     stored,
                     expected,
                 });
@@ -669,7 +688,7 @@ fn describe_moves(pos: &Position, tables: &Lookup) -> String {
                 let mut p = *pos;
                 p.play_unchecked(mv)
             };
-            let v = move_value(pos, mv, tables, &mut None);
+            let v = move_value(pos, mv, tables);
             format!("{} gives a {v}", report.traditional())
         })
         .collect();

@@ -499,6 +499,7 @@ impl Position {
     ///
     /// A kazan over 81 ends the game; otherwise, if the side to move has no
     /// stones, the opponent collects the board.
+    #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
         for side in [Side::South, Side::North] {
             if self.kazans[side.index()] > HALF {
@@ -624,6 +625,30 @@ impl Position {
         Position { side, ..*self }
     }
 
+    /// The same board, tuzdyks and side to move with `kazans` (South then
+    /// North) holding the same stones between them: stones moved from one
+    /// kazan to the other, as when one board is looked at under each of its
+    /// kazan splits.
+    ///
+    /// # Errors
+    ///
+    /// [`PositionError::StoneCount`] if `kazans` do not add up to the
+    /// present kazans' total (the stone count would not be 162).
+    #[inline]
+    pub fn with_kazans(&self, kazans: [u8; 2]) -> Result<Position, PositionError> {
+        let [s, n] = kazans.map(u32::from);
+        if s + n != self.kazans[0] as u32 + self.kazans[1] as u32 {
+            let board = self.stones_on_board();
+            return Err(PositionError::StoneCount {
+                board,
+                south_kazan: s,
+                north_kazan: n,
+                total: board + s + n,
+            });
+        }
+        Ok(Position { kazans, ..*self })
+    }
+
     /// The colour mirror: rows and kazans swapped, the other side to move.
     /// A position and its mirror have the same value for the side to move.
     pub fn mirrored(&self) -> Position {
@@ -697,5 +722,21 @@ mod tests {
         assert_eq!(perft(&p, 2), 73);
         assert_eq!(perft(&p, 3), 613);
         assert_eq!(perft(&p, 4), 5_199);
+    }
+
+    #[test]
+    fn with_kazans_moves_stones_between_kazans_only() {
+        let mut p = Position::start();
+        p.play(Move::new(2).unwrap()).unwrap();
+        let k = p.kazans();
+        assert_eq!(k, [10, 0]);
+        let q = p.with_kazans([4, 6]).unwrap();
+        assert_eq!(q.kazans(), [4, 6]);
+        assert_eq!(q.holes(), p.holes());
+        assert_eq!(q.side_to_move(), p.side_to_move());
+        assert!(matches!(
+            p.with_kazans([4, 7]),
+            Err(PositionError::StoneCount { total: 163, .. })
+        ));
     }
 }

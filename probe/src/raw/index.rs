@@ -198,19 +198,38 @@ impl TuzdykConfig {
 
     /// The cycle indices (mover seated South) that can hold stones, in
     /// cycle order; only the first [`TuzdykConfig::free_holes`] are used.
+    #[inline]
     pub fn free_indices(self) -> [u8; CYCLE] {
+        // Every index computation needs them: looked up, not rebuilt.
+        FREE_INDICES[self.id()]
+    }
+
+    const fn build_free_indices(self) -> [u8; CYCLE] {
         let tz = self.cycle_indices();
         let mut out = [0u8; CYCLE];
         let mut m = 0;
-        for i in 0..CYCLE as u8 {
+        let mut i = 0;
+        while i < CYCLE as u8 {
             if i != tz[0] && i != tz[1] {
                 out[m] = i;
                 m += 1;
             }
+            i += 1;
         }
         out
     }
 }
+
+/// [`TuzdykConfig::free_indices`] of every configuration, by id.
+static FREE_INDICES: [[u8; CYCLE]; CONFIG_COUNT] = {
+    let mut table = [[0u8; CYCLE]; CONFIG_COUNT];
+    let mut id = 0;
+    while id < CONFIG_COUNT {
+        table[id] = TuzdykConfig::from_id(id).build_free_indices();
+        id += 1;
+    }
+    table
+};
 
 /// Number of ways to put `n` stones into `m` holes: `C(n + m - 1, m - 1)`.
 #[inline]
@@ -474,6 +493,7 @@ pub fn relative_board(pos: &Position) -> [u8; CYCLE] {
 impl Slot {
     /// The slot of a live position (both kazans at most 81), or `None` if a
     /// kazan is over 81 or there are more than [`MAX_STONES`] stones.
+    #[inline]
     pub fn of(pos: &Position) -> Option<Slot> {
         let n = pos.stones_on_board();
         let side = pos.side_to_move();
