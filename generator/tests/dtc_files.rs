@@ -338,6 +338,91 @@ fn a_loss_one_ply_does_not_recover_is_an_error() {
     assert!(verify_dir(dir.path(), false, false).is_err());
 }
 
+/// A damaged table whose losses form a cycle of quiet moves (each lost
+/// position's quiet move leads to the next, stored as a loss too): the one
+/// ply that recovers a loss's DTC reads only stored wins, so the probe, the
+/// file reader, the decoder and `verify` give an error instead of following
+/// the cycle without end.
+#[test]
+fn a_cycle_of_losses_in_a_damaged_table_is_an_error_not_a_loop() {
+    use std::collections::HashMap;
+    use togyz_probe::raw::index::Slot;
+    let n = 4;
+    let k = n as u64 + 1;
+    let layout = Layout::new(n);
+    // The first quiet move of a position (no capture, tuzdyk or feed, the
+    // game going on), as the index seats it.
+    let quiet = |pos: &togyz_probe::Position| {
+        pos.legal_moves().find_map(|mv| {
+            let child = pos.after_unchecked(mv);
+            (child.outcome().is_none() && child.stones_on_board() == n)
+                .then(|| layout.index(&Slot::of(&child).unwrap()))
+        })
+    };
+    // Following first quiet moves from a position at kazan offset n / 2
+    // (a quiet move maps offset j to n - j, so the walk stays there) ends in
+    // a cycle unless it reaches a position without one.
+    let cycle = (0..layout.boards())
+        .find_map(|gb| {
+            let mut seen = HashMap::new();
+            let mut at = gb * k + n as u64 / 2;
+            let mut path = Vec::new();
+            loop {
+                if let Some(&i) = seen.get(&at) {
+                    let cycle: Vec<u64> = path[i..].to_vec();
+                    return (cycle.len() > 1).then_some(cycle);
+                }
+                seen.insert(at, path.len());
+                path.push(at);
+                at = quiet(&layout.slot(at).position())?;
+            }
+        })
+        .expect("a cycle of quiet moves at 4 stones");
+    // Every position of the cycle lost: its board's draw split just above.
+    let mut bad = small().dtc[n as usize].widened().into_owned();
+    for &index in &cycle {
+        let gb = index / k;
+        for j in 0..k {
+            let cell = &mut bad[(gb * k + j) as usize];
+            let split = n as u64 / 2 + 1;
+            *cell = match (j.cmp(&split), Value::unpack(*cell)) {
+                (std::cmp::Ordering::Less, _) => Value::Loss(2),
+                (std::cmp::Ordering::Equal, _) => Value::Draw,
+                (_, w @ Value::Win(_)) => w,
+                _ => Value::Win(1),
+            }
+            .pack()
+            .unwrap();
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write_dtc(small(), dir.path(), 1, n - 1);
+    write_dtc_table(dir.path(), n, &bad).unwrap();
+
+    let pos = layout.slot(cycle[0]).position();
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    assert_eq!(tb.wdl(&pos).unwrap(), Wdl::Loss);
+    assert!(
+        matches!(
+            tb.value(&pos),
+            Err(ProbeError::Table(TableError::BadEntry { .. }))
+        ),
+        "{:?}",
+        tb.value(&pos)
+    );
+    let file = TableFile::open(dir.path().join(file_name(n))).unwrap();
+    for &index in &cycle {
+        match file.value(index / k, (index % k) as u32) {
+            Err(e @ TableError::BadEntry { .. }) => {
+                assert!(e.to_string().contains("does not lose"), "{e}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(file.decode_all().is_err());
+    assert!(verify_dir(dir.path(), false, false).is_err());
+}
+
 /// `verify` finds a DTC entry changed by one ply, and a table whose values
 /// the DTC writer refuses (two draws on a board) cannot be written.
 #[test]
