@@ -3,23 +3,32 @@
 //! DTM: the small levels whole (one draw split a board, [`WdlLevels`]),
 //! the larger ones in their table files, of which each unit decodes the
 //! draw splits of just the configurations its exits reach
-//! ([`exit_configs`]). Which levels are held whole is
-//! [`lower::held_whole`]'s choice, the same as for DTM.
+//! ([`exit_configs`]). Which levels are held whole is [`held_whole`]'s
+//! choice: the same limit as for DTM, counted in boards (one byte each here)
+//! instead of positions, so many more levels fit whole.
 
 use crate::decode_dtc::{config_splits, wdl_level, SplitsError};
 use crate::dtc::WdlLevels;
-use crate::lower;
 use crate::retro::{exit_configs, UnitId};
 use togyz_probe::raw::format::{wdl_at, TableFile};
 use togyz_probe::raw::index::{Layout, CONFIG_COUNT};
 use togyz_probe::{Metric, Wdl};
+
+/// Whether level `m` is held whole: it and every level below it have at
+/// most `limit` boards between them (one byte each). Each unit reads the
+/// levels not held whole again from their files, so at 13 stones, where
+/// a unit's exits reach several configurations, decoding them again cost
+/// more than holding them.
+pub fn held_whole(m: u32, limit: u64) -> bool {
+    (1..=m).map(|l| Layout::new(l).boards()).sum::<u64>() <= limit
+}
 
 /// Bytes one unit of level `n` decodes for its exits from the levels not
 /// held whole: one byte a board of the configurations it reaches.
 pub fn unit_exit_bytes(n: u32, unit: UnitId, limit: u64) -> u64 {
     let configs = exit_configs(unit);
     (1..n)
-        .filter(|&m| !lower::held_whole(m, limit))
+        .filter(|&m| !held_whole(m, limit))
         .map(|m| {
             let layout = Layout::new(m);
             configs
@@ -33,7 +42,7 @@ pub fn unit_exit_bytes(n: u32, unit: UnitId, limit: u64) -> u64 {
 /// Bytes of the levels below `n` held whole, one byte a board.
 pub fn whole_bytes(n: u32, limit: u64) -> u64 {
     (0..n)
-        .filter(|&m| lower::held_whole(m, limit))
+        .filter(|&m| held_whole(m, limit))
         .map(|m| Layout::new(m).boards())
         .sum()
 }
@@ -45,13 +54,13 @@ pub struct LowerWdl {
     files: Vec<TableFile>,
     /// The levels held whole (a prefix, the empty board first).
     whole: WdlLevels,
-    /// Positions up to which levels are held whole.
+    /// Boards up to which levels are held whole.
     limit: u64,
 }
 
 impl LowerWdl {
-    /// Only the empty board; levels are held whole up to `limit` positions
-    /// ([`lower::held_whole`]).
+    /// Only the empty board; levels are held whole up to `limit` boards
+    /// ([`held_whole`]).
     pub fn new(limit: u64) -> LowerWdl {
         LowerWdl {
             files: Vec::new(),
@@ -76,7 +85,7 @@ impl LowerWdl {
     /// naming a board that is not one draw split.
     pub fn push(&mut self, file: TableFile) -> Result<(), SplitsError> {
         let m = self.max_stones() + 1;
-        if lower::held_whole(m, self.limit) {
+        if held_whole(m, self.limit) {
             let level = wdl_level(&file)?;
             self.whole
                 .push(level)
@@ -102,7 +111,7 @@ impl LowerWdl {
     pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<UnitWdl<'_>, SplitsError> {
         assert!(self.max_stones() + 1 >= n, "levels below {n} missing");
         let mut loaded = vec![Vec::new(); n as usize];
-        for m in (1..n).filter(|&m| !lower::held_whole(m, self.limit)) {
+        for m in (1..n).filter(|&m| !held_whole(m, self.limit)) {
             let file = &self.files[m as usize - 1];
             let level = &mut loaded[m as usize];
             level.resize(CONFIG_COUNT, None);

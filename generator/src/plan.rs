@@ -140,7 +140,8 @@ pub fn table_bytes(metric: Metric, n: u32) -> u64 {
 }
 
 /// Peak memory of verifying level `n` of a `metric` table, the smaller
-/// levels held whole up to `hold_whole` positions: the levels held whole
+/// levels held whole up to `hold_whole` positions (DTM) or boards (DTC):
+/// the levels held whole
 /// (one byte a position for DTM, a board for DTC), and the largest of the
 /// unit being checked (decoded in `cell` bytes a position: 1, or 2 if its
 /// longest distance passes 126 plies) with what its exits decode of the
@@ -162,9 +163,10 @@ pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_w
         .unwrap_or(0);
     let layout = Layout::new(n);
     let added = match metric {
-        _ if !keep || !lower::held_whole(n, hold_whole) => 0,
-        Metric::Dtm => layout.positions(),
-        Metric::Dtc => layout.boards(),
+        _ if !keep => 0,
+        Metric::Dtm if lower::held_whole(n, hold_whole) => layout.positions(),
+        Metric::Dtc if lower_wdl::held_whole(n, hold_whole) => layout.boards(),
+        _ => 0,
     };
     whole + unit.max(added) + BASE_BYTES as u64
 }

@@ -61,9 +61,10 @@ pub struct VerifyArgs {
     /// No progress bars (the per-level lines and the summary still print).
     #[arg(long)]
     pub quiet: bool,
-    /// Smaller levels are held in memory whole while their positions, up
-    /// to and including the level, total at most this; the larger ones are
-    /// read a unit's share at a time (as `generate --hold-whole`).
+    /// Smaller levels are held in memory whole while their positions (for
+    /// DTC tables, whose check reads one byte a board below: their boards),
+    /// up to and including the level, total at most this; the larger ones
+    /// are read a unit's share at a time (as `generate --hold-whole`).
     #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
     pub hold_whole: u64,
 }
@@ -235,7 +236,8 @@ pub fn verify_dir(
 }
 
 /// [`verify_dir`], the smaller levels held whole up to `hold_whole`
-/// positions ([`lower::held_whole`]) and the larger ones read unit by unit
+/// positions ([`lower::held_whole`]; boards for the win/draw/loss a DTC
+/// level reads, [`crate::lower_wdl::held_whole`]) and the larger ones read unit by unit
 /// from their files, as `generate --hold-whole` does.
 pub fn verify_dir_holding(
     dir: &Path,
