@@ -15,7 +15,8 @@
 //!     --tables /work/tables8 --stones 12-16 --per-count 100 --seconds 2 --out m.csv
 //! ```
 //!
-//! `--provers dfs,dfpn,graph` (the default: all three) picks the provers,
+//! `--provers dfs,dfpn,graph` picks the provers (the default: those
+//! `Budget::default()` runs, as `togyz-probe query` does),
 //! `--dfpn-threads N` the threads of df-pn (1: both questions in turn),
 //! `--graph N` the positions the retrograde solve may enumerate,
 //! `--tt ENTRIES` the transposition-table size, `--nodes N` replaces the
@@ -55,6 +56,21 @@ struct Args {
     graph: usize,
 }
 
+/// The provers `Budget::default()` runs (what `togyz-probe query` uses).
+fn default_provers() -> String {
+    let b = Budget::default();
+    [
+        ("dfs", b.dfs),
+        ("dfpn", b.dfpn),
+        ("graph", b.graph_positions > 0),
+    ]
+    .iter()
+    .filter(|p| p.1)
+    .map(|p| p.0)
+    .collect::<Vec<_>>()
+    .join(",")
+}
+
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         tables: "tables".into(),
@@ -64,7 +80,7 @@ fn parse_args() -> Result<Args, String> {
         seconds: 2.0,
         seed: 1,
         out: "search-measure.csv".into(),
-        provers: "dfs,dfpn,graph".into(),
+        provers: default_provers(),
         tt: Budget::default().tt_entries,
         nodes: None,
         fens: None,
