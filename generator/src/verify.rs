@@ -541,13 +541,7 @@ fn board_moves<'a>(
     tables: &Lookup<'a>,
 ) -> (Position, [Option<Played<'a>>; 9], u16) {
     let mut played = [None; 9];
-    let pos = position_at(n, config, board, 0);
-    let legal = pos.row_mask();
-    let mut mask = legal;
-    while mask != 0 {
-        let hole = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        let child = pos.after_unchecked(Move::from_index(hole).expect("a bit of the row mask"));
+    let (pos, legal) = play_each(n, config, board, |hole, child| {
         played[hole] = Some(match quiet_slot(n, &child) {
             Some((id, first)) => {
                 let (_, values) = tables
@@ -559,8 +553,31 @@ fn board_moves<'a>(
             }
             None => Played::Other(child),
         });
-    }
+    });
     (pos, played, legal)
+}
+
+/// Plays each legal move of `board` at level `n` (mover South, kazan
+/// offset 0) once, giving `each` its hole and the successor; returns the
+/// position at offset 0 and the mask of the legal holes.
+fn play_each(
+    n: u32,
+    config: TuzdykConfig,
+    board: &[u8; 18],
+    mut each: impl FnMut(usize, Position),
+) -> (Position, u16) {
+    let pos = position_at(n, config, board, 0);
+    let legal = pos.row_mask();
+    let mut mask = legal;
+    while mask != 0 {
+        let hole = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        each(
+            hole,
+            pos.after_unchecked(Move::from_index(hole).expect("a bit of the row mask")),
+        );
+    }
+    (pos, legal)
 }
 
 /// The quiet moves of `board` at level `n` (the mover's holes, at
@@ -577,15 +594,9 @@ pub(crate) fn quiet_successors(
     board: &[u8; 18],
 ) -> ([Option<(usize, u64)>; 9], u16) {
     let mut quiet = [None; 9];
-    let pos = position_at(n, config, board, 0);
-    let legal = pos.row_mask();
-    let mut mask = legal;
-    while mask != 0 {
-        let hole = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        let child = pos.after_unchecked(Move::from_index(hole).expect("a bit of the row mask"));
-        quiet[hole] = quiet_slot(n, &child);
-    }
+    let (_, legal) = play_each(n, config, board, |hole, child| {
+        quiet[hole] = quiet_slot(n, &child)
+    });
     (quiet, legal)
 }
 
