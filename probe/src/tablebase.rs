@@ -389,9 +389,8 @@ impl Tablebase {
             return Ok((v, Metric::Dtm));
         }
         let (n, table, gb, j) = self.locate(pos)?;
-        let file = table.file()?;
         let metric = table.header.metric;
-        match self.stored(n, table, file, gb, j)? {
+        match self.stored(n, table, gb, j)? {
             Some(v) => Ok((v, metric)),
             None => {
                 // A loss of a DTC table: one ply over the stored wins,
@@ -399,12 +398,12 @@ impl Tablebase {
                 // stored win ends the search as a contradiction).
                 let d = loss_dtc(pos, |child| {
                     let (n, table, gb, j) = self.locate(child)?;
-                    match self.stored(n, table, table.file()?, gb, j)? {
+                    match self.stored(n, table, gb, j)? {
                         Some(Value::Win(d)) => Ok::<_, ProbeError>(Some(d)),
                         _ => Ok(None),
                     }
                 })?;
-                Ok((file.recovered_loss(d, gb, j)?, metric))
+                Ok((table.file()?.recovered_loss(d, gb, j)?, metric))
             }
         }
     }
@@ -412,14 +411,8 @@ impl Tablebase {
     /// The stored value of the live position at global board `gb`, kazan
     /// offset `j` of `table` ([`Tablebase::locate`]), `None` for a loss of
     /// a DTC table (which stores no distance for it).
-    fn stored(
-        &self,
-        n: u32,
-        table: &Table,
-        file: &TableFile,
-        gb: u64,
-        j: u32,
-    ) -> Result<Option<Value>, ProbeError> {
+    fn stored(&self, n: u32, table: &Table, gb: u64, j: u32) -> Result<Option<Value>, ProbeError> {
+        let file = table.file()?;
         let (wb, at) = file.wdl_location(gb);
         let wdl = self.block(n, file, Section::Wdl, wb)?;
         let t = file.thresholds_in(&wdl, wb, at)?;

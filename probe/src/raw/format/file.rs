@@ -689,37 +689,45 @@ impl TableFile {
     ///
     /// As [`TableFile::wdl`] and [`TableFile::combine`].
     pub fn value(&self, gb: u64, j: u32) -> Result<Value, TableError> {
+        if let Some(v) = self.stored(gb, j)? {
+            return Ok(v);
+        }
+        let pos = self
+            .layout
+            .slot(gb * self.layout.kazans() + j as u64)
+            .position();
+        // One ply over the stored wins only: a successor that is not a
+        // stored win ends the search as a contradiction, and nothing
+        // recovers again (a damaged table's losses may form a cycle).
+        let d = super::loss_dtc(&pos, |child| {
+            let slot = Slot::of(child).ok_or_else(|| self.not_a_win(gb, j))?;
+            let gb = self.layout.global_board(slot.config.id(), slot.board);
+            Ok(match self.stored(gb, slot.kazan)? {
+                Some(Value::Win(d)) => Some(d),
+                _ => None,
+            })
+        })?;
+        self.recovered_loss(d, gb, j)
+    }
+
+    /// The stored value at global board `gb`, kazan offset `j`; `None` for
+    /// a loss of a DTC table, which stores no distance for it.
+    fn stored(&self, gb: u64, j: u32) -> Result<Option<Value>, TableError> {
         self.check_range(gb, j)?;
         let (wb, at) = self.wdl_location(gb);
         let wdl = self.read_block(Section::Wdl, wb)?;
         let t = self.thresholds_in(&wdl, wb, at)?;
         let (block, at) = match self.distance_location(&wdl, gb, j, t)? {
             Stored::At(block, at) => (block, at),
-            Stored::Draw => return Ok(Value::Draw),
-            Stored::Loss => {
-                let pos = self
-                    .layout
-                    .slot(gb * self.layout.kazans() + j as u64)
-                    .position();
-                let d = super::loss_dtc(&pos, |child| {
-                    let slot = Slot::of(child).ok_or_else(|| self.not_a_win(gb, j))?;
-                    let gb = self.layout.global_board(slot.config.id(), slot.board);
-                    // Only a stored win is read: a successor stored as a
-                    // loss would recover again, without end on a table
-                    // whose losses form a cycle.
-                    if self.wdl(gb, slot.kazan)? != Wdl::Win {
-                        return Ok(None);
-                    }
-                    Ok(match self.value(gb, slot.kazan)? {
-                        Value::Win(d) => Some(d),
-                        _ => None,
-                    })
-                })?;
-                return self.recovered_loss(d, gb, j);
-            }
+            Stored::Draw => return Ok(Some(Value::Draw)),
+            Stored::Loss => return Ok(None),
         };
         let data = self.read_block(Section::Dtm, block)?;
-        self.combine(wdl_at(t, j), self.distance_in(&data, block, at)?, block)
+        Ok(Some(self.combine(
+            wdl_at(t, j),
+            self.distance_in(&data, block, at)?,
+            block,
+        )?))
     }
 
     /// The loss [`loss_dtc`](super::loss_dtc) found for the DTC table's
