@@ -163,9 +163,8 @@ pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_w
         .unwrap_or(0);
     let layout = Layout::new(n);
     let added = match metric {
-        _ if !keep => 0,
-        Metric::Dtm if lower::held_whole(n, hold_whole) => layout.positions(),
-        Metric::Dtc if lower_wdl::held_whole(n, hold_whole) => layout.boards(),
+        Metric::Dtm if keep && lower::held_whole(n, hold_whole) => layout.positions(),
+        Metric::Dtc if keep && lower_wdl::held_whole(n, hold_whole) => layout.boards(),
         _ => 0,
     };
     whole + unit.max(added) + BASE_BYTES as u64

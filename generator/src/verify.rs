@@ -371,7 +371,7 @@ struct Lookup<'a> {
     parts: &'a [(usize, LevelValues)],
 }
 
-impl Lookup<'_> {
+impl<'a> Lookup<'a> {
     /// The packed value at `index` (within configuration `config`) of
     /// level `level`.
     #[inline]
@@ -386,12 +386,18 @@ impl Lookup<'_> {
                 None => unreachable!("exit_configs names every configuration an exit reaches"),
             };
         }
+        self.part(config).get(index as usize)
+    }
+
+    /// The values of configuration `config` of the unit being checked.
+    #[inline]
+    fn part(&self, config: usize) -> &'a LevelValues {
         let (_, values) = self
             .parts
             .iter()
             .find(|(id, _)| *id == config)
             .expect("a quiet move stays within its unit");
-        values.get(index as usize)
+        values
     }
 }
 
@@ -543,14 +549,7 @@ fn board_moves<'a>(
     let mut played = [None; 9];
     let (pos, legal) = play_each(n, config, board, |hole, child| {
         played[hole] = Some(match quiet_slot(n, &child) {
-            Some((id, first)) => {
-                let (_, values) = tables
-                    .parts
-                    .iter()
-                    .find(|(i, _)| *i == id)
-                    .expect("a quiet move stays within its unit");
-                Played::Quiet(values, first)
-            }
+            Some((id, first)) => Played::Quiet(tables.part(id), first),
             None => Played::Other(child),
         });
     });
@@ -613,6 +612,16 @@ fn quiet_slot(n: u32, child: &Position) -> Option<(usize, u64)> {
     Some((slot.config.id(), slot.board * (n as u64 + 1)))
 }
 
+/// `pos` (South the mover of a board at kazan offset 0, or a successor of
+/// such a position) at kazan offset `j`: South's kazan `j` stones fuller,
+/// North's `j` emptier.
+#[inline]
+fn at_offset(pos: &Position, j: u32) -> Position {
+    let [s, n] = pos.kazans();
+    pos.with_kazans([s + j as u8, n - j as u8])
+        .expect("stones move between the kazans")
+}
+
 /// The best of the move values at kazan offset `j` of the board whose
 /// legal moves (`legal`, not empty) are `played`.
 #[inline]
@@ -633,11 +642,7 @@ fn expected_value(
                 Value::unpack(values.get((first + (tables.n - j) as u64) as usize)).back()
             }
             Some(Played::Other(child0)) => {
-                let [s, n] = child0.kazans();
-                let child = child0
-                    .with_kazans([s + j as u8, n - j as u8])
-                    .expect("stones move between the kazans");
-                child_value(&child, tables, &mut slots[hole])
+                child_value(&at_offset(&child0, j), tables, &mut slots[hole])
             }
             None => unreachable!("every legal hole was played"),
         };
@@ -656,18 +661,15 @@ fn check_boards(
     tables: &Lookup,
 ) -> Result<Census, Mismatch> {
     let config = TuzdykConfig::from_id(id);
+    let own = tables.part(id);
     let mut census = Census::default();
     let mut walker = BoardWalker::new(n, config, start, end);
     while let Some((rank, board)) = walker.current() {
         let mut slots = [None; 9];
         let (pos0, played, legal) = board_moves(n, config, board, tables);
-        let [s, o] = pos0.kazans();
-        let at = |j: u32| {
-            pos0.with_kazans([s + j as u8, o - j as u8])
-                .expect("stones move between the kazans")
-        };
+        let at = |j: u32| at_offset(&pos0, j);
         for j in 0..=n {
-            let stored = Value::unpack(tables.packed(n, id, rank * (n as u64 + 1) + j as u64));
+            let stored = Value::unpack(own.get((rank * (n as u64 + 1) + j as u64) as usize));
             // A live index position has both kazans at most 81, so its game
             // is over exactly when the side to move has no stones.
             let expected = if legal == 0 {
