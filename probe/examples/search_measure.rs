@@ -26,7 +26,10 @@
 //! FILE (one FEN a line) instead of sampling. `--reuse` copies the line of
 //! a position proven under a smaller limit in the file instead of solving it
 //! again (a search with a longer deadline runs the same until the shorter
-//! one), so a 10 s run only searches what 2 s left open.
+//! one), so a 10 s run only searches what 2 s left open. `--pause-file
+//! PATH` waits before each position while PATH exists, so a long run can
+//! be held (for a build on the same cores) without measuring a position
+//! on a busy machine.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
@@ -54,6 +57,7 @@ struct Args {
     reuse: bool,
     dfpn_threads: usize,
     graph: usize,
+    pause: Option<PathBuf>,
 }
 
 /// The provers `Budget::default()` runs (what `togyz-probe query` uses).
@@ -87,6 +91,7 @@ fn parse_args() -> Result<Args, String> {
         reuse: false,
         dfpn_threads: Budget::default().dfpn_threads,
         graph: Budget::default().graph_positions,
+        pause: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -117,6 +122,7 @@ fn parse_args() -> Result<Args, String> {
             "--fens" => a.fens = Some(value.into()),
             "--dfpn-threads" => a.dfpn_threads = value.parse().map_err(bad)?,
             "--graph" => a.graph = value.parse().map_err(bad)?,
+            "--pause-file" => a.pause = Some(value.into()),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -249,6 +255,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 writeln!(out, "{}", c.join(","))?;
                 continue;
             }
+        }
+        while a.pause.as_ref().is_some_and(|p| p.exists()) {
+            std::thread::sleep(Duration::from_secs(1));
         }
         // A fresh table per position: each is measured on its own.
         let r = Solver::new(&tb, budget).solve(pos)?;
