@@ -10,8 +10,8 @@
 //!
 //! * df-pn, depth-first proof-number search (`pns`), on "does the mover
 //!   win?" and "does the opponent win?", one thread each or both in turn on
-//!   one: it follows the narrow forcing lines, and two refutations that
-//!   need no cycle prove a draw;
+//!   one: it follows the narrow forcing lines, those nearest the tables
+//!   first, and two refutations that need no cycle prove a draw;
 //! * an iterative-deepening depth-first search ([`Solver`]) over the two
 //!   questions "is it at least a draw?" and "is it a win?", with a
 //!   transposition table keyed by the whole position that stores proven
