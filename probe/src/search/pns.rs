@@ -216,7 +216,10 @@ impl<'a> Pns<'a> {
     /// the tables".)
     fn fresh(&self, pos: &Position) -> Numbers {
         let moves = pos.legal_moves().count().max(1) as u32;
-        let above = pos.stones_on_board().saturating_sub(self.table_stones).max(1);
+        let above = pos
+            .stones_on_board()
+            .saturating_sub(self.table_stones)
+            .max(1);
         // At most 162 cubed times 9 moves (38 M), far below INF.
         let far = above.pow(3);
         let (pn, dn) = if pos.side_to_move() == self.x {
