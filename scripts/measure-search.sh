@@ -2,7 +2,9 @@
 # Share of self-play positions above the tables that proof search settles,
 # by stone count and time limit (docs/performance.md, "Proof search above the
 # tables"). Resumable: positions already in the CSV for a limit are skipped.
-# Give the limits in increasing order.
+# Give the limits in increasing order. With PAUSE_FILE set, the run waits
+# between two positions while that file exists (to build on the same cores
+# without measuring beside the build).
 #
 #   scripts/measure-search.sh TABLES_DIR OUT.csv [STONES [PER_COUNT [SECONDS...]]]
 #   scripts/measure-search.sh /work/tables8 t8.csv 12-16 100 2 10
@@ -21,5 +23,6 @@ cargo build --release -q -p togyz-probe --example search_measure
 # smaller limit is copied, not searched again.
 for s in "${limits[@]}"; do
     target/release/examples/search_measure --tables "$tables" --stones "$stones" \
-        --per-count "$per" --seconds "$s" --reuse --out "$out"
+        --per-count "$per" --seconds "$s" --reuse --out "$out" \
+        ${PAUSE_FILE:+--pause-file "$PAUSE_FILE"}
 done
