@@ -56,7 +56,7 @@ pub struct Budget {
     pub nodes: Option<u64>,
     /// Entries of each transposition table (rounded up to a power of two):
     /// the depth-first prover's (30 bytes an entry, kept between searches
-    /// by one [`Solver`]) and each df-pn thread's (40 bytes an entry).
+    /// by one [`Solver`]) and each df-pn thread's (48 bytes an entry).
     /// Memory is taken as the tables fill, so a short search does not pay
     /// for a large table.
     pub tt_entries: usize,
@@ -74,7 +74,7 @@ pub struct Budget {
 
 impl Default for Budget {
     /// Five seconds; df-pn on two threads, one question each, with 2^22
-    /// entries in each table (160 MiB each when full); the retrograde solve
+    /// entries in each table (192 MiB each when full); the retrograde solve
     /// up to 2^18 positions (about 26 MB); no iterative deepening. On 2
     /// cores this proved the most (docs/performance.md, "Proof search above
     /// the tables"): the depth-first prover and a larger graph took time

@@ -9,11 +9,10 @@
 //! a disproof that does is path-dependent and is flagged *tainted*, and only
 //! untainted disproofs are reported as proven.
 
-use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use xxhash_rust::xxh3::Xxh3DefaultBuilder;
+use hashbrown::HashTable;
 
 use super::table::ZeroTable;
 use super::{key_of, static_bounds, tick, Halt, Key};
@@ -24,14 +23,19 @@ use crate::value::Wdl;
 /// Slots a key may take in the table.
 const WAYS: usize = 4;
 
-/// "Infinite" proof or disproof number.
-const INF: u32 = u32::MAX / 4;
+/// "Infinite" proof or disproof number. Numbers are 64-bit: a proof
+/// number counts the leaves still to prove times their distance to the
+/// tables cubed, and within seconds 32-bit sums reached the cap (one
+/// 12-stone loss with a table of 2^23 entries: open after 30 s while the
+/// root spun at a false "infinity", 5.6 s once sums stopped below it, 3.0 s
+/// with 64 bits; docs/performance.md).
+const INF: u64 = u64::MAX / 4;
 
 #[derive(Clone, Copy)]
 struct Entry {
     key: Key,
-    pn: u32,
-    dn: u32,
+    pn: u64,
+    dn: u64,
     /// Nodes spent below this entry (saturating): what it would cost to
     /// find again, so what the replacement keeps.
     work: u32,
@@ -59,7 +63,10 @@ pub(crate) struct Pns<'a> {
     x: Side,
     entries: ZeroTable<Entry>,
     mask: usize,
-    path: HashSet<Key, Xxh3DefaultBuilder>,
+    /// The hashes of the keys on the current path. Two keys with one hash
+    /// would only mark a position off the path as on it, which taints a
+    /// refutation and never makes a proof.
+    path: HashTable<u64>,
     pub(crate) nodes: u64,
     /// The node count at which [`Pns::run`] returns (raised between runs
     /// to share the time with the other question).
@@ -71,8 +78,8 @@ pub(crate) struct Pns<'a> {
 /// What is known of one child: numbers and taint.
 #[derive(Clone, Copy)]
 struct Numbers {
-    pn: u32,
-    dn: u32,
+    pn: u64,
+    dn: u64,
     tainted: bool,
 }
 
@@ -96,7 +103,7 @@ impl<'a> Pns<'a> {
             x,
             mask: entries.len() - 1,
             entries,
-            path: HashSet::default(),
+            path: HashTable::new(),
             nodes: 0,
             node_limit,
             deadline,
@@ -129,13 +136,18 @@ impl<'a> Pns<'a> {
         }
     }
 
-    /// The first slot of the bucket of `key`: `WAYS` slots in a row.
-    fn bucket(&self, key: &Key) -> usize {
-        xxhash_rust::xxh3::xxh3_64(key) as usize & self.mask & !(WAYS - 1)
+    /// The first slot of the bucket of a key hashed to `hash`: `WAYS` slots
+    /// in a row.
+    fn bucket(&self, hash: u64) -> usize {
+        hash as usize & self.mask & !(WAYS - 1)
     }
 
     fn lookup(&self, key: &Key) -> Option<Numbers> {
-        self.lookup_in(self.bucket(key), key)
+        self.lookup_in(self.bucket(hash(key)), key)
+    }
+
+    fn on_path(&self, hash: u64) -> bool {
+        self.path.find(hash, |&h| h == hash).is_some()
     }
 
     fn lookup_in(&self, b: usize, key: &Key) -> Option<Numbers> {
@@ -151,8 +163,8 @@ impl<'a> Pns<'a> {
 
     /// Stores `n` for `key`, found with `work` nodes; a new key takes the
     /// bucket's slot that cost less to find (an unused one first).
-    fn store(&mut self, key: &Key, n: Numbers, work: u64) {
-        let b = self.bucket(key);
+    fn store(&mut self, key: &Key, hash: u64, n: Numbers, work: u64) {
+        let b = self.bucket(hash);
         let slots: [usize; WAYS] = std::array::from_fn(|i| b + i);
         let cost = |e: &Entry| if e.used { e.work as u64 + 1 } else { 0 };
         let i = slots
@@ -215,13 +227,13 @@ impl<'a> Pns<'a> {
     /// 32 cubed, 31 to the fourth power; docs/performance.md, "Distance to
     /// the tables".)
     fn fresh(&self, pos: &Position) -> Numbers {
-        let moves = pos.legal_moves().count().max(1) as u32;
+        let moves = pos.legal_moves().count().max(1) as u64;
         let above = pos
             .stones_on_board()
             .saturating_sub(self.table_stones)
             .max(1);
         // At most 162 cubed times 9 moves (38 M), far below INF.
-        let far = above.pow(3);
+        let far = u64::from(above).pow(3);
         let (pn, dn) = if pos.side_to_move() == self.x {
             (far, moves * far)
         } else {
@@ -240,10 +252,11 @@ impl<'a> Pns<'a> {
 
     /// Multiple iterative deepening at `pos` (not a leaf): searches until
     /// its proof number reaches `th_pn` or its disproof number `th_dn`.
-    fn mid(&mut self, pos: &Position, th_pn: u32, th_dn: u32) -> Result<Numbers, Halt> {
+    fn mid(&mut self, pos: &Position, th_pn: u64, th_dn: u64) -> Result<Numbers, Halt> {
         self.count_node()?;
         let start = self.nodes;
         let key = self.key(pos);
+        let h = hash(&key);
         let or = pos.side_to_move() == self.x;
         // Each child's numbers are looked up once: looking them up again
         // on every turn of the loop cost more than half the time in cache
@@ -258,7 +271,7 @@ impl<'a> Pns<'a> {
             tainted: false,
         }; 9];
         // Children that are no leaf: their key and bucket, fetched first.
-        let mut open: [Option<(Key, usize)>; 9] = [None; 9];
+        let mut open: [Option<(Key, u64)>; 9] = [None; 9];
         let mut count = 0;
         for mv in pos.legal_moves() {
             let child = pos.after_unchecked(mv);
@@ -266,41 +279,41 @@ impl<'a> Pns<'a> {
                 Some(n) => numbers[count] = n,
                 None => {
                     let k = self.key(&child);
-                    let b = self.bucket(&k);
-                    self.entries.prefetch(b, WAYS);
-                    open[count] = Some((k, b));
+                    let kh = hash(&k);
+                    self.entries.prefetch(self.bucket(kh), WAYS);
+                    open[count] = Some((k, kh));
                 }
             }
             kids[count] = child;
             count += 1;
         }
         for i in 0..count {
-            let Some((k, b)) = open[i] else { continue };
-            numbers[i] = if self.path.contains(&k) {
+            let Some((k, kh)) = open[i] else { continue };
+            numbers[i] = if self.on_path(kh) {
                 Numbers {
                     pn: INF,
                     dn: 0,
                     tainted: true,
                 }
             } else {
-                match self.lookup_in(b, &k) {
+                match self.lookup_in(self.bucket(kh), &k) {
                     Some(n) => n,
                     None => self.fresh(&kids[i]),
                 }
             };
         }
         let numbers = &mut numbers[..count];
-        self.path.insert(key);
+        self.path.insert_unique(h, h, |&h| h);
         let result = loop {
             let mut best = 0;
             let (mut first, mut second) = (INF + 1, INF + 1);
-            let mut sum = 0u32;
+            let mut sum = 0u64;
             let mut any_tainted = false;
             for (i, &n) in numbers.iter().enumerate() {
                 // OR: the child with the least proof number; AND: the least
                 // disproof number. The other number adds up.
                 let (m, s) = if or { (n.pn, n.dn) } else { (n.dn, n.pn) };
-                sum = (sum + s).min(INF);
+                sum = add(sum, s);
                 if m < first || (m == first && !n.tainted && numbers[best].tainted) {
                     second = first;
                     first = m;
@@ -343,19 +356,26 @@ impl<'a> Pns<'a> {
             match self.mid(&child, c_pn, c_dn) {
                 Ok(n) => numbers[best] = n,
                 Err(e) => {
-                    self.path.remove(&key);
+                    self.leave(h);
                     return Err(e);
                 }
             }
         };
-        self.path.remove(&key);
+        self.leave(h);
         let work = self.nodes - start;
-        self.store(&key, result, work);
+        self.store(&key, h, result, work);
         Ok(result)
     }
 }
 
 impl Pns<'_> {
+    /// Takes the position hashed to `hash` off the path.
+    fn leave(&mut self, hash: u64) {
+        if let Ok(e) = self.path.find_entry(hash, |&h| h == hash) {
+            e.remove();
+        }
+    }
+
     /// After a settled run: a root move that carries the verdict (a proven
     /// child at an OR root, an untainted refuted child at an AND root).
     pub(crate) fn witness(
@@ -379,6 +399,22 @@ impl Pns<'_> {
     }
 }
 
+/// A sum of proof (or disproof) numbers: infinite only when a term is (a
+/// settled child), else at most `INF - 1`. A sum that merely grew large
+/// must not read as settled: a root at "infinity" without a proof would
+/// return at once, again and again, until the budget ran out.
+fn add(a: u64, b: u64) -> u64 {
+    if a >= INF || b >= INF {
+        INF
+    } else {
+        (a + b).min(INF - 1)
+    }
+}
+
+fn hash(key: &Key) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(key)
+}
+
 fn verdict(n: Numbers) -> Verdict {
     if n.pn == 0 {
         Verdict::Proven
@@ -395,6 +431,20 @@ fn verdict(n: Numbers) -> Verdict {
 /// the "1 + epsilon" trick (Pawlewicz and Lew), a quarter more than the
 /// second best instead of one more, so the search stays longer in one
 /// subtree instead of switching back and forth between two close ones.
-fn widen(second: u32) -> u32 {
+fn widen(second: u64) -> u64 {
     second.saturating_add((second / 4).max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_reach_infinity_only_through_a_settled_term() {
+        assert_eq!(add(INF - 2, 5), INF - 1);
+        assert_eq!(add(INF - 1, INF - 1), INF - 1);
+        assert_eq!(add(INF, 0), INF);
+        assert_eq!(add(3, INF), INF);
+        assert_eq!(add(2, 3), 5);
+    }
 }
