@@ -214,6 +214,11 @@ pub(crate) fn key_of(pos: &Position) -> Key {
     k
 }
 
+/// The hash that places a key in the provers' tables.
+pub(crate) fn key_hash(key: &Key) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(key)
+}
+
 /// What is known about a position before searching it: exact for finished
 /// games and table-covered positions, kazan bounds otherwise.
 pub(crate) fn static_bounds(
@@ -348,13 +353,13 @@ impl Tt {
     }
 
     fn slots(&self, key: &Key) -> [usize; 2] {
-        let h = xxhash_rust::xxh3::xxh3_64(key) as usize & self.mask;
+        let h = key_hash(key) as usize & self.mask;
         [h, h ^ 1]
     }
 
     /// Brings the bucket of `key` into the cache ahead of [`Tt::get`].
     fn prefetch(&self, key: &Key) {
-        let h = xxhash_rust::xxh3::xxh3_64(key) as usize & self.mask;
+        let h = key_hash(key) as usize & self.mask;
         self.entries.prefetch(h & !1, 2);
     }
 

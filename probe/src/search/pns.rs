@@ -15,7 +15,7 @@ use std::time::Instant;
 use hashbrown::HashTable;
 
 use super::table::ZeroTable;
-use super::{key_of, static_bounds, tick, Halt, Key};
+use super::{key_hash, key_of, static_bounds, tick, Halt, Key};
 use crate::rules::{Position, Side};
 use crate::tablebase::Tablebase;
 use crate::value::Wdl;
@@ -143,7 +143,7 @@ impl<'a> Pns<'a> {
     }
 
     fn lookup(&self, key: &Key) -> Option<Numbers> {
-        self.lookup_in(self.bucket(hash(key)), key)
+        self.lookup_in(self.bucket(key_hash(key)), key)
     }
 
     fn on_path(&self, hash: u64) -> bool {
@@ -256,7 +256,7 @@ impl<'a> Pns<'a> {
         self.count_node()?;
         let start = self.nodes;
         let key = self.key(pos);
-        let h = hash(&key);
+        let h = key_hash(&key);
         let or = pos.side_to_move() == self.x;
         // Each child's numbers are looked up once: looking them up again
         // on every turn of the loop cost more than half the time in cache
@@ -279,7 +279,7 @@ impl<'a> Pns<'a> {
                 Some(n) => numbers[count] = n,
                 None => {
                     let k = self.key(&child);
-                    let kh = hash(&k);
+                    let kh = key_hash(&k);
                     self.entries.prefetch(self.bucket(kh), WAYS);
                     open[count] = Some((k, kh));
                 }
@@ -371,7 +371,9 @@ impl<'a> Pns<'a> {
 impl Pns<'_> {
     /// Takes the position hashed to `hash` off the path.
     fn leave(&mut self, hash: u64) {
-        if let Ok(e) = self.path.find_entry(hash, |&h| h == hash) {
+        let found = self.path.find_entry(hash, |&h| h == hash);
+        debug_assert!(found.is_ok(), "a position leaves the path it entered");
+        if let Ok(e) = found {
             e.remove();
         }
     }
@@ -409,10 +411,6 @@ fn add(a: u64, b: u64) -> u64 {
     } else {
         (a + b).min(INF - 1)
     }
-}
-
-fn hash(key: &Key) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(key)
 }
 
 fn verdict(n: Numbers) -> Verdict {
