@@ -352,15 +352,19 @@ impl Tt {
         }
     }
 
+    /// The first of the two slots of `key`'s bucket.
+    fn bucket(&self, key: &Key) -> usize {
+        key_hash(key) as usize & self.mask & !1
+    }
+
     fn slots(&self, key: &Key) -> [usize; 2] {
-        let h = key_hash(key) as usize & self.mask;
-        [h, h ^ 1]
+        let b = self.bucket(key);
+        [b, b + 1]
     }
 
     /// Brings the bucket of `key` into the cache ahead of [`Tt::get`].
     fn prefetch(&self, key: &Key) {
-        let h = key_hash(key) as usize & self.mask;
-        self.entries.prefetch(h & !1, 2);
+        self.entries.prefetch(self.bucket(key), 2);
     }
 
     fn get(&self, key: &Key) -> Option<&Entry> {

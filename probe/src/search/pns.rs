@@ -415,7 +415,7 @@ impl Pns<'_> {
 /// sent the search away from lines that were nearly proven. On 164
 /// 18-stone positions the sums left open within 1 s: 96 proven within 2 s
 /// with weak numbers on both sides, 86 with them on the proof side only;
-/// the slowest 12-stone loss, 2.6 s with sums, 1.7 s
+/// the slowest 12-stone loss, 2.6 s with sums, 1.6 s (medians of 5)
 /// (docs/performance.md, "Weak proof numbers").
 ///
 /// It is 0 only when every child is settled the same way and infinite only
