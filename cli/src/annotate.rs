@@ -108,17 +108,57 @@ struct GameJson {
     moves: Vec<MoveJson>,
 }
 
+/// The text of a record file, and whether bytes had to be replaced. Moves
+/// are ASCII, so a file in a legacy code page (player names in
+/// Windows-1251, say) still replays: only its tag values are marred, while
+/// a bad byte inside the moves is a syntax error naming the line.
+fn decode(bytes: &[u8]) -> (String, bool) {
+    let utf16 = |le: bool| {
+        let units = bytes[2..].chunks(2).map(|c| match (c, le) {
+            ([a, b], true) => u16::from_le_bytes([*a, *b]),
+            ([a, b], false) => u16::from_be_bytes([*a, *b]),
+            // An odd last byte: no whole unit, so a replacement.
+            _ => 0xd800,
+        });
+        let text: String = char::decode_utf16(units)
+            .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect();
+        let lossy = bytes.len() % 2 == 1 || text.contains(char::REPLACEMENT_CHARACTER);
+        (text, lossy)
+    };
+    match bytes {
+        [0xff, 0xfe, ..] => utf16(true),
+        [0xfe, 0xff, ..] => utf16(false),
+        _ => match std::str::from_utf8(bytes) {
+            Ok(t) => (t.to_owned(), false),
+            Err(_) => (String::from_utf8_lossy(bytes).into_owned(), true),
+        },
+    }
+}
+
 /// Runs the subcommand. Games that cannot be read or replayed are reported
 /// in place and make the exit code 2 at the end.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     if args.file == "-" {
         io::stdin()
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .map_err(Failure::input)?;
     } else {
-        text = std::fs::read_to_string(&args.file)
+        bytes = std::fs::read(&args.file)
             .map_err(|e| Failure::new(Kind::BadFen, format!("cannot read {}: {e}", args.file)))?;
+    }
+    let (text, lossy) = decode(&bytes);
+    if lossy {
+        eprintln!(
+            "warning: {} is not valid UTF-8 (or UTF-16 with a byte order mark); \
+             its bad bytes read as \u{fffd}",
+            if args.file == "-" {
+                "standard input"
+            } else {
+                &args.file
+            }
+        );
     }
     let tables = args.tables.open();
     if let Some(f) = tables.open_failure() {

@@ -32,7 +32,7 @@ fn setup() -> &'static (Levels, tempfile::TempDir) {
     })
 }
 
-fn annotate(args: &[&str], stdin: &str) -> Output {
+fn annotate(args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
     let dir = setup().1.path();
     let mut child = Command::new(env!("CARGO_BIN_EXE_togyz-probe"))
         .arg("annotate")
@@ -46,7 +46,7 @@ fn annotate(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("the binary runs");
     // A bad option ends the program before it reads: ignore the closed pipe.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_ref());
     child.wait_with_output().unwrap()
 }
 
@@ -69,7 +69,7 @@ fn the_samples_in_words_and_in_json() {
     ));
     let out = annotate(
         &["--json", "--search-time", "0.3"],
-        &SAMPLE.replace('\n', "\r\n"),
+        SAMPLE.replace('\n', "\r\n"),
     );
     assert_eq!(out.status.code(), Some(0));
     let g = games(&out);
@@ -217,4 +217,44 @@ fn bad_search_time_and_empty_input_are_errors() {
     }
     let out = annotate(&[], "  \r\n");
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn windows_exports_read_a_byte_order_mark_utf16_and_a_legacy_code_page() {
+    let plain = annotate(&["--search-time", "0"], SAMPLE);
+    assert_eq!(plain.status.code(), Some(0));
+    let bom = [b"\xef\xbb\xbf".as_slice(), SAMPLE.as_bytes()].concat();
+    let utf16: Vec<u8> = [0xff, 0xfe]
+        .into_iter()
+        .chain(SAMPLE.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    for input in [bom, utf16] {
+        let out = annotate(&["--search-time", "0"], &input);
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(out.stdout, plain.stdout);
+        assert!(out.stderr.is_empty());
+    }
+    let splice = |find: &str, from: usize, to: usize, with: &[u8]| {
+        let at = SAMPLE.find(find).unwrap();
+        let b = SAMPLE.as_bytes();
+        [&b[..at + from], with, &b[at + to..]].concat()
+    };
+    // "Иван" in Windows-1251: the name is marred, the game replays.
+    let cp1251 = splice("\"south\"", 1, 6, b"\xc8\xe2\xe0\xed");
+    let out = annotate(&["--json", "--search-time", "0"], &cp1251);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stderr.clone())
+        .unwrap()
+        .starts_with("warning: standard input is not valid UTF-8"));
+    let g = games(&out);
+    assert_eq!(g[0]["tags"]["White"], "\u{fffd}".repeat(4));
+    assert_eq!(g[0]["plies"], 79);
+    // A bad byte among the moves is that game's syntax error.
+    let bad = splice("33(22)", 1, 2, b"\xff");
+    let out = annotate(&["--json", "--search-time", "0"], &bad);
+    assert_eq!(out.status.code(), Some(2));
+    let g = games(&out);
+    let error = g[0]["error"].as_str().unwrap();
+    assert!(error.starts_with("line 8:"), "{error}");
+    assert!(g[1].get("error").is_none());
 }

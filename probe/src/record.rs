@@ -314,8 +314,10 @@ impl fmt::Display for GameRecord {
 
 /// Reads every game of a record file. Each game is parsed on its own: a
 /// game with a syntax error is an `Err` naming the line, and the games after
-/// it are still read.
+/// it are still read. A byte order mark at the start (Windows editors
+/// write one) is skipped.
 pub fn parse_records(text: &str) -> Vec<Result<GameRecord, RecordError>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut games = Vec::new();
     let mut cur: Option<Result<GameRecord, RecordError>> = None;
     let mut in_comment: Option<usize> = None;
@@ -489,6 +491,8 @@ mod tests {
         assert_eq!(g.moves[2].line, 5);
         assert_eq!(g.result, Some(RecordedResult::SouthWins));
         assert!(g.replay().is_ok());
+        let with_bom = parse_records(&format!("\u{feff}{text}"));
+        assert_eq!(with_bom[0].as_ref().unwrap(), g);
     }
 
     #[test]
