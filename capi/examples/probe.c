@@ -5,7 +5,8 @@
  *   probe --threads N TABLES_DIR [FEN]  the same answer from N threads at
  *                                       once, each checked against it
  *
- * FEN defaults to 7,2S,1/8,2S 79 79 S 1 (a loss in 4 for South).
+ * FEN defaults to 7,2S,1/8,2S 79 79 S 1 (a loss in 4 for South). Above the
+ * tables the result is proven by search (togyz_tb_solve) within 5 s.
  * Build (from the repository root, after cargo build --release -p togyz-tb-capi):
  *   cc -std=c11 -Icapi/include capi/examples/probe.c -Ltarget/release \
  *      -ltogyz_tb -Wl,-rpath,$PWD/target/release -lpthread -o probe
@@ -102,6 +103,26 @@ static void *worker(void *arg) {
     return NULL;
 }
 
+/* Above the tables: proof search within 5 s, the answer said as proven
+ * only when it is. */
+static int solve(const TogyzTb *tb, const TogyzPosition *pos, const char *fen) {
+    TogyzSearchResult r;
+    TogyzStatus s = togyz_tb_solve(tb, pos, 5.0, 0, &r);
+    if (s != TOGYZ_STATUS_OK)
+        return fail("togyz_tb_solve", s);
+    printf("position: %s\n", fen);
+    if (r.proven)
+        printf("value: %s, proven by search (%llu nodes, %.2f s; tables up to %u stones)\n",
+               wdl_name(r.lower), (unsigned long long)r.nodes, r.seconds,
+               (unsigned)r.table_stones);
+    else
+        printf("value: not proven in %.2f s: between %s and %s\n", r.seconds,
+               wdl_name(r.lower), wdl_name(r.upper));
+    if (r.best_hole != 0)
+        printf("best move: %s (hole %u)\n", r.best_traditional, (unsigned)r.best_hole);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int threads = 0;
     int arg = 1;
@@ -142,6 +163,11 @@ int main(int argc, char **argv) {
     }
     Answer a;
     s = answer(tb, &pos, &a);
+    if (s == TOGYZ_STATUS_MISSING_TABLE) {
+        int status = solve(tb, &pos, back);
+        togyz_tb_close(tb);
+        return status;
+    }
     if (s != TOGYZ_STATUS_OK) {
         togyz_tb_close(tb);
         return fail("probe", s);

@@ -83,6 +83,16 @@ typedef enum TogyzMetric {
   TOGYZ_METRIC_DTC = 2,
 } TogyzMetric;
 
+// Where a [`TogyzSearchResult`] comes from.
+typedef enum TogyzSource {
+  // The game is over, or the kazans alone settle it.
+  TOGYZ_SOURCE_RULES = 0,
+  // The tables cover the position.
+  TOGYZ_SOURCE_TABLES = 1,
+  // Proof search down to the tables.
+  TOGYZ_SOURCE_SEARCH = 2,
+} TogyzSource;
+
 // Open tables: the handle [`togyz_tb_open`] returns. Opaque to C; free it
 // with [`togyz_tb_close`].
 typedef struct TogyzTb TogyzTb;
@@ -130,6 +140,35 @@ typedef struct TogyzRootMove {
   // (the move itself is ply 1).
   struct TogyzValue value;
 } TogyzRootMove;
+
+// What [`togyz_tb_solve`] showed about a position, for its side to move:
+// its value lies between `lower` and `upper` (loss < draw < win). It is
+// proven when the two are equal; a search that ran out of time or nodes
+// leaves them apart (`DRAW..WIN` is "at least a draw").
+typedef struct TogyzSearchResult {
+  // The value is at least this.
+  enum TogyzWdl lower;
+  // The value is at most this.
+  enum TogyzWdl upper;
+  // 1 when `lower == upper`, else 0.
+  uint8_t proven;
+  // When proven and the game is not over: the hole (1..9 in the
+  // mover's row) of a move that achieves the value; else 0.
+  uint8_t best_hole;
+  // That move in traditional notation (`65`, `36x`), NUL-terminated;
+  // empty when `best_hole` is 0.
+  char best_traditional[8];
+  // Where the answer comes from.
+  enum TogyzSource source;
+  // The tables used: every position with at most this many stones.
+  uint32_t table_stones;
+  // Nodes the depth-first provers visited.
+  uint64_t nodes;
+  // Positions the retrograde solve above the tables enumerated.
+  uint64_t graph_positions;
+  // Wall time spent, in seconds.
+  double seconds;
+} TogyzSearchResult;
 
 #ifdef __cplusplus
 extern "C" {
@@ -247,6 +286,30 @@ enum TogyzStatus togyz_tb_root(const struct TogyzTb *tb,
                                struct TogyzRootMove *moves,
                                size_t capacity,
                                size_t *count);
+
+// Proves the value of a position, by the tables when they cover it and
+// else by proof search whose leaves are table probes (df-pn on two
+// threads and a retrograde solve of the positions reachable above the
+// tables), within `max_seconds` of wall time and `max_nodes` nodes per
+// question; 0 lifts either limit, but not both. The answer is *proven*
+// only when `lower == upper`, never a guess. Memory: up to about 400 MB
+// while a hard search fills its tables, freed on return.
+//
+// Several threads may solve on one handle at once; each call searches on
+// its own.
+//
+// Errors: `NULL_POINTER`, `BAD_ARGUMENT` (`max_seconds` negative, not
+// finite or above a year; both limits 0), `BAD_POSITION`,
+// `DAMAGED_TABLE`, `IO`.
+//
+// # Safety
+// `tb` is null or a live handle; `pos` is null or points to a position;
+// `out` is null or valid for writing.
+enum TogyzStatus togyz_tb_solve(const struct TogyzTb *tb,
+                                const struct TogyzPosition *pos,
+                                double max_seconds,
+                                uint64_t max_nodes,
+                                struct TogyzSearchResult *out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -25,6 +25,7 @@ use std::path::PathBuf;
 
 use togyz_probe::notation::{self, NotationError};
 use togyz_probe::rules::{Position, PositionError, Side};
+use togyz_probe::search::{Budget, Source};
 use togyz_probe::tablebase::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
 use togyz_probe::TableError;
 use togyz_probe::{Metric, Value, Wdl};
@@ -155,6 +156,49 @@ pub struct TogyzRootMove {
     /// The value for the mover, counted from the position before the move
     /// (the move itself is ply 1).
     pub value: TogyzValue,
+}
+
+/// Where a [`TogyzSearchResult`] comes from.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TogyzSource {
+    /// The game is over, or the kazans alone settle it.
+    Rules = 0,
+    /// The tables cover the position.
+    Tables = 1,
+    /// Proof search down to the tables.
+    Search = 2,
+}
+
+/// What [`togyz_tb_solve`] showed about a position, for its side to move:
+/// its value lies between `lower` and `upper` (loss < draw < win). It is
+/// proven when the two are equal; a search that ran out of time or nodes
+/// leaves them apart (`DRAW..WIN` is "at least a draw").
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TogyzSearchResult {
+    /// The value is at least this.
+    pub lower: TogyzWdl,
+    /// The value is at most this.
+    pub upper: TogyzWdl,
+    /// 1 when `lower == upper`, else 0.
+    pub proven: u8,
+    /// When proven and the game is not over: the hole (1..9 in the
+    /// mover's row) of a move that achieves the value; else 0.
+    pub best_hole: u8,
+    /// That move in traditional notation (`65`, `36x`), NUL-terminated;
+    /// empty when `best_hole` is 0.
+    pub best_traditional: [c_char; 8],
+    /// Where the answer comes from.
+    pub source: TogyzSource,
+    /// The tables used: every position with at most this many stones.
+    pub table_stones: u32,
+    /// Nodes the depth-first provers visited.
+    pub nodes: u64,
+    /// Positions the retrograde solve above the tables enumerated.
+    pub graph_positions: u64,
+    /// Wall time spent, in seconds.
+    pub seconds: f64,
 }
 
 /// Open tables: the handle [`togyz_tb_open`] returns. Opaque to C; free it
@@ -685,6 +729,74 @@ pub unsafe extern "C" fn togyz_tb_root(
             unsafe { std::ptr::copy_nonoverlapping(answer.as_ptr(), moves, answer.len()) };
         }
         Ok(())
+    })
+}
+
+/// Proves the value of a position, by the tables when they cover it and
+/// else by proof search whose leaves are table probes (df-pn on two
+/// threads and a retrograde solve of the positions reachable above the
+/// tables), within `max_seconds` of wall time and `max_nodes` nodes per
+/// question; 0 lifts either limit, but not both. The answer is *proven*
+/// only when `lower == upper`, never a guess. Memory: up to about 400 MB
+/// while a hard search fills its tables, freed on return.
+///
+/// Several threads may solve on one handle at once; each call searches on
+/// its own.
+///
+/// Errors: `NULL_POINTER`, `BAD_ARGUMENT` (`max_seconds` negative, not
+/// finite or above a year; both limits 0), `BAD_POSITION`,
+/// `DAMAGED_TABLE`, `IO`.
+///
+/// # Safety
+/// `tb` is null or a live handle; `pos` is null or points to a position;
+/// `out` is null or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn togyz_tb_solve(
+    tb: *const TogyzTb,
+    pos: *const TogyzPosition,
+    max_seconds: f64,
+    max_nodes: u64,
+    out: *mut TogyzSearchResult,
+) -> TogyzStatus {
+    guard(|| {
+        // SAFETY: the contract.
+        let tb = unsafe { deref(tb, "tb") }?;
+        // SAFETY: the contract.
+        let pos = position_from_c(unsafe { deref(pos, "pos") }?)?;
+        if out.is_null() {
+            return Err(Failure::null("out"));
+        }
+        let budget = Budget::limits(max_seconds, max_nodes).map_err(|e| {
+            Failure::new(
+                TogyzStatus::BadArgument,
+                format!("max_seconds {max_seconds}, max_nodes {max_nodes}: {e}"),
+            )
+        })?;
+        let r = tb.tb.solve(&pos, budget)?;
+        let best = r.proven().and(r.best_move);
+        let best_text = match best {
+            Some(mv) => notation::traditional(&pos, mv)
+                .map_err(|e| Failure::new(TogyzStatus::Internal, e.to_string()))?,
+            None => String::new(),
+        };
+        let result = TogyzSearchResult {
+            lower: wdl_to_c(r.lower),
+            upper: wdl_to_c(r.upper),
+            proven: u8::from(r.proven().is_some()),
+            best_hole: best.map_or(0, |mv| mv.hole()),
+            best_traditional: fixed_text(&best_text),
+            source: match r.source {
+                Source::Rules => TogyzSource::Rules,
+                Source::Tables => TogyzSource::Tables,
+                Source::Search => TogyzSource::Search,
+            },
+            table_stones: r.table_stones,
+            nodes: r.nodes,
+            graph_positions: r.graph_positions,
+            seconds: r.elapsed.as_secs_f64(),
+        };
+        // SAFETY: the contract.
+        unsafe { put(out, result, "out") }
     })
 }
 

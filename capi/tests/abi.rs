@@ -208,3 +208,112 @@ fn several_folders_and_their_failures() {
     assert_eq!(s, TogyzStatus::NullPointer);
     assert_eq!(last_error(), "dirs[0] is a null pointer");
 }
+
+/// Every `stride`-th live position with `n` stones.
+fn live_positions(n: u32, count: u64) -> Vec<togyz_probe::Position> {
+    let layout = togyz_probe::raw::index::Layout::new(n);
+    let stride = layout.positions() / count + 1;
+    (0..layout.positions())
+        .step_by(stride as usize)
+        .map(|i| layout.slot(i).position())
+        .filter(|p| togyz_probe::tablebase::terminal_value(p).is_none())
+        .collect()
+}
+
+fn solve(tb: *const TogyzTb, fen: &str, seconds: f64, nodes: u64) -> TogyzSearchResult {
+    let mut r = std::mem::MaybeUninit::uninit();
+    // SAFETY: a live handle, a position, a writable output.
+    let s = unsafe { togyz_tb_solve(tb, &position(fen), seconds, nodes, r.as_mut_ptr()) };
+    assert_eq!(s, TogyzStatus::Ok, "{fen}: {}", last_error());
+    // SAFETY: written on success.
+    unsafe { r.assume_init() }
+}
+
+#[test]
+fn solve_above_the_tables_matches_the_generator() {
+    // The truth for 5 and 6 stones, with the tables for 1..=4 on disk.
+    let levels = togyz_gen::retro::solve_all(6).expect("levels solve");
+    let (s, tb) = open(&[common::tables()]);
+    assert_eq!(s, TogyzStatus::Ok);
+    let rank = |w: TogyzWdl| w as i32;
+    let mut proven = 0;
+    for n in [5, 6] {
+        for pos in live_positions(n, 30) {
+            let fen = pos.fen();
+            let truth = c_value(levels.value(&pos).unwrap()).wdl;
+            let r = solve(tb, &fen, 30.0, 0);
+            assert_eq!(r.proven, 1, "{fen}");
+            assert_eq!((r.lower, r.upper), (truth, truth), "{fen}");
+            assert_eq!(r.source, TogyzSource::Search);
+            assert_eq!(r.table_stones, 4);
+            // The move named achieves the value.
+            let mv = pos
+                .legal_moves()
+                .find(|m| m.hole() == r.best_hole)
+                .unwrap_or_else(|| panic!("{fen}: hole {}", r.best_hole));
+            assert_eq!(
+                text(&r.best_traditional),
+                togyz_probe::notation::traditional(&pos, mv).unwrap()
+            );
+            let after = pos.after_unchecked(mv);
+            let reply = togyz_probe::tablebase::terminal_value(&after)
+                .or_else(|| levels.value(&after))
+                .unwrap();
+            assert_eq!(-rank(c_value(reply).wdl), rank(truth), "{fen}");
+            proven += 1;
+            // A budget of a few nodes: whatever it shows holds.
+            let r = solve(tb, &fen, 0.0, 3);
+            assert!(rank(r.lower) <= rank(truth) && rank(truth) <= rank(r.upper));
+            assert_eq!(r.proven, u8::from(r.lower == r.upper));
+        }
+    }
+    assert!(proven >= 50, "{proven}");
+    // Twelve stones over the tables for 4, in 3 nodes: open, and no move.
+    let r = solve(tb, "1,1S,1S,1S,1,2S,1,3S,1/2,3S,1,1S,4 74 76 S 109", 0.0, 3);
+    assert_eq!(
+        (r.proven, r.lower, r.upper),
+        (0, TogyzWdl::Loss, TogyzWdl::Win)
+    );
+    assert_eq!((r.best_hole, text(&r.best_traditional)), (0, String::new()));
+    // Within the tables and at the end of the game, no search.
+    let r = solve(tb, SEED, 1.0, 0);
+    assert_eq!(
+        (r.source, r.lower, r.proven),
+        (TogyzSource::Tables, TogyzWdl::Loss, 1)
+    );
+    assert_eq!(r.nodes, 0);
+    // SAFETY: the handle, closed once.
+    unsafe { togyz_tb_close(tb) };
+}
+
+#[test]
+fn solve_refuses_a_search_without_limits() {
+    let (s, tb) = open(&[common::tables()]);
+    assert_eq!(s, TogyzStatus::Ok);
+    let pos = position(SEED);
+    let mut r = std::mem::MaybeUninit::uninit();
+    for (seconds, nodes) in [
+        (0.0, 0),
+        (-1.0, 10),
+        (f64::NAN, 10),
+        (f64::INFINITY, 0),
+        (1e10, 0),
+    ] {
+        // SAFETY: a live handle, a position, a writable output.
+        let s = unsafe { togyz_tb_solve(tb, &pos, seconds, nodes, r.as_mut_ptr()) };
+        assert_eq!(s, TogyzStatus::BadArgument, "{seconds} {nodes}");
+        assert!(last_error().contains("max_seconds"), "{}", last_error());
+    }
+    // SAFETY: null pointers only where the contract allows them.
+    unsafe {
+        assert_eq!(
+            togyz_tb_solve(tb, &pos, 1.0, 0, null_mut()),
+            TogyzStatus::NullPointer
+        );
+        assert_eq!(
+            togyz_tb_solve(null(), &pos, 1.0, 0, r.as_mut_ptr()),
+            TogyzStatus::NullPointer
+        );
+        togyz_tb_close(tb);
+    }
+}

@@ -31,8 +31,9 @@ fn setup() -> &'static Setup {
 }
 
 /// The folder holding `libtogyz_tb.so`: cargo builds the library's every
-/// crate type before the tests, next to them (`target/<profile>/deps`) and
-/// copied one level up.
+/// crate type before the tests, next to them (`target/<profile>/deps`).
+/// The copy one level up is only refreshed by `cargo build`, so it may be
+/// stale and comes second.
 fn library_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let deps = exe.parent().unwrap();
@@ -41,7 +42,7 @@ fn library_dir() -> PathBuf {
         std::env::consts::DLL_PREFIX,
         std::env::consts::DLL_SUFFIX
     );
-    let found = [deps.parent().unwrap(), deps]
+    let found = [deps, deps.parent().unwrap()]
         .into_iter()
         .find(|d| d.join(&name).exists())
         .unwrap_or_else(|| panic!("{name} not found next to {}", exe.display()))
@@ -75,7 +76,13 @@ fn compile(out: &Path) {
 }
 
 fn run(args: &[&str]) -> Output {
-    Command::new(&setup().probe).args(args).output().unwrap()
+    // Cargo's own LD_LIBRARY_PATH would win over the rpath and may lead to
+    // a stale copy of the library.
+    Command::new(&setup().probe)
+        .args(args)
+        .env("LD_LIBRARY_PATH", library_dir())
+        .output()
+        .unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -158,13 +165,6 @@ fn four_threads_agree() {
 #[test]
 fn failures_come_back_with_their_message() {
     let dir = common::tables().to_str().unwrap();
-    let out = run(&[dir, "9/5S,8 76 81 S 1"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out.stderr).contains("status 5): no table for 5 stones"),
-        "{}",
-        text(&out.stderr)
-    );
     let out = run(&[dir, "not a fen"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -180,4 +180,26 @@ fn failures_come_back_with_their_message() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn above_the_tables_the_example_proves_by_search() {
+    let dir = common::tables().to_str().unwrap();
+    let levels = togyz_gen::retro::solve_all(5).expect("levels solve");
+    for fen in ["9/5S,8 76 81 S 1", "1S,1S,7/1S,1S,1S,6 78 79 N 7"] {
+        let pos = parse_fen(fen).unwrap();
+        let truth = levels.value(&pos).unwrap().wdl();
+        let out = run(&[dir, fen]);
+        assert!(out.status.success(), "{fen}: {}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let want = format!(
+            "position: {}\nvalue: {truth}, proven by search (",
+            pos.fen()
+        );
+        assert!(stdout.contains(&want), "{stdout}");
+        assert!(
+            stdout.contains("; tables up to 4 stones)\nbest move: "),
+            "{stdout}"
+        );
+    }
 }

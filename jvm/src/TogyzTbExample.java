@@ -1,6 +1,7 @@
 // TogyzTbExample.java: probe togyz-tb tables from Java through JNA and the
 // C ABI (capi/include/togyz_tb.h). It prints what capi/examples/probe.c
-// prints, so the two can be compared.
+// prints, so the two can be compared; above the tables it proves the result
+// by search (togyz_tb_solve) within 5 s.
 //
 //   javac -cp /usr/share/java/jna.jar -d out jvm/src/TogyzTbExample.java
 //   java -cp /usr/share/java/jna.jar:out -Djna.library.path=target/release \
@@ -25,6 +26,7 @@ public final class TogyzTbExample {
         TogyzTb LIB = Native.load("togyz_tb", TogyzTb.class);
 
         int TOGYZ_STATUS_OK = 0;
+        int TOGYZ_STATUS_MISSING_TABLE = 5;
         int TOGYZ_METRIC_NONE = 0;
         int TOGYZ_MAX_MOVES = 9;
         long TOGYZ_DEFAULT_CACHE_BYTES = 268435456L;
@@ -39,6 +41,7 @@ public final class TogyzTbExample {
         int togyz_tb_wdl(Pointer tb, Position pos, IntByReference out);
         int togyz_tb_value(Pointer tb, Position pos, Value out);
         int togyz_tb_root(Pointer tb, Position pos, RootMove[] moves, long capacity, LongRef count);
+        int togyz_tb_solve(Pointer tb, Position pos, double maxSeconds, long maxNodes, SearchResult out);
     }
 
     /** struct TogyzPosition. */
@@ -74,6 +77,22 @@ public final class TogyzTbExample {
         public Value value;
     }
 
+    /** struct TogyzSearchResult. */
+    @Structure.FieldOrder({"lower", "upper", "proven", "best_hole", "best_traditional", "source",
+        "table_stones", "nodes", "graph_positions", "seconds"})
+    public static class SearchResult extends Structure {
+        public int lower;
+        public int upper;
+        public byte proven;
+        public byte best_hole;
+        public byte[] best_traditional = new byte[8];
+        public int source;
+        public int table_stones;
+        public long nodes;
+        public long graph_positions;
+        public double seconds;
+    }
+
     /** A size_t out-parameter (64-bit platforms). */
     public static class LongRef extends com.sun.jna.ptr.LongByReference {}
 
@@ -106,6 +125,25 @@ public final class TogyzTbExample {
         return out.toString();
     }
 
+    static String wdlName(int wdl) {
+        return wdl > 0 ? "win" : wdl < 0 ? "loss" : "draw";
+    }
+
+    /** Above the tables: proof search within 5 s, as probe.c prints it. */
+    static String solve(Pointer tb, Position pos) {
+        SearchResult r = new SearchResult();
+        check("togyz_tb_solve", TogyzTb.LIB.togyz_tb_solve(tb, pos, 5.0, 0, r));
+        String out = r.proven != 0
+            ? String.format("value: %s, proven by search (%d nodes, %.2f s; tables up to %d stones)%n",
+                wdlName(r.lower), r.nodes, r.seconds, r.table_stones)
+            : String.format("value: not proven in %.2f s: between %s and %s%n",
+                r.seconds, wdlName(r.lower), wdlName(r.upper));
+        if (r.best_hole != 0) {
+            out += String.format("best move: %s (hole %d)%n", cString(r.best_traditional), r.best_hole);
+        }
+        return out;
+    }
+
     public static void main(String[] args) throws Exception {
         int threads = 0;
         int arg = 0;
@@ -136,9 +174,11 @@ public final class TogyzTbExample {
             check("togyz_position_from_fen", TogyzTb.LIB.togyz_position_from_fen(fen, pos));
             byte[] back = new byte[128];
             check("togyz_position_to_fen", TogyzTb.LIB.togyz_position_to_fen(pos, back, back.length));
-            String expected = report(tb, pos);
+            Value probe = new Value();
+            boolean above = TogyzTb.LIB.togyz_tb_value(tb, pos, probe) == TogyzTb.TOGYZ_STATUS_MISSING_TABLE;
+            String expected = above ? solve(tb, pos) : report(tb, pos);
             System.out.print("position: " + cString(back) + "\n" + expected);
-            if (threads > 0) {
+            if (threads > 0 && !above) {
                 ExecutorService pool = Executors.newFixedThreadPool(threads);
                 List<Future<Boolean>> jobs = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {

@@ -110,6 +110,39 @@ impl Budget {
             ..Budget::default()
         }
     }
+
+    /// The default budget with the limits a caller from another language
+    /// passes: at most `seconds` of wall time (0: no time limit) and
+    /// `nodes` per question (0: no node limit).
+    ///
+    /// # Errors
+    /// [`LimitError`] when `seconds` is negative, not finite or above a
+    /// year, or when both limits are 0 (a search that might never end).
+    pub fn limits(seconds: f64, nodes: u64) -> Result<Budget, LimitError> {
+        const YEAR: f64 = 365.0 * 86_400.0;
+        if !(0.0..=YEAR).contains(&seconds) {
+            return Err(LimitError::Seconds(seconds));
+        }
+        if seconds == 0.0 && nodes == 0 {
+            return Err(LimitError::Unlimited);
+        }
+        Ok(Budget {
+            time: (seconds > 0.0).then(|| Duration::from_secs_f64(seconds)),
+            nodes: (nodes > 0).then_some(nodes),
+            ..Budget::default()
+        })
+    }
+}
+
+/// Limits [`Budget::limits`] refuses.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum LimitError {
+    /// A time limit out of range.
+    #[error("the time limit is {0} s: it must be between 0 and a year")]
+    Seconds(f64),
+    /// Neither a time nor a node limit.
+    #[error("no time limit and no node limit: a search needs one")]
+    Unlimited,
 }
 
 /// How a result was obtained.

@@ -238,3 +238,21 @@ fn kazan_bounds_hold_the_truth() {
     }
     assert!(narrowed > 100);
 }
+
+#[test]
+fn limits_from_other_languages() {
+    use togyz_probe::search::LimitError;
+    let b = Budget::limits(1.5, 0).unwrap();
+    assert_eq!((b.time, b.nodes), (Some(Duration::from_millis(1500)), None));
+    assert_eq!(b.tt_entries, Budget::default().tt_entries);
+    let b = Budget::limits(0.0, 7).unwrap();
+    assert_eq!((b.time, b.nodes), (None, Some(7)));
+    assert_eq!(Budget::limits(0.0, 0), Err(LimitError::Unlimited));
+    for bad in [-1.0, f64::INFINITY, 1e10] {
+        assert_eq!(Budget::limits(bad, 5), Err(LimitError::Seconds(bad)));
+    }
+    assert!(matches!(
+        Budget::limits(f64::NAN, 5),
+        Err(LimitError::Seconds(_))
+    ));
+}

@@ -10,11 +10,12 @@
 use std::path::PathBuf;
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyTypeError};
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use togyz_probe::notation::{self, parse_fen, NotationError};
 use togyz_probe::rules::{Move, Position, Side};
+use togyz_probe::search::{Budget, SearchResult};
 use togyz_probe::tablebase::{ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
 use togyz_probe::TableError;
 use togyz_probe::{Metric, Value, Wdl};
@@ -264,6 +265,44 @@ fn answer_dict<'py>(py: Python<'py>, a: &Answer) -> PyResult<Bound<'py, PyDict>>
     Ok(d)
 }
 
+/// The dict of [`PyTablebase::solve`], key for key as `togyz-probe query
+/// --json` above the tables (without the moves).
+fn solve_dict<'py>(
+    py: Python<'py>,
+    pos: &Position,
+    r: &SearchResult,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("fen", pos.fen())?;
+    d.set_item("stones", pos.stones_on_board())?;
+    d.set_item("side", pos.side_to_move().letter().to_string())?;
+    d.set_item("result", r.proven().map_or("unknown", Wdl::name))?;
+    d.set_item("source", r.source.name())?;
+    if r.proven().is_none() {
+        let bounds = PyDict::new(py);
+        bounds.set_item("lower", r.lower.name())?;
+        bounds.set_item("upper", r.upper.name())?;
+        d.set_item("proven", bounds)?;
+    }
+    let best = match r.proven().and(r.best_move) {
+        Some(mv) => Some(written(notation::traditional(pos, mv)).map_err(PyErr::from)?),
+        None => None,
+    };
+    d.set_item("best", best)?;
+    let search = PyDict::new(py);
+    search.set_item("nodes", r.nodes)?;
+    search.set_item("depth", r.depth)?;
+    search.set_item("graph_positions", r.graph_positions)?;
+    search.set_item("graph_closed", r.graph_closed)?;
+    search.set_item(
+        "seconds",
+        (r.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
+    )?;
+    search.set_item("table_stones", r.table_stones)?;
+    d.set_item("search", search)?;
+    Ok(d)
+}
+
 /// Endgame tables opened from one or more folders, probed from any number
 /// of threads.
 #[pyclass(name = "Tablebase", module = "togyz_tb", frozen)]
@@ -378,6 +417,32 @@ impl PyTablebase {
             .map(|a| answer_dict(py, a))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, dicts)
+    }
+
+    /// Proves the result for the side to move: by the tables when they
+    /// cover the position, else by proof search whose leaves are table
+    /// probes, within `seconds` of wall time (and `nodes` per question when
+    /// given; `seconds=0` lifts the time limit, which then needs `nodes`).
+    /// The dict is `togyz-probe query --json`'s above the tables, without
+    /// the moves: fen, stones, side, result ("win", "draw", "loss", or
+    /// "unknown" when not proven), source ("rules", "tables" or "search"),
+    /// proven (for "unknown" only: what was shown, {"lower", "upper"}),
+    /// best (a move achieving the proven result, or None) and search
+    /// (nodes, depth, graph_positions, graph_closed, seconds,
+    /// table_stones). The GIL is released while it searches.
+    #[pyo3(signature = (fen, seconds = 5.0, nodes = None))]
+    fn solve<'py>(
+        &self,
+        py: Python<'py>,
+        fen: &Bound<'_, PyAny>,
+        seconds: f64,
+        nodes: Option<u64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let pos = position_of(fen)?;
+        let budget = Budget::limits(seconds, nodes.unwrap_or(0))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let r = py.detach(|| Ok::<_, Failure>(self.tb.solve(&pos, budget)?))?;
+        solve_dict(py, &pos, &r)
     }
 
     fn __repr__(&self) -> String {

@@ -1,4 +1,4 @@
-"""Fixtures: real tables for up to 4 stones, written by the togyz-gen
+"""Fixtures: real tables for up to 4 (and 6) stones, written by the togyz-gen
 binary into a temporary folder, and the togyz-probe binary as the second
 opinion the answers are checked against."""
 
@@ -30,16 +30,26 @@ def binary(name: str, package: str, env: str) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def tables(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("tables")
+def generate(tmp_path_factory, stones: int) -> Path:
+    out = tmp_path_factory.mktemp(f"tables{stones}")
     gen = binary("togyz-gen", "togyz-gen", "TOGYZ_GEN")
     subprocess.run(
-        [str(gen), "generate", "--max-stones", "4", "--out", str(out), "--quiet"],
+        [str(gen), "generate", "--max-stones", str(stones), "--out", str(out), "--quiet"],
         check=True,
         stdout=subprocess.DEVNULL,
     )
     return out
+
+
+@pytest.fixture(scope="session")
+def tables(tmp_path_factory) -> Path:
+    return generate(tmp_path_factory, 4)
+
+
+@pytest.fixture(scope="session")
+def tables6(tmp_path_factory) -> Path:
+    """Up to 6 stones: the truth for searches over the tables up to 4."""
+    return generate(tmp_path_factory, 6)
 
 
 @pytest.fixture(scope="session")

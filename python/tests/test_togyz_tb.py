@@ -33,9 +33,9 @@ FENS = [
 ]
 
 
-def positions(limit=300):
-    """FENS and every position reachable from them, up to `limit`."""
-    seen, todo = [], [Position.from_fen(f) for f in FENS]
+def positions(limit=300, seeds=FENS):
+    """`seeds` and every position reachable from them, up to `limit`."""
+    seen, todo = [], [Position.from_fen(f) for f in seeds]
     while todo and len(seen) < limit:
         p = todo.pop(0)
         if p in seen:
@@ -202,3 +202,51 @@ def test_several_folders(tables, tmp_path):
 
 def test_version():
     assert togyz_tb.__version__.count(".") == 2
+
+
+@pytest.fixture(scope="module")
+def truth6(tables6):
+    return Tablebase(tables6)
+
+
+def test_solve_above_the_tables_proves_what_bigger_tables_say(tb, truth6, tables, probe_cli):
+    flip = {"win": "loss", "loss": "win", "draw": "draw"}
+    seeds = ["2S,1S,7/1S,1S,1S,6 77 79 S 9", "1S,1,1S,6/2S,2S,7 78 78 N 12"]
+    above = [p for p in positions(400, seeds) if p.stones > 4 and not p.is_game_over()][:40]
+    assert len(above) == 40
+    for p in above:
+        want = truth6.value(p)[0]
+        r = tb.solve(p, seconds=30)
+        assert (r["fen"], r["stones"], r["side"]) == (p.fen(), p.stones, p.side_to_move)
+        assert (r["result"], r["source"], "proven" in r) == (want, "search", False), p
+        assert r["search"]["table_stones"] == 4 and r["search"]["nodes"] >= 0
+        # The move named achieves the result.
+        assert flip[truth6.value(p.play(r["best"]))[0]] == want, p
+    # The dict is the command line's JSON without the moves.
+    fen = above[0].fen()
+    out = subprocess.run(
+        [str(probe_cli), "query", "--tables", str(tables), "--json", "--search-time", "30", fen],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    cli = json.loads(out.stdout)
+    r = tb.solve(fen, seconds=30)
+    assert set(r) == set(cli) - {"moves"} and set(r["search"]) == set(cli["search"])
+    assert [r[k] for k in ("fen", "stones", "side", "result", "source")] == [
+        cli[k] for k in ("fen", "stones", "side", "result", "source")
+    ]
+
+
+def test_solve_says_unknown_and_what_was_shown(tb):
+    # Within the tables: their answer and best move.
+    r = tb.solve(SEED)
+    assert (r["result"], r["source"], r["best"], r["search"]["nodes"]) == ("loss", "tables", "91", 0)
+    # Twelve stones over the tables for 4, in 3 nodes a question: open.
+    r = tb.solve("1,1S,1S,1S,1,2S,1,3S,1/2,3S,1,1S,4 74 76 S 109", seconds=0, nodes=3)
+    assert (r["result"], r["proven"], r["best"]) == ("unknown", {"lower": "loss", "upper": "win"}, None)
+    for bad in [dict(seconds=-1), dict(seconds=float("nan")), dict(seconds=float("inf")), dict(seconds=0)]:
+        with pytest.raises(ValueError):
+            tb.solve(SEED, **bad)
+    with pytest.raises(BadFenError):
+        tb.solve("nonsense")

@@ -54,6 +54,31 @@ class ProbeResult(TypedDict):
     moves: list[MoveInfo]
     pv: list[str]
 
+class Bounds(TypedDict):
+    lower: Result
+    upper: Result
+
+class SearchStats(TypedDict):
+    nodes: int
+    depth: int
+    graph_positions: int
+    graph_closed: bool
+    seconds: float
+    table_stones: int
+    """Every position with at most this many stones was probed."""
+
+class SolveResult(TypedDict, total=False):
+    fen: str
+    stones: int
+    side: Literal["S", "N"]
+    result: Literal["win", "draw", "loss", "unknown"]
+    source: Literal["rules", "tables", "search"]
+    proven: Bounds
+    """Only for "unknown": what was shown, over loss < draw < win."""
+    best: Optional[str]
+    """A move achieving the proven result (traditional notation)."""
+    search: SearchStats
+
 PathArg = Union[str, os.PathLike[str]]
 
 class Position:
@@ -110,3 +135,10 @@ class Tablebase:
     def best_move(self, fen: FenArg) -> Optional[MoveInfo]: ...
     def wdl_many(self, fens: Sequence[str]) -> list[Literal[-1, 0, 1]]: ...
     def probe_many(self, fens: Sequence[str]) -> list[ProbeResult]: ...
+    def solve(
+        self, fen: FenArg, seconds: float = 5.0, nodes: Optional[int] = None
+    ) -> SolveResult:
+        """The result proven by the tables or, above them, by proof search
+        within ``seconds`` (and ``nodes`` per question); "unknown" with the
+        bounds shown when not proven. Raises ValueError (a bad limit),
+        BadFenError, DamagedTableError, TableIoError."""
