@@ -292,8 +292,9 @@ enum TogyzStatus togyz_tb_root(const struct TogyzTb *tb,
 // threads and a retrograde solve of the positions reachable above the
 // tables), within `max_seconds` of wall time and `max_nodes` nodes per
 // question; 0 lifts either limit, but not both. The answer is *proven*
-// only when `lower == upper`, never a guess. Memory: up to about 400 MB
-// while a hard search fills its tables, freed on return.
+// only when `lower == upper`, never a guess. Memory: up to about 430 MB
+// (two df-pn tables of 192 MiB and the graph's 26 MB) while a hard search
+// fills them, freed on return.
 //
 // Several threads may solve on one handle at once; each call searches on
 // its own.

@@ -429,7 +429,8 @@ impl PyTablebase {
     /// proven (for "unknown" only: what was shown, {"lower", "upper"}),
     /// best (a move achieving the proven result, or None) and search
     /// (nodes, depth, graph_positions, graph_closed, seconds,
-    /// table_stones). The GIL is released while it searches.
+    /// table_stones). The GIL is released while it searches; it takes up
+    /// to about 430 MB while a hard search fills its tables.
     #[pyo3(signature = (fen, seconds = 5.0, nodes = None))]
     fn solve<'py>(
         &self,
