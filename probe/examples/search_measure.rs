@@ -29,7 +29,9 @@
 //! one), so a 10 s run only searches what 2 s left open. `--pause-file
 //! PATH` waits before each position while PATH exists, so a long run can
 //! be held (for a build on the same cores) without measuring a position
-//! on a busy machine.
+//! on a busy machine. `--games-out FILE [--games N]` writes the seed's
+//! first N (30) self-play games instead, as move lists for `togyz-probe
+//! annotate`, and measures nothing.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
@@ -58,6 +60,8 @@ struct Args {
     dfpn_threads: usize,
     graph: usize,
     pause: Option<PathBuf>,
+    games_out: Option<PathBuf>,
+    games: usize,
 }
 
 /// The provers `Budget::default()` runs (what `togyz-probe query` uses).
@@ -92,6 +96,8 @@ fn parse_args() -> Result<Args, String> {
         dfpn_threads: Budget::default().dfpn_threads,
         graph: Budget::default().graph_positions,
         pause: None,
+        games_out: None,
+        games: 30,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -123,6 +129,8 @@ fn parse_args() -> Result<Args, String> {
             "--dfpn-threads" => a.dfpn_threads = value.parse().map_err(bad)?,
             "--graph" => a.graph = value.parse().map_err(bad)?,
             "--pause-file" => a.pause = Some(value.into()),
+            "--games-out" => a.games_out = Some(value.into()),
+            "--games" => a.games = value.parse().map_err(bad)?,
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -147,6 +155,34 @@ fn greedy_score(pos: &Position, mv: togyz_probe::Move) -> i32 {
     gain - reply
 }
 
+/// One self-play game from the start, at most 400 plies: each position
+/// with the move played from it (none for the last).
+fn play_game(rng: &mut SmallRng) -> Vec<(Position, Option<togyz_probe::Move>)> {
+    let mut pos = Position::start();
+    let mut game = Vec::new();
+    for ply in 0..400 {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let moves: Vec<_> = pos.legal_moves().collect();
+        let mv = if ply < 6 || rng.random_range(0..10) == 0 {
+            moves[rng.random_range(0..moves.len() as u64) as usize]
+        } else {
+            let best = moves.iter().map(|&m| greedy_score(&pos, m)).max().unwrap();
+            let top: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|&m| greedy_score(&pos, m) == best)
+                .collect();
+            top[rng.random_range(0..top.len() as u64) as usize]
+        };
+        game.push((pos, Some(mv)));
+        pos.play_unchecked(mv);
+    }
+    game.push((pos, None));
+    game
+}
+
 /// Positions from self-play, `per_count` for each stone count in range.
 fn sample(a: &Args) -> Vec<Position> {
     let mut rng = SmallRng::seed_from_u64(a.seed);
@@ -156,39 +192,47 @@ fn sample(a: &Args) -> Vec<Position> {
     let mut games = 0;
     while by_count.values().map(Vec::len).sum::<usize>() < want && games < 1_000_000 {
         games += 1;
-        let mut pos = Position::start();
         let mut taken = HashSet::new();
-        for ply in 0..400 {
-            if pos.outcome().is_some() {
-                break;
-            }
+        // Every position a move was played from: the last one is not taken.
+        for (pos, _) in play_game(&mut rng).iter().filter(|p| p.1.is_some()) {
             let n = pos.stones_on_board();
             if (a.low..=a.high).contains(&n) && taken.insert(n) {
                 let list = by_count.entry(n).or_default();
                 if list.len() < a.per_count && seen.insert(pos.fen()) {
-                    list.push(pos);
+                    list.push(*pos);
                 }
             }
-            let moves: Vec<_> = pos.legal_moves().collect();
-            let mv = if ply < 6 || rng.random_range(0..10) == 0 {
-                moves[rng.random_range(0..moves.len() as u64) as usize]
-            } else {
-                let best = moves.iter().map(|&m| greedy_score(&pos, m)).max().unwrap();
-                let top: Vec<_> = moves
-                    .iter()
-                    .copied()
-                    .filter(|&m| greedy_score(&pos, m) == best)
-                    .collect();
-                top[rng.random_range(0..top.len() as u64) as usize]
-            };
-            pos.play_unchecked(mv);
         }
     }
     by_count.into_values().flatten().collect()
 }
 
+/// Writes the first `count` self-play games of the seed as move lists in
+/// traditional notation, a blank line between games (what `togyz-probe
+/// annotate` reads).
+fn write_games(a: &Args, count: usize, path: &std::path::Path) -> std::io::Result<()> {
+    let mut rng = SmallRng::seed_from_u64(a.seed);
+    let mut text = String::new();
+    for _ in 0..count {
+        let moves: Vec<String> = play_game(&mut rng)
+            .iter()
+            .filter_map(|(pos, mv)| Some(togyz_probe::notation::traditional(pos, (*mv)?).unwrap()))
+            .collect();
+        text += &moves.join(" ");
+        text += "\n\n";
+    }
+    std::fs::write(path, text)
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a = parse_args()?;
+    if let Some(path) = &a.games_out {
+        if path.exists() {
+            return Err(format!("{} exists: not overwritten", path.display()).into());
+        }
+        write_games(&a, a.games, path)?;
+        return Ok(());
+    }
     let tb = Tablebase::open([&a.tables])?;
     let positions = match &a.fens {
         Some(path) => std::fs::read_to_string(path)?

@@ -55,10 +55,11 @@ pub struct Budget {
     /// df-pn (`None`: no limit).
     pub nodes: Option<u64>,
     /// Entries of each transposition table (rounded up to a power of two):
-    /// the depth-first prover's (30 bytes an entry, kept between searches
-    /// by one [`Solver`]) and each df-pn thread's (48 bytes an entry).
-    /// Memory is taken as the tables fill, so a short search does not pay
-    /// for a large table.
+    /// the depth-first prover's (30 bytes an entry) and each df-pn
+    /// thread's (48 bytes an entry). One [`Solver`] keeps them between
+    /// searches, so the positions of one game help each other. Memory is
+    /// taken as the tables fill, so a short search does not pay for a
+    /// large table.
     pub tt_entries: usize,
     /// Positions the retrograde solve may enumerate (about 100 bytes each);
     /// 0 turns it off.
@@ -476,13 +477,20 @@ fn tick(
 /// a byte).
 const MAX_DEPTH: u32 = 250;
 
-/// A proof searcher bound to a tablebase, keeping its transposition table
-/// between searches (proven bounds stay valid for every later position).
+/// A proof searcher bound to a tablebase, keeping its transposition tables
+/// between searches: proven bounds stay valid for every later position, and
+/// df-pn's other numbers only steer. (Annotating 30 self-play games with
+/// 0.5 s a position: 722 plies settled in 53 s with df-pn's tables kept,
+/// 681 in 69 s without, medians of 3; docs/performance.md, "Annotating
+/// games".)
 pub struct Solver<'a> {
     tb: &'a Tablebase,
     table_stones: u32,
     budget: Budget,
     tt: Tt,
+    /// One df-pn table a thread, kept between searches (made on first
+    /// use).
+    dfpn_tables: Vec<pns::Table>,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -501,7 +509,8 @@ impl fmt::Debug for Solver<'_> {
 
 impl Tablebase {
     /// Solves `pos` within `budget`: by the tables if they cover it, else by
-    /// search (see [`Solver::solve`]).
+    /// search (see [`Solver::solve`]). Each call starts from empty tables;
+    /// to solve the positions of one game, keep one [`Solver`].
     ///
     /// # Errors
     /// A damaged table ([`ProbeError::Table`]) or tables that contradict
@@ -520,6 +529,7 @@ impl<'a> Solver<'a> {
             table_stones: tb.complete_up_to(),
             budget,
             tt: Tt::new(budget.tt_entries),
+            dfpn_tables: Vec::new(),
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -583,23 +593,29 @@ impl<'a> Solver<'a> {
         let node_limit = self.node_limit;
         let use_dfpn = self.budget.dfpn;
         let dfpn_threads = self.budget.dfpn_threads;
+        // One thread takes both questions in turn, or one each.
+        let first = first_side(pos);
+        let split: Vec<Vec<Side>> = match (use_dfpn, dfpn_threads) {
+            (false, _) => vec![],
+            (true, 0 | 1) => vec![vec![first, first.opponent()]],
+            (true, _) => vec![vec![first], vec![first.opponent()]],
+        };
+        // The tables of the searches before, when the budget still fits.
+        let mut tables = std::mem::take(&mut self.dfpn_tables);
+        if tables.len() != split.len() || tables.iter().any(|t| t.asked() != tt_entries) {
+            tables.clear();
+            tables.extend(split.iter().map(|_| pns::Table::new(tt_entries)));
+        }
         let (dfs, graph, dfpn) = std::thread::scope(|s| {
             let shared = &shared;
             let graph = (graph_limit > 0)
                 .then(|| s.spawn(move || graph::solve(tb, n, pos, graph_limit, deadline, shared)));
-            // One thread takes both questions in turn, or one each.
-            let first = first_side(pos);
-            let split: Vec<Vec<Side>> = match (use_dfpn, dfpn_threads) {
-                (false, _) => vec![],
-                (true, 0 | 1) => vec![vec![first, first.opponent()]],
-                (true, _) => vec![vec![first], vec![first.opponent()]],
-            };
             let dfpn: Vec<_> = split
                 .into_iter()
-                .map(|sides| {
-                    s.spawn(move || {
-                        dfpn(tb, n, pos, &sides, tt_entries, node_limit, deadline, shared)
-                    })
+                .zip(tables.iter_mut())
+                .map(|(sides, table)| {
+                    table.next_search();
+                    s.spawn(move || dfpn(tb, n, pos, &sides, table, node_limit, deadline, shared))
                 })
                 .collect();
             let dfs = if self.budget.dfs {
@@ -619,6 +635,7 @@ impl<'a> Solver<'a> {
             let graph = graph.map(|h| h.join().expect("the retrograde solve does not panic"));
             (dfs, graph, dfpn)
         });
+        self.dfpn_tables = tables;
         let dfs = dfs?;
         result.nodes += self.nodes;
         result.depth = dfs.depth;
@@ -844,7 +861,7 @@ fn dfpn(
     n: u32,
     pos: &Position,
     sides: &[Side],
-    entries: usize,
+    table: &mut pns::Table,
     node_limit: u64,
     deadline: Option<Instant>,
     shared: &Shared,
@@ -856,7 +873,7 @@ fn dfpn(
     };
     let me = pos.side_to_move();
     let first = sides[0];
-    let mut p = pns::Pns::new(tb, n, first, entries, node_limit, deadline, &shared.stop);
+    let mut p = pns::Pns::new(tb, n, first, table, node_limit, deadline, &shared.stop);
     // Per question: the side asked about, and the nodes spent on it (`None`
     // once settled or out of budget).
     let mut questions: Vec<(Side, Option<u64>)> = sides.iter().map(|&x| (x, Some(0))).collect();

@@ -256,3 +256,40 @@ fn limits_from_other_languages() {
         Err(LimitError::Seconds(_))
     ));
 }
+
+#[test]
+fn a_solver_keeps_what_df_pn_found_for_the_next_search() {
+    let (levels, dir) = setup();
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    let budget = Budget {
+        time: None,
+        nodes: Some(100_000),
+        tt_entries: 1 << 16,
+        graph_positions: 0,
+        dfs: false,
+        dfpn: true,
+        dfpn_threads: 1,
+    };
+    let mut solver = Solver::new(&tb, budget);
+    let mut searched = 0;
+    for pos in sample(TRUTH, 60, 11) {
+        let first = solver.solve(&pos).unwrap();
+        if first.source != Source::Search || first.nodes < 100 {
+            continue;
+        }
+        searched += 1;
+        let again = solver.solve(&pos).unwrap();
+        assert_eq!(check(levels, &pos, &again), check(levels, &pos, &first));
+        // The root's children are settled in the table now.
+        assert!(
+            again.nodes * 4 <= first.nodes,
+            "{pos}: {} then {}",
+            first.nodes,
+            again.nodes
+        );
+        // A fresh solver starts over.
+        let fresh = Solver::new(&tb, budget).solve(&pos).unwrap();
+        assert!(fresh.nodes > again.nodes, "{pos}");
+    }
+    assert!(searched >= 5, "{searched}");
+}

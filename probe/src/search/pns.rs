@@ -40,6 +40,48 @@ struct Entry {
     work: u32,
     tainted: bool,
     used: bool,
+    /// The search ([`Table::next_search`]) that stored a tainted entry:
+    /// a later search, from another root, must not take its path-bound
+    /// refutation as settled.
+    search: u8,
+}
+
+/// A df-pn transposition table, kept between the searches of one
+/// [`crate::Solver`]: proofs and untainted refutations hold for any root,
+/// and the other numbers only steer, so a position searched again (the
+/// next position of a game, say) starts from what was found before.
+pub(crate) struct Table {
+    entries: ZeroTable<Entry>,
+    search: u8,
+    asked: usize,
+}
+
+impl Table {
+    /// A table of `entries` entries (rounded up to a power of two).
+    pub(crate) fn new(entries: usize) -> Table {
+        // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
+        // with `used` false.
+        let table: ZeroTable<Entry> = unsafe { ZeroTable::new(super::table_size(entries)) };
+        Table {
+            entries: table,
+            search: 0,
+            asked: entries,
+        }
+    }
+
+    /// The entries the table was asked for (the system may have granted
+    /// fewer).
+    pub(crate) fn asked(&self) -> usize {
+        self.asked
+    }
+
+    /// Starts a new search. A tainted entry of an earlier one reads as
+    /// absent. (After 256 searches a stale tainted entry may read as
+    /// current again: still sound, as taint spreads to whatever rests on
+    /// it and a tainted refutation is never reported.)
+    pub(crate) fn next_search(&mut self) {
+        self.search = self.search.wrapping_add(1);
+    }
 }
 
 /// The answer of one df-pn run.
@@ -60,7 +102,8 @@ pub(crate) struct Pns<'a> {
     tb: &'a Tablebase,
     table_stones: u32,
     x: Side,
-    entries: ZeroTable<Entry>,
+    entries: &'a mut ZeroTable<Entry>,
+    search: u8,
     mask: usize,
     /// The hashes of the keys on the current path. Two keys with one hash
     /// would only mark a position off the path as on it, which taints a
@@ -88,20 +131,18 @@ impl<'a> Pns<'a> {
         tb: &'a Tablebase,
         table_stones: u32,
         x: Side,
-        entries: usize,
+        table: &'a mut Table,
         node_limit: u64,
         deadline: Option<Instant>,
         stop: &'a AtomicBool,
     ) -> Pns<'a> {
-        // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
-        // with `used` false.
-        let entries: ZeroTable<Entry> = unsafe { ZeroTable::new(super::table_size(entries)) };
         Pns {
             tb,
             table_stones,
             x,
-            mask: entries.len() - 1,
-            entries,
+            mask: table.entries.len() - 1,
+            search: table.search,
+            entries: &mut table.entries,
             path: HashTable::new(),
             nodes: 0,
             node_limit,
@@ -152,7 +193,7 @@ impl<'a> Pns<'a> {
     fn lookup_in(&self, b: usize, key: &Key) -> Option<Numbers> {
         self.entries[b..b + WAYS]
             .iter()
-            .find(|e| e.used && e.key == *key)
+            .find(|e| e.used && e.key == *key && !(e.tainted && e.search != self.search))
             .map(|e| Numbers {
                 pn: e.pn,
                 dn: e.dn,
@@ -185,6 +226,7 @@ impl<'a> Pns<'a> {
             work,
             tainted: n.tainted,
             used: true,
+            search: self.search,
         };
     }
 
