@@ -93,6 +93,11 @@ typedef enum TogyzSource {
   TOGYZ_SOURCE_SEARCH = 2,
 } TogyzSource;
 
+// A proof searcher over one handle's tables that keeps its search tables
+// between calls: made by [`togyz_solver_new`], freed by
+// [`togyz_solver_free`]. Opaque to C.
+typedef struct TogyzSolver TogyzSolver;
+
 // Open tables: the handle [`togyz_tb_open`] returns. Opaque to C; free it
 // with [`togyz_tb_close`].
 typedef struct TogyzTb TogyzTb;
@@ -313,6 +318,48 @@ enum TogyzStatus togyz_tb_solve(const struct TogyzTb *tb,
                                 double max_seconds,
                                 uint64_t max_nodes,
                                 struct TogyzSearchResult *out);
+
+// Makes a solver over the tables of `tb`: it keeps its search tables from
+// one [`togyz_solver_solve`] to the next, so the positions of one game help
+// each other (walking a game backwards, each search starts from what the
+// later ones proved). Each search gets `max_seconds` and `max_nodes` as in
+// [`togyz_tb_solve`]. The tables fill up to about 430 MB and stay
+// allocated until [`togyz_solver_free`].
+//
+// On success `*out` is the solver; on failure it is set to null (when
+// `out` is not null).
+//
+// Errors: `NULL_POINTER`, `BAD_ARGUMENT` (the limits, as
+// [`togyz_tb_solve`]).
+//
+// # Safety
+// `tb` is null or a live handle, which must stay open until the solver is
+// freed; `out` is null or valid for writing a pointer.
+enum TogyzStatus togyz_solver_new(const struct TogyzTb *tb,
+                                  double max_seconds,
+                                  uint64_t max_nodes,
+                                  struct TogyzSolver **out);
+
+// Solves `pos` as [`togyz_tb_solve`] does, with the solver's limits and
+// tables. One thread at a time may use a solver; different solvers, and
+// any probe, may run at once on one handle.
+//
+// Errors: as [`togyz_tb_solve`].
+//
+// # Safety
+// `solver` is null or a live solver, used by no other thread during the
+// call; `pos` is null or points to a position; `out` is null or valid for
+// writing.
+enum TogyzStatus togyz_solver_solve(struct TogyzSolver *solver,
+                                    const struct TogyzPosition *pos,
+                                    struct TogyzSearchResult *out);
+
+// Frees a solver and its tables. Null is allowed and does nothing.
+//
+// # Safety
+// `solver` is null or a solver from [`togyz_solver_new`] not freed yet and
+// in use by no thread.
+void togyz_solver_free(struct TogyzSolver *solver);
 
 #ifdef __cplusplus
 }  // extern "C"

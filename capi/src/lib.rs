@@ -25,7 +25,7 @@ use std::path::PathBuf;
 
 use togyz_probe::notation::{self, NotationError};
 use togyz_probe::rules::{Position, PositionError, Side};
-use togyz_probe::search::{Budget, Source};
+use togyz_probe::search::{Budget, SearchResult, Solver, Source};
 use togyz_probe::tablebase::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
 use togyz_probe::TableError;
 use togyz_probe::{Metric, Value, Wdl};
@@ -212,6 +212,15 @@ const _: () = {
     const fn send_sync<T: Send + Sync>() {}
     send_sync::<TogyzTb>();
 };
+
+/// A proof searcher over one handle's tables that keeps its search tables
+/// between calls: made by [`togyz_solver_new`], freed by
+/// [`togyz_solver_free`]. Opaque to C.
+pub struct TogyzSolver {
+    /// Borrows the handle's tables: `togyz_solver_new`'s contract keeps
+    /// the handle open until the solver is freed.
+    solver: Solver<'static>,
+}
 
 /// Why a call failed: its status and message.
 struct Failure {
@@ -769,38 +778,134 @@ pub unsafe extern "C" fn togyz_tb_solve(
         if out.is_null() {
             return Err(Failure::null("out"));
         }
-        let budget = Budget::limits(max_seconds, max_nodes).map_err(|e| {
-            Failure::new(
-                TogyzStatus::BadArgument,
-                format!("max_seconds {max_seconds}, max_nodes {max_nodes}: {e}"),
-            )
-        })?;
-        let r = tb.tb.solve(&pos, budget)?;
-        let best = r.proven().and(r.best_move);
-        let best_text = match best {
-            Some(mv) => notation::traditional(&pos, mv)
-                .map_err(|e| Failure::new(TogyzStatus::Internal, e.to_string()))?,
-            None => String::new(),
-        };
-        let result = TogyzSearchResult {
-            lower: wdl_to_c(r.lower),
-            upper: wdl_to_c(r.upper),
-            proven: u8::from(r.proven().is_some()),
-            best_hole: best.map_or(0, |mv| mv.hole()),
-            best_traditional: fixed_text(&best_text),
-            source: match r.source {
-                Source::Rules => TogyzSource::Rules,
-                Source::Tables => TogyzSource::Tables,
-                Source::Search => TogyzSource::Search,
-            },
-            table_stones: r.table_stones,
-            nodes: r.nodes,
-            graph_positions: r.graph_positions,
-            seconds: r.elapsed.as_secs_f64(),
-        };
+        let r = tb.tb.solve(&pos, budget_of(max_seconds, max_nodes)?)?;
+        let result = search_result_to_c(&pos, &r)?;
         // SAFETY: the contract.
         unsafe { put(out, result, "out") }
     })
+}
+
+/// The budget a caller passed, checked.
+fn budget_of(max_seconds: f64, max_nodes: u64) -> Result<Budget, Failure> {
+    Budget::limits(max_seconds, max_nodes).map_err(|e| {
+        Failure::new(
+            TogyzStatus::BadArgument,
+            format!("max_seconds {max_seconds}, max_nodes {max_nodes}: {e}"),
+        )
+    })
+}
+
+fn search_result_to_c(pos: &Position, r: &SearchResult) -> Result<TogyzSearchResult, Failure> {
+    let best = r.proven().and(r.best_move);
+    let best_text = match best {
+        Some(mv) => notation::traditional(pos, mv)
+            .map_err(|e| Failure::new(TogyzStatus::Internal, e.to_string()))?,
+        None => String::new(),
+    };
+    Ok(TogyzSearchResult {
+        lower: wdl_to_c(r.lower),
+        upper: wdl_to_c(r.upper),
+        proven: u8::from(r.proven().is_some()),
+        best_hole: best.map_or(0, |mv| mv.hole()),
+        best_traditional: fixed_text(&best_text),
+        source: match r.source {
+            Source::Rules => TogyzSource::Rules,
+            Source::Tables => TogyzSource::Tables,
+            Source::Search => TogyzSource::Search,
+        },
+        table_stones: r.table_stones,
+        nodes: r.nodes,
+        graph_positions: r.graph_positions,
+        seconds: r.elapsed.as_secs_f64(),
+    })
+}
+
+/// Makes a solver over the tables of `tb`: it keeps its search tables from
+/// one [`togyz_solver_solve`] to the next, so the positions of one game help
+/// each other (walking a game backwards, each search starts from what the
+/// later ones proved). Each search gets `max_seconds` and `max_nodes` as in
+/// [`togyz_tb_solve`]. The tables fill up to about 430 MB and stay
+/// allocated until [`togyz_solver_free`].
+///
+/// On success `*out` is the solver; on failure it is set to null (when
+/// `out` is not null).
+///
+/// Errors: `NULL_POINTER`, `BAD_ARGUMENT` (the limits, as
+/// [`togyz_tb_solve`]).
+///
+/// # Safety
+/// `tb` is null or a live handle, which must stay open until the solver is
+/// freed; `out` is null or valid for writing a pointer.
+#[no_mangle]
+pub unsafe extern "C" fn togyz_solver_new(
+    tb: *const TogyzTb,
+    max_seconds: f64,
+    max_nodes: u64,
+    out: *mut *mut TogyzSolver,
+) -> TogyzStatus {
+    guard(|| {
+        if out.is_null() {
+            return Err(Failure::null("out"));
+        }
+        // SAFETY: not null and valid for writes by the contract.
+        unsafe { out.write(std::ptr::null_mut()) };
+        // SAFETY: the contract: live, and open until the solver is freed,
+        // so the borrow may outlive this call.
+        let tb: &'static TogyzTb = unsafe { deref(tb, "tb") }?;
+        let solver = Solver::new(&tb.tb, budget_of(max_seconds, max_nodes)?);
+        // SAFETY: as above.
+        unsafe { out.write(Box::into_raw(Box::new(TogyzSolver { solver }))) };
+        Ok(())
+    })
+}
+
+/// Solves `pos` as [`togyz_tb_solve`] does, with the solver's limits and
+/// tables. One thread at a time may use a solver; different solvers, and
+/// any probe, may run at once on one handle.
+///
+/// Errors: as [`togyz_tb_solve`].
+///
+/// # Safety
+/// `solver` is null or a live solver, used by no other thread during the
+/// call; `pos` is null or points to a position; `out` is null or valid for
+/// writing.
+#[no_mangle]
+pub unsafe extern "C" fn togyz_solver_solve(
+    solver: *mut TogyzSolver,
+    pos: *const TogyzPosition,
+    out: *mut TogyzSearchResult,
+) -> TogyzStatus {
+    guard(|| {
+        // SAFETY: live and not used elsewhere, by the contract; null is
+        // refused by `as_mut`.
+        let solver = unsafe { solver.as_mut() }.ok_or_else(|| Failure::null("solver"))?;
+        // SAFETY: the contract.
+        let pos = position_from_c(unsafe { deref(pos, "pos") }?)?;
+        if out.is_null() {
+            return Err(Failure::null("out"));
+        }
+        let r = solver.solver.solve(&pos)?;
+        let result = search_result_to_c(&pos, &r)?;
+        // SAFETY: the contract.
+        unsafe { put(out, result, "out") }
+    })
+}
+
+/// Frees a solver and its tables. Null is allowed and does nothing.
+///
+/// # Safety
+/// `solver` is null or a solver from [`togyz_solver_new`] not freed yet and
+/// in use by no thread.
+#[no_mangle]
+pub unsafe extern "C" fn togyz_solver_free(solver: *mut TogyzSolver) {
+    let _ = guard(|| {
+        if !solver.is_null() {
+            // SAFETY: made by `Box::into_raw` in `togyz_solver_new` and
+            // not freed yet, by the contract.
+            drop(unsafe { Box::from_raw(solver) });
+        }
+        Ok(())
+    });
 }
 
 #[cfg(test)]

@@ -317,3 +317,49 @@ fn solve_refuses_a_search_without_limits() {
         togyz_tb_close(tb);
     }
 }
+
+#[test]
+fn a_solver_solves_position_after_position() {
+    let levels = togyz_gen::retro::solve_all(6).expect("levels solve");
+    let (s, tb) = open(&[common::tables()]);
+    assert_eq!(s, TogyzStatus::Ok);
+    let mut solver = null_mut();
+    // SAFETY: a live handle (open until the solver is freed), a writable
+    // output.
+    let s = unsafe { togyz_solver_new(tb, 30.0, 0, &mut solver) };
+    assert_eq!(s, TogyzStatus::Ok);
+    let rank = |w: TogyzWdl| w as i32;
+    for pos in live_positions(6, 20) {
+        let c = position(&pos.fen());
+        let truth = c_value(levels.value(&pos).unwrap()).wdl;
+        // Twice: the second search starts from the first one's tables.
+        for _ in 0..2 {
+            let mut r = std::mem::MaybeUninit::uninit();
+            // SAFETY: a live solver on this thread only, a position, an
+            // output.
+            let s = unsafe { togyz_solver_solve(solver, &c, r.as_mut_ptr()) };
+            assert_eq!(s, TogyzStatus::Ok, "{}", last_error());
+            // SAFETY: written on success.
+            let r = unsafe { r.assume_init() };
+            assert_eq!((r.proven, rank(r.lower)), (1, rank(truth)), "{pos}");
+        }
+    }
+    // SAFETY: null pointers where the contract allows them; the solver
+    // freed once, before its handle is closed.
+    unsafe {
+        let mut r = std::mem::MaybeUninit::uninit();
+        assert_eq!(
+            togyz_solver_solve(null_mut(), &position(SEED), r.as_mut_ptr()),
+            TogyzStatus::NullPointer
+        );
+        let mut other = null_mut();
+        assert_eq!(
+            togyz_solver_new(tb, -1.0, 0, &mut other),
+            TogyzStatus::BadArgument
+        );
+        assert!(other.is_null());
+        togyz_solver_free(solver);
+        togyz_solver_free(null_mut());
+        togyz_tb_close(tb);
+    }
+}

@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use togyz_probe::notation::{self, parse_fen, NotationError};
 use togyz_probe::rules::{Move, Position, Side};
-use togyz_probe::search::{Budget, SearchResult};
+use togyz_probe::search::{Budget, SearchResult, Solver};
 use togyz_probe::tablebase::{ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
 use togyz_probe::TableError;
 use togyz_probe::{Metric, Value, Wdl};
@@ -442,8 +442,7 @@ impl PyTablebase {
         nodes: Option<u64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let pos = position_of(fen)?;
-        let budget = Budget::limits(seconds, nodes.unwrap_or(0))
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let budget = limits(seconds, nodes)?;
         let r = py.detach(|| Ok::<_, Failure>(self.tb.solve(&pos, budget)?))?;
         solve_dict(py, &pos, &r)
     }
@@ -451,6 +450,57 @@ impl PyTablebase {
     fn __repr__(&self) -> String {
         let stones: Vec<u32> = self.tb.stones().collect();
         format!("Tablebase(stones={stones:?})")
+    }
+}
+
+/// The budget of a `solve`: its limits, checked.
+fn limits(seconds: f64, nodes: Option<u64>) -> PyResult<Budget> {
+    Budget::limits(seconds, nodes.unwrap_or(0)).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A proof searcher that keeps its tables from one `solve` to the next, so
+/// the positions of one game help each other (walking a game backwards,
+/// each search starts from what the later ones proved).
+#[pyclass(name = "Solver", module = "togyz_tb")]
+struct PySolver {
+    // Declared before `_tb`, so dropped before the tablebase it borrows.
+    solver: Solver<'static>,
+    /// Keeps the tablebase `solver` borrows alive.
+    _tb: Py<PyTablebase>,
+}
+
+#[pymethods]
+impl PySolver {
+    /// A solver over `tb` with a time limit for each `solve` (`seconds=0`
+    /// lifts it, which then needs `nodes`).
+    #[new]
+    #[pyo3(signature = (tb, seconds = 5.0, nodes = None))]
+    fn new(tb: Py<PyTablebase>, seconds: f64, nodes: Option<u64>) -> PyResult<Self> {
+        let budget = limits(seconds, nodes)?;
+        let borrowed: *const Tablebase = &tb.get().tb;
+        // SAFETY: `PyTablebase` is a frozen class, so the Python object
+        // holding it never moves or changes its `tb` while a reference to
+        // the object lives; `_tb` is that reference and is dropped after
+        // `solver`, the only holder of the extended borrow.
+        let tablebase: &'static Tablebase = unsafe { &*borrowed };
+        Ok(PySolver {
+            solver: Solver::new(tablebase, budget),
+            _tb: tb,
+        })
+    }
+
+    /// As `Tablebase.solve`, with this solver's limits and tables. The GIL
+    /// is released while it searches; one thread at a time may use a
+    /// solver.
+    fn solve<'py>(
+        &mut self,
+        py: Python<'py>,
+        fen: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let pos = position_of(fen)?;
+        let solver = &mut self.solver;
+        let r = py.detach(|| Ok::<_, Failure>(solver.solve(&pos)?))?;
+        solve_dict(py, &pos, &r)
     }
 }
 
@@ -582,6 +632,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyTablebase>()?;
     m.add_class::<PyPosition>()?;
+    m.add_class::<PySolver>()?;
     m.add("TablebaseError", py.get_type::<TablebaseError>())?;
     m.add("BadFenError", py.get_type::<BadFenError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;

@@ -15,6 +15,7 @@ from togyz_tb import (
     IllegalMoveError,
     MissingTableError,
     Position,
+    Solver,
     TableIoError,
     Tablebase,
     TablebaseError,
@@ -250,3 +251,23 @@ def test_solve_says_unknown_and_what_was_shown(tb):
             tb.solve(SEED, **bad)
     with pytest.raises(BadFenError):
         tb.solve("nonsense")
+
+
+def test_a_solver_walks_a_game_backwards(tables, truth6):
+    import gc
+
+    # The tablebase lives as long as the solver, with no other reference.
+    solver = Solver(Tablebase(tables), seconds=30)
+    gc.collect()
+    p, game = Position.from_fen("2S,1S,7/1S,1S,1S,6 77 79 S 9"), []
+    while not p.is_game_over() and len(game) < 12:
+        game.append(p)
+        p = p.play(p.legal_moves()[len(game) % len(p.legal_moves())])
+    assert any(g.stones > 4 for g in game)
+    for g in reversed(game):
+        r = solver.solve(g)
+        assert r["result"] == truth6.value(g)[0], g
+        assert r == {**r, "fen": g.fen(), "stones": g.stones}
+    for bad in [dict(seconds=-1), dict(seconds=0)]:
+        with pytest.raises(ValueError):
+            Solver(Tablebase(tables), **bad)

@@ -142,3 +142,14 @@ class Tablebase:
         within ``seconds`` (and ``nodes`` per question); "unknown" with the
         bounds shown when not proven. Raises ValueError (a bad limit),
         BadFenError, DamagedTableError, TableIoError."""
+
+class Solver:
+    """A proof searcher that keeps its tables from one ``solve`` to the
+    next, so the positions of one game help each other."""
+
+    def __init__(
+        self, tb: Tablebase, seconds: float = 5.0, nodes: Optional[int] = None
+    ) -> None:
+        """Raises ValueError (a bad limit)."""
+    def solve(self, fen: FenArg) -> SolveResult:
+        """As ``Tablebase.solve``, with this solver's limits and tables."""
