@@ -1,5 +1,5 @@
 //! `query` above the tables: a position with more stones than the tables
-//! hold is answered by proof search (`Tablebase::solve`) within
+//! hold is answered by proof search (a `Solver`) within
 //! `--search-time` seconds. The answer is proven or says what was shown
 //! ("at least a draw"); it is never a guess.
 
@@ -11,7 +11,7 @@ use serde::Serialize;
 use togyz_probe::notation::{traditional, uci};
 use togyz_probe::search::{Budget, SearchResult};
 use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Position, ProbeError, Tablebase, Wdl};
+use togyz_probe::{Position, ProbeError, Solver, Tablebase, Wdl};
 
 /// Whether `query` answers `pos` by search: it is above the tables, the game
 /// goes on, some tables are there to search into, and search is allowed.
@@ -93,19 +93,28 @@ pub struct SearchAnswer {
     limit: f64,
 }
 
-/// Searches `pos` for at most `seconds`, with a progress line on standard
-/// error when it is a terminal.
+/// A solver for `query`'s searches of `seconds` each, kept for all the
+/// lines of standard input (related positions help each other).
+pub fn solver(tb: &Tablebase, seconds: f64) -> Solver<'_> {
+    Solver::new(tb, Budget::time(Duration::from_secs_f64(seconds)))
+}
+
+/// Searches `pos` with `solver` (made by [`solver`] with `seconds`), with a
+/// progress line on standard error when it is a terminal.
 ///
 /// # Errors
 /// A damaged table.
-pub fn answer(tb: &Tablebase, pos: &Position, seconds: f64) -> Result<SearchAnswer, ProbeError> {
-    let budget = Budget::time(Duration::from_secs_f64(seconds));
+pub fn answer(
+    solver: &mut Solver,
+    pos: &Position,
+    seconds: f64,
+) -> Result<SearchAnswer, ProbeError> {
     let done = AtomicBool::new(false);
     let r = std::thread::scope(|s| {
         if std::io::stderr().is_terminal() {
             s.spawn(|| progress(&done, seconds));
         }
-        let r = tb.solve(pos, budget);
+        let r = solver.solve(pos);
         done.store(true, Ordering::SeqCst);
         r
     })?;

@@ -13,7 +13,7 @@ use serde::Serialize;
 use togyz_probe::rules::{Move, Position};
 use togyz_probe::search::kazan_bounds;
 use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
-use togyz_probe::{Metric, Value};
+use togyz_probe::{Metric, Solver, Value};
 
 use crate::above;
 use crate::failure::{Failure, Kind};
@@ -190,7 +190,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
             return Err(f);
         }
     };
-    let verdict = answer(&tables, &asked.pos, args.search_time);
+    let mut solver = above::solver(&tables.tb, args.search_time);
+    let verdict = answer(&tables, &asked.pos, args.search_time, &mut solver);
     if args.json {
         let line = match &verdict {
             Ok(Verdict::Tables(a)) => answer_json(a, Some(&asked)),
@@ -263,9 +264,14 @@ fn ask(start: Position, moves: &[String]) -> Result<Asked, Failure> {
 
 /// Answers a position from the tables, or above them by search for at most
 /// `search_time` seconds.
-fn answer(tables: &Tables, pos: &Position, search_time: f64) -> Result<Verdict, Failure> {
+fn answer(
+    tables: &Tables,
+    pos: &Position,
+    search_time: f64,
+    solver: &mut Solver,
+) -> Result<Verdict, Failure> {
     if above::applies(&tables.tb, pos, search_time) {
-        return above::answer(&tables.tb, pos, search_time)
+        return above::answer(solver, pos, search_time)
             .map(Verdict::Search)
             .map_err(|e| tables.failure(e));
     }
@@ -301,6 +307,7 @@ fn run_stdin(tables: &Tables, search_time: f64) -> Result<(), Failure> {
     let mut worst: Option<Kind> = None;
     let (mut lines, mut failed) = (0u64, 0u64);
     let mut line = Vec::new();
+    let mut solver = above::solver(&tables.tb, search_time);
     loop {
         line.clear();
         if input.read_until(b'\n', &mut line).map_err(Failure::input)? == 0 {
@@ -322,7 +329,7 @@ fn run_stdin(tables: &Tables, search_time: f64) -> Result<(), Failure> {
         let verdict = asked
             .as_ref()
             .map_err(Clone::clone)
-            .and_then(|q| answer(tables, &q.pos, search_time));
+            .and_then(|q| answer(tables, &q.pos, search_time, &mut solver));
         let json = match verdict {
             Ok(Verdict::Tables(a)) => answer_json(&a, asked.as_ref().ok()),
             Ok(Verdict::Search(a)) => a.json(),

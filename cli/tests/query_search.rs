@@ -112,3 +112,52 @@ fn far_above_the_tables_the_answer_says_what_was_shown() {
     // The progress line is for terminals only.
     assert!(out.stderr.is_empty());
 }
+
+#[test]
+fn lines_of_standard_input_share_one_solver_and_stay_exact() {
+    use std::io::Write;
+    // Positions and the positions after each of their moves, so that the
+    // searches of later lines meet what earlier ones proved.
+    let layout = Layout::new(5);
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut positions = Vec::new();
+    while positions.len() < 60 {
+        let p = layout
+            .slot(rng.random_range(0..layout.positions()))
+            .position();
+        if terminal_value(&p).is_none() {
+            positions.push(p);
+            positions.extend(p.legal_moves().map(|m| p.after(m).unwrap()));
+        }
+    }
+    let input: String = positions.iter().map(|p| p.fen() + "\n").collect();
+    let dir: &Path = setup().1.path();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_togyz-probe"))
+        .args(["query", "--search-time", "10", "--tables"])
+        .arg(dir)
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<Json> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), positions.len());
+    let mut searched = 0;
+    for (pos, j) in positions.iter().zip(&lines) {
+        assert_eq!(j["result"], truth(pos).name(), "{pos}: {j}");
+        searched += usize::from(j["source"] == "search");
+    }
+    assert!(searched >= 10, "{searched}");
+}
