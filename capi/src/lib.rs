@@ -534,7 +534,7 @@ fn path_of(bytes: &[u8], i: usize) -> Result<PathBuf, Failure> {
 
 /// Closes tables opened by [`togyz_tb_open`] and frees the handle. Null is
 /// allowed and does nothing. No probe on `tb` may run during or after this
-/// call.
+/// call, and its solvers ([`togyz_solver_new`]) must be freed before.
 ///
 /// # Safety
 /// `tb` is null or a handle from [`togyz_tb_open`] not closed yet.
