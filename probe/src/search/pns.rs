@@ -46,6 +46,10 @@ struct Entry {
     search: u8,
 }
 
+// The size `Budget::tt_entries` documents: the search number fits in the
+// padding.
+const _: () = assert!(std::mem::size_of::<Entry>() == 48);
+
 /// A df-pn transposition table, kept between the searches of one
 /// [`crate::Solver`]: proofs and untainted refutations hold for any root,
 /// and the other numbers only steer, so a position searched again (the
