@@ -190,8 +190,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             return Err(f);
         }
     };
-    let mut solver = above::solver(&tables.tb, args.search_time);
-    let verdict = answer(&tables, &asked.pos, args.search_time, &mut solver);
+    let verdict = answer(&tables, &asked.pos, args.search_time, &mut None);
     if args.json {
         let line = match &verdict {
             Ok(Verdict::Tables(a)) => answer_json(a, Some(&asked)),
@@ -264,13 +263,15 @@ fn ask(start: Position, moves: &[String]) -> Result<Asked, Failure> {
 
 /// Answers a position from the tables, or above them by search for at most
 /// `search_time` seconds.
-fn answer(
-    tables: &Tables,
+fn answer<'t>(
+    tables: &'t Tables,
     pos: &Position,
     search_time: f64,
-    solver: &mut Solver,
+    solver: &mut Option<Solver<'t>>,
 ) -> Result<Verdict, Failure> {
     if above::applies(&tables.tb, pos, search_time) {
+        // Made at the first search: a table answer needs no solver.
+        let solver = solver.get_or_insert_with(|| above::solver(&tables.tb, search_time));
         return above::answer(solver, pos, search_time)
             .map(Verdict::Search)
             .map_err(|e| tables.failure(e));
@@ -307,7 +308,7 @@ fn run_stdin(tables: &Tables, search_time: f64) -> Result<(), Failure> {
     let mut worst: Option<Kind> = None;
     let (mut lines, mut failed) = (0u64, 0u64);
     let mut line = Vec::new();
-    let mut solver = above::solver(&tables.tb, search_time);
+    let mut solver = None;
     loop {
         line.clear();
         if input.read_until(b'\n', &mut line).map_err(Failure::input)? == 0 {
