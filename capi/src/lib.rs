@@ -773,16 +773,32 @@ pub unsafe extern "C" fn togyz_tb_solve(
     guard(|| {
         // SAFETY: the contract.
         let tb = unsafe { deref(tb, "tb") }?;
+        let budget = budget_of(max_seconds, max_nodes)?;
         // SAFETY: the contract.
-        let pos = position_from_c(unsafe { deref(pos, "pos") }?)?;
-        if out.is_null() {
-            return Err(Failure::null("out"));
-        }
-        let r = tb.tb.solve(&pos, budget_of(max_seconds, max_nodes)?)?;
-        let result = search_result_to_c(&pos, &r)?;
-        // SAFETY: the contract.
-        unsafe { put(out, result, "out") }
+        unsafe { solve_into(pos, out, |p| tb.tb.solve(p, budget)) }
     })
+}
+
+/// Reads `pos`, solves it with `solve` and writes the result to `out`: the
+/// common part of [`togyz_tb_solve`] and [`togyz_solver_solve`].
+///
+/// # Safety
+/// `pos` is null or points to a position; `out` is null or valid for
+/// writing.
+unsafe fn solve_into(
+    pos: *const TogyzPosition,
+    out: *mut TogyzSearchResult,
+    solve: impl FnOnce(&Position) -> Result<SearchResult, ProbeError>,
+) -> Result<(), Failure> {
+    // SAFETY: the caller's contract.
+    let pos = position_from_c(unsafe { deref(pos, "pos") }?)?;
+    if out.is_null() {
+        return Err(Failure::null("out"));
+    }
+    let r = solve(&pos)?;
+    let result = search_result_to_c(&pos, &r)?;
+    // SAFETY: the caller's contract.
+    unsafe { put(out, result, "out") }
 }
 
 /// The budget a caller passed, checked.
@@ -880,14 +896,7 @@ pub unsafe extern "C" fn togyz_solver_solve(
         // refused by `as_mut`.
         let solver = unsafe { solver.as_mut() }.ok_or_else(|| Failure::null("solver"))?;
         // SAFETY: the contract.
-        let pos = position_from_c(unsafe { deref(pos, "pos") }?)?;
-        if out.is_null() {
-            return Err(Failure::null("out"));
-        }
-        let r = solver.solver.solve(&pos)?;
-        let result = search_result_to_c(&pos, &r)?;
-        // SAFETY: the contract.
-        unsafe { put(out, result, "out") }
+        unsafe { solve_into(pos, out, |p| solver.solver.solve(p)) }
     })
 }
 
