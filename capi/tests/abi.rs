@@ -329,7 +329,13 @@ fn a_solver_solves_position_after_position() {
     let s = unsafe { togyz_solver_new(tb, 30.0, 0, &mut solver) };
     assert_eq!(s, TogyzStatus::Ok);
     let rank = |w: TogyzWdl| w as i32;
-    for pos in live_positions(6, 20) {
+    for (i, pos) in live_positions(6, 20).into_iter().enumerate() {
+        if i == 10 {
+            // The smallest bound: the rest are still proven.
+            // SAFETY: a live solver on this thread only.
+            let s = unsafe { togyz_solver_set_memory(solver, 1_000_000) };
+            assert_eq!(s, TogyzStatus::Ok, "{}", last_error());
+        }
         let c = position(&pos.fen());
         let truth = c_value(levels.value(&pos).unwrap()).wdl;
         // Twice: the second search starts from the first one's tables.
@@ -358,6 +364,19 @@ fn a_solver_solves_position_after_position() {
             TogyzStatus::BadArgument
         );
         assert!(other.is_null());
+        assert_eq!(
+            togyz_solver_set_memory(solver, 999_999),
+            TogyzStatus::BadArgument
+        );
+        assert!(
+            last_error().contains("max_bytes 999999"),
+            "{}",
+            last_error()
+        );
+        assert_eq!(
+            togyz_solver_set_memory(null_mut(), 1 << 30),
+            TogyzStatus::NullPointer
+        );
         togyz_solver_free(solver);
         togyz_solver_free(null_mut());
         togyz_tb_close(tb);

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use togyz_probe::notation::{traditional, uci};
-use togyz_probe::search::{Budget, SearchResult};
+use togyz_probe::search::{Budget, SearchResult, MIN_SEARCH_MEMORY};
 use togyz_probe::tablebase::terminal_value;
 use togyz_probe::{Position, ProbeError, Solver, Tablebase, Wdl};
 
@@ -93,10 +93,48 @@ pub struct SearchAnswer {
     limit: f64,
 }
 
-/// A solver for `query`'s searches of `seconds` each, kept for all the
-/// lines of standard input (related positions help each other).
-pub fn solver(tb: &Tablebase, seconds: f64) -> Solver<'_> {
-    Solver::new(tb, Budget::time(Duration::from_secs_f64(seconds)))
+/// What `--search-time` and `--search-memory` ask of each search.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Seconds per position (0: no search).
+    pub seconds: f64,
+    /// Bytes the search tables may take at most (`None`: the default,
+    /// [`Budget::memory`] of [`Budget::default`]).
+    pub memory: Option<u64>,
+}
+
+impl Limits {
+    /// The search budget these limits give.
+    pub fn budget(self) -> Budget {
+        let time = Budget::time(Duration::from_secs_f64(self.seconds));
+        match self.memory {
+            // `parse_memory` let no smaller bound through.
+            Some(bytes) => time
+                .with_memory(bytes.max(MIN_SEARCH_MEMORY))
+                .unwrap_or(time),
+            None => time,
+        }
+    }
+}
+
+/// `--search-memory`: a byte count (`500M`, `2G`) of at least
+/// [`MIN_SEARCH_MEMORY`].
+///
+/// # Errors
+/// A message for clap when the text is no byte count or too small.
+pub fn parse_memory(text: &str) -> Result<u64, String> {
+    let bytes = togyz_probe::bytes::parse(text)?;
+    if bytes < MIN_SEARCH_MEMORY {
+        return Err(format!("`{text}`: the search needs at least 1M"));
+    }
+    Ok(bytes)
+}
+
+/// A solver for searches within `limits`, kept for all the lines of
+/// standard input or positions of a game (related positions help each
+/// other).
+pub fn solver(tb: &Tablebase, limits: Limits) -> Solver<'_> {
+    Solver::new(tb, limits.budget())
 }
 
 /// Searches `pos` with `solver` (made by [`solver`] with `seconds`), with a

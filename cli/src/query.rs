@@ -15,7 +15,7 @@ use togyz_probe::search::kazan_bounds;
 use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
 use togyz_probe::{Metric, Solver, Value};
 
-use crate::above;
+use crate::above::{self, Limits};
 use crate::failure::{Failure, Kind};
 use crate::moves::{fen_arg, replay};
 use crate::render::{count, diagram, ending, legal_moves, names, valued_moves, verdict};
@@ -50,6 +50,19 @@ pub struct Args {
     /// seconds (fractions allowed; 0: report the missing table instead).
     #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = crate::annotate::parse_seconds)]
     search_time: f64,
+    /// Above the tables: the most memory the search's tables may take
+    /// (`500M`, `2G`; at least 1M; default 442M)
+    #[arg(long, value_name = "BYTES", value_parser = above::parse_memory)]
+    search_memory: Option<u64>,
+}
+
+impl Args {
+    fn limits(&self) -> Limits {
+        Limits {
+            seconds: self.search_time,
+            memory: self.search_memory,
+        }
+    }
 }
 
 /// One legal move in the JSON answer.
@@ -176,7 +189,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                  the lines, after each FEN)",
             ));
         }
-        return run_stdin(&tables, args.search_time);
+        return run_stdin(&tables, args.limits());
     }
     let mut out = io::stdout().lock();
     let (given, asked) = asked(&args);
@@ -190,7 +203,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             return Err(f);
         }
     };
-    let verdict = answer(&tables, &asked.pos, args.search_time, &mut None);
+    let verdict = answer(&tables, &asked.pos, args.limits(), &mut None);
     if args.json {
         let line = match &verdict {
             Ok(Verdict::Tables(a)) => answer_json(a, Some(&asked)),
@@ -261,18 +274,18 @@ fn ask(start: Position, moves: &[String]) -> Result<Asked, Failure> {
     })
 }
 
-/// Answers a position from the tables, or above them by search for at most
-/// `search_time` seconds.
+/// Answers a position from the tables, or above them by search within
+/// `limits`.
 fn answer<'t>(
     tables: &'t Tables,
     pos: &Position,
-    search_time: f64,
+    limits: Limits,
     solver: &mut Option<Solver<'t>>,
 ) -> Result<Verdict, Failure> {
-    if above::applies(&tables.tb, pos, search_time) {
+    if above::applies(&tables.tb, pos, limits.seconds) {
         // Made at the first search: a table answer needs no solver.
-        let solver = solver.get_or_insert_with(|| above::solver(&tables.tb, search_time));
-        return above::answer(solver, pos, search_time)
+        let solver = solver.get_or_insert_with(|| above::solver(&tables.tb, limits));
+        return above::answer(solver, pos, limits.seconds)
             .map(Verdict::Search)
             .map_err(|e| tables.failure(e));
     }
@@ -301,7 +314,7 @@ fn answer<'t>(
 }
 
 /// Answers each line of standard input with a JSON line.
-fn run_stdin(tables: &Tables, search_time: f64) -> Result<(), Failure> {
+fn run_stdin(tables: &Tables, limits: Limits) -> Result<(), Failure> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut out = io::stdout().lock();
@@ -330,7 +343,7 @@ fn run_stdin(tables: &Tables, search_time: f64) -> Result<(), Failure> {
         let verdict = asked
             .as_ref()
             .map_err(Clone::clone)
-            .and_then(|q| answer(tables, &q.pos, search_time, &mut solver));
+            .and_then(|q| answer(tables, &q.pos, limits, &mut solver));
         let json = match verdict {
             Ok(Verdict::Tables(a)) => answer_json(&a, asked.as_ref().ok()),
             Ok(Verdict::Search(a)) => a.json(),

@@ -68,7 +68,7 @@ fn the_samples_in_words_and_in_json() {
         "end: North wins 83:79 (South has no stones; North collects 5); recorded 1-0 — the record's result disagrees"
     ));
     let out = annotate(
-        &["--json", "--search-time", "0.3"],
+        &["--json", "--search-time", "0.3", "--search-memory", "64M"],
         SAMPLE.replace('\n', "\r\n"),
     );
     assert_eq!(out.status.code(), Some(0));
@@ -210,10 +210,14 @@ fn a_wrong_kazan_is_an_error_naming_game_and_ply_and_the_next_game_goes_on() {
 }
 
 #[test]
-fn bad_search_time_and_empty_input_are_errors() {
+fn bad_search_limits_and_empty_input_are_errors() {
     for t in ["-1", "abc", "inf"] {
         let out = annotate(&["--search-time", t], SAMPLE);
         assert_eq!(out.status.code(), Some(2), "{t}");
+    }
+    for m in ["100K", "many"] {
+        let out = annotate(&["--search-memory", m], SAMPLE);
+        assert_eq!(out.status.code(), Some(2), "{m}");
     }
     let out = annotate(&[], "  \r\n");
     assert_eq!(out.status.code(), Some(2));

@@ -94,6 +94,24 @@ fn above_the_tables_by_search() {
 }
 
 #[test]
+fn a_memory_bound_still_proves_and_a_bad_one_is_refused() {
+    for pos in one_of_each() {
+        let fen = pos.fen();
+        let out = query(&["--json", "--search-memory", "1M", &fen]);
+        assert_eq!(out.status.code(), Some(0));
+        let j: Json = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(j["result"], truth(&pos).name(), "{j}");
+    }
+    let fen = one_of_each()[0].fen();
+    for bad in ["999K", "0", "-5M", "lots", "2Q"] {
+        let out = query(&[&format!("--search-memory={bad}"), &fen]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("--search-memory"), "{bad}: {err}");
+    }
+}
+
+#[test]
 fn far_above_the_tables_the_answer_says_what_was_shown() {
     let start = Position::start().fen();
     let out = query(&["--json", "--search-time", "0.3", &start]);

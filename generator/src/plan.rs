@@ -402,37 +402,6 @@ pub fn resident_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// A byte count as `--max-memory` takes it: digits with an optional
-/// decimal suffix `K`, `M`, `G` or `T` (powers of 1000, as the plan
-/// prints), `B` allowed after it: `16G`, `16GB`, `500M`, `12000000000`.
-///
-/// # Errors
-/// A message for clap when the text is no such count.
-pub fn bytes_arg(text: &str) -> Result<u64, String> {
-    let t = text.trim().trim_end_matches(['B', 'b']);
-    let (digits, scale) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => {
-            let scale = match c.to_ascii_uppercase() {
-                'K' => 1e3,
-                'M' => 1e6,
-                'G' => 1e9,
-                'T' => 1e12,
-                _ => return Err(format!("`{text}`: the suffix is K, M, G or T")),
-            };
-            (&t[..i], scale)
-        }
-        _ => (t, 1.0),
-    };
-    let value: f64 = digits
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}` is not a byte count such as 16G or 500M"))?;
-    if !(value.is_finite() && value > 0.0) {
-        return Err(format!("`{text}`: the memory must be more than 0"));
-    }
-    Ok((value * scale) as u64)
-}
-
 /// Memory the kernel says is available for new work (`MemAvailable` of
 /// `/proc/meminfo`), in bytes; `None` where there is no such file.
 pub fn memory_available() -> Option<u64> {
@@ -477,16 +446,7 @@ mod tests {
     const W: u64 = lower::WHOLE_POSITIONS;
 
     #[test]
-    fn byte_counts_read_with_decimal_suffixes() {
-        assert_eq!(bytes_arg("16G"), Ok(16_000_000_000));
-        assert_eq!(bytes_arg("16GB"), Ok(16_000_000_000));
-        assert_eq!(bytes_arg("1.5g"), Ok(1_500_000_000));
-        assert_eq!(bytes_arg("500M"), Ok(500_000_000));
-        assert_eq!(bytes_arg("12000"), Ok(12_000));
-        for bad in ["", "G", "16Q", "-1G", "0", "many"] {
-            assert!(bytes_arg(bad).is_err(), "{bad}");
-        }
-        // A given limit below what is available is the limit.
+    fn a_given_limit_below_what_is_available_is_the_limit() {
         assert_eq!(memory_limit(Some(1000)), Some(1000));
     }
 

@@ -36,6 +36,7 @@
 //! # }
 //! ```
 
+pub mod bytes;
 pub mod notation;
 pub mod raw;
 pub mod record;

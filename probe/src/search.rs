@@ -46,6 +46,10 @@ pub(crate) fn table_size(entries: usize) -> usize {
     entries.clamp(4, 1 << 40).next_power_of_two()
 }
 
+/// The least memory [`Budget::with_memory`] takes: 1 MB, room for tables
+/// of a few thousand entries.
+pub const MIN_SEARCH_MEMORY: u64 = 1_000_000;
+
 /// What a search may spend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -61,7 +65,7 @@ pub struct Budget {
     /// taken as the tables fill, so a short search does not pay for a
     /// large table.
     pub tt_entries: usize,
-    /// Positions the retrograde solve may enumerate (about 100 bytes each);
+    /// Positions the retrograde solve may enumerate (at most about 150 bytes each);
     /// 0 turns it off.
     pub graph_positions: usize,
     /// Run the iterative-deepening prover (off by default).
@@ -76,7 +80,7 @@ pub struct Budget {
 impl Default for Budget {
     /// Five seconds; df-pn on two threads, one question each, with 2^22
     /// entries in each table (192 MiB each when full); the retrograde solve
-    /// up to 2^18 positions (about 26 MB); no iterative deepening. On 2
+    /// up to 2^18 positions (about 39 MB); no iterative deepening. On 2
     /// cores this proved the most (docs/performance.md, "Proof search above
     /// the tables"): the depth-first prover and a larger graph took time
     /// that df-pn used better.
@@ -133,9 +137,65 @@ impl Budget {
             ..Budget::default()
         })
     }
+
+    /// The most memory a search with this budget takes, in bytes: each
+    /// transposition table full and the retrograde solve at its limit. (The
+    /// tables take memory as they fill, so a short search takes less.)
+    pub fn memory(&self) -> u64 {
+        let entries = table_size(self.tt_entries) as u64;
+        let dfs = if self.dfs {
+            entries * DFS_ENTRY_BYTES as u64
+        } else {
+            0
+        };
+        let dfpn = self.dfpn_tables() as u64 * entries * pns::ENTRY_BYTES as u64;
+        dfs + dfpn + self.graph_positions as u64 * graph::POSITION_BYTES
+    }
+
+    /// This budget with its tables sized to take at most `bytes` in all
+    /// ([`Budget::memory`]): the retrograde solve a sixteenth of it (at most
+    /// its default 2^18 positions, more took time that df-pn used better),
+    /// the transposition tables the largest power of two of entries that
+    /// fits in the rest.
+    ///
+    /// # Errors
+    /// [`LimitError::Memory`] when `bytes` is below [`MIN_SEARCH_MEMORY`].
+    pub fn with_memory(self, bytes: u64) -> Result<Budget, LimitError> {
+        if bytes < MIN_SEARCH_MEMORY {
+            return Err(LimitError::Memory(bytes));
+        }
+        let graph_positions = if self.graph_positions == 0 {
+            0
+        } else {
+            (bytes / 16 / graph::POSITION_BYTES).min(Budget::default().graph_positions as u64)
+                as usize
+        };
+        let rest = bytes - graph_positions as u64 * graph::POSITION_BYTES;
+        let per_entry = self.dfpn_tables() as u64 * pns::ENTRY_BYTES as u64
+            + if self.dfs { DFS_ENTRY_BYTES as u64 } else { 0 };
+        let entries = match rest.checked_div(per_entry) {
+            // Neither table runs: their size does not matter.
+            None => self.tt_entries,
+            Some(fit) => 1usize << fit.max(4).ilog2().min(40),
+        };
+        Ok(Budget {
+            tt_entries: entries,
+            graph_positions,
+            ..self
+        })
+    }
+
+    /// The df-pn tables a search keeps: one per thread, one per question.
+    fn dfpn_tables(&self) -> usize {
+        match (self.dfpn, self.dfpn_threads) {
+            (false, _) => 0,
+            (true, 0 | 1) => 1,
+            (true, _) => 2,
+        }
+    }
 }
 
-/// Limits [`Budget::limits`] refuses.
+/// Limits [`Budget::limits`] and [`Budget::with_memory`] refuse.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum LimitError {
     /// A time limit out of range.
@@ -144,6 +204,9 @@ pub enum LimitError {
     /// Neither a time nor a node limit.
     #[error("no time limit and no node limit: a search needs one")]
     Unlimited,
+    /// Less memory than [`MIN_SEARCH_MEMORY`].
+    #[error("the search memory is {0} bytes: it must be at least 1 MB")]
+    Memory(u64),
 }
 
 /// How a result was obtained.
@@ -347,6 +410,9 @@ struct Entry {
     used: bool,
 }
 
+/// Bytes of one entry of the depth-first prover's table.
+const DFS_ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+
 const EMPTY: Entry = Entry {
     key: [0; 24],
     lower: -1,
@@ -538,7 +604,17 @@ impl<'a> Solver<'a> {
     }
 
     /// The budget each call of [`Solver::solve`] gets.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// Sets the budget each call of [`Solver::solve`] gets. Tables of
+    /// another size are made anew (what they held is lost).
     pub fn set_budget(&mut self, budget: Budget) {
+        if budget.tt_entries != self.budget.tt_entries {
+            self.tt = Tt::new(budget.tt_entries);
+            self.dfpn_tables.clear();
+        }
         self.budget = budget;
     }
 
@@ -591,14 +667,12 @@ impl<'a> Solver<'a> {
         let tb = self.tb;
         let tt_entries = self.budget.tt_entries;
         let node_limit = self.node_limit;
-        let use_dfpn = self.budget.dfpn;
-        let dfpn_threads = self.budget.dfpn_threads;
         // One thread takes both questions in turn, or one each.
         let first = first_side(pos);
-        let split: Vec<Vec<Side>> = match (use_dfpn, dfpn_threads) {
-            (false, _) => vec![],
-            (true, 0 | 1) => vec![vec![first, first.opponent()]],
-            (true, _) => vec![vec![first], vec![first.opponent()]],
+        let split: Vec<Vec<Side>> = match self.budget.dfpn_tables() {
+            0 => vec![],
+            1 => vec![vec![first, first.opponent()]],
+            _ => vec![vec![first], vec![first.opponent()]],
         };
         // The tables of the searches before, when the budget still fits.
         let mut tables = std::mem::take(&mut self.dfpn_tables);

@@ -258,6 +258,56 @@ fn limits_from_other_languages() {
 }
 
 #[test]
+fn a_memory_bound_sizes_the_tables_to_fit() {
+    use togyz_probe::search::{LimitError, MIN_SEARCH_MEMORY};
+    // Two df-pn tables of 2^22 entries of 48 bytes, 2^18 graph positions of
+    // 150.
+    assert_eq!(Budget::default().memory(), 2 * (48 << 22) + (150 << 18));
+    let dfs_too = Budget {
+        dfs: true,
+        dfpn_threads: 1,
+        ..Budget::default()
+    };
+    for base in [Budget::default(), dfs_too] {
+        for bytes in [MIN_SEARCH_MEMORY, 3_000_000, 64 << 20, 500_000_000, 4 << 30] {
+            let b = base.with_memory(bytes).unwrap();
+            assert!(b.memory() <= bytes, "{bytes}: {}", b.memory());
+            // Powers of two: the tables get at least half of what is left.
+            assert!(b.memory() * 2 > bytes, "{bytes}: {}", b.memory());
+            assert!(b.graph_positions <= Budget::default().graph_positions);
+            assert_eq!((b.time, b.dfpn_threads), (base.time, base.dfpn_threads));
+        }
+    }
+    assert_eq!(
+        Budget::default().with_memory(MIN_SEARCH_MEMORY - 1),
+        Err(LimitError::Memory(MIN_SEARCH_MEMORY - 1))
+    );
+    let no_graph = Budget {
+        graph_positions: 0,
+        ..Budget::default()
+    };
+    assert_eq!(no_graph.with_memory(1 << 30).unwrap().graph_positions, 0);
+
+    // The smallest bound still searches soundly, and a solver takes a new
+    // bound between searches.
+    let (levels, dir) = setup();
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    let small = Budget::nodes(50_000)
+        .with_memory(MIN_SEARCH_MEMORY)
+        .unwrap();
+    let mut solver = Solver::new(&tb, Budget::nodes(50_000));
+    let mut proven = 0;
+    for (i, pos) in sample(TRUTH, 40, 21).iter().enumerate() {
+        if i == 20 {
+            solver.set_budget(small);
+            assert_eq!(solver.budget(), small);
+        }
+        proven += usize::from(check(levels, pos, &solver.solve(pos).unwrap()).is_some());
+    }
+    assert!(proven >= 30, "{proven}");
+}
+
+#[test]
 fn a_solver_keeps_what_df_pn_found_for_the_next_search() {
     let (levels, dir) = setup();
     let tb = Tablebase::open([dir.path()]).unwrap();

@@ -430,19 +430,21 @@ impl PyTablebase {
     /// best (a move achieving the proven result, or None) and search
     /// (nodes, depth, graph_positions, graph_closed, seconds,
     /// table_stones). The GIL is released while it searches; it takes up
-    /// to about 430 MB while a hard search fills its tables. A node limit
-    /// bounds df-pn, not the retrograde solve beside it (up to 2^18
-    /// positions, about 0.1 s when they do not close).
-    #[pyo3(signature = (fen, seconds = 5.0, nodes = None))]
+    /// to `memory` bytes (at least 1,000,000; by default about 442 MB)
+    /// while a hard search fills its tables. A node limit bounds df-pn,
+    /// not the retrograde solve beside it (up to 2^18 positions, about
+    /// 0.1 s when they do not close).
+    #[pyo3(signature = (fen, seconds = 5.0, nodes = None, memory = None))]
     fn solve<'py>(
         &self,
         py: Python<'py>,
         fen: &Bound<'_, PyAny>,
         seconds: f64,
         nodes: Option<u64>,
+        memory: Option<u64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let pos = position_of(fen)?;
-        let budget = limits(seconds, nodes)?;
+        let budget = limits(seconds, nodes, memory)?;
         let r = py.detach(|| Ok::<_, Failure>(self.tb.solve(&pos, budget)?))?;
         solve_dict(py, &pos, &r)
     }
@@ -454,8 +456,13 @@ impl PyTablebase {
 }
 
 /// The budget of a `solve`: its limits, checked.
-fn limits(seconds: f64, nodes: Option<u64>) -> PyResult<Budget> {
-    Budget::limits(seconds, nodes.unwrap_or(0)).map_err(|e| PyValueError::new_err(e.to_string()))
+fn limits(seconds: f64, nodes: Option<u64>, memory: Option<u64>) -> PyResult<Budget> {
+    let budget = Budget::limits(seconds, nodes.unwrap_or(0));
+    let budget = match memory {
+        Some(bytes) => budget.and_then(|b| b.with_memory(bytes)),
+        None => budget,
+    };
+    budget.map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// A proof searcher that keeps its tables from one `solve` to the next, so
@@ -472,11 +479,18 @@ struct PySolver {
 #[pymethods]
 impl PySolver {
     /// A solver over `tb` with a time limit for each `solve` (`seconds=0`
-    /// lifts it, which then needs `nodes`).
+    /// lifts it, which then needs `nodes`) and its tables bounded to
+    /// `memory` bytes (at least 1,000,000; by default about 442 MB), kept
+    /// until the solver is dropped.
     #[new]
-    #[pyo3(signature = (tb, seconds = 5.0, nodes = None))]
-    fn new(tb: Py<PyTablebase>, seconds: f64, nodes: Option<u64>) -> PyResult<Self> {
-        let budget = limits(seconds, nodes)?;
+    #[pyo3(signature = (tb, seconds = 5.0, nodes = None, memory = None))]
+    fn new(
+        tb: Py<PyTablebase>,
+        seconds: f64,
+        nodes: Option<u64>,
+        memory: Option<u64>,
+    ) -> PyResult<Self> {
+        let budget = limits(seconds, nodes, memory)?;
         let borrowed: *const Tablebase = &tb.get().tb;
         // SAFETY: `PyTablebase` is a frozen class, so the Python object
         // holding it never moves or changes its `tb` while a reference to

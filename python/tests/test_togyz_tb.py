@@ -246,7 +246,13 @@ def test_solve_says_unknown_and_what_was_shown(tb):
     # Twelve stones over the tables for 4, in 3 nodes a question: open.
     r = tb.solve("1,1S,1S,1S,1,2S,1,3S,1/2,3S,1,1S,4 74 76 S 109", seconds=0, nodes=3)
     assert (r["result"], r["proven"], r["best"]) == ("unknown", {"lower": "loss", "upper": "win"}, None)
-    for bad in [dict(seconds=-1), dict(seconds=float("nan")), dict(seconds=float("inf")), dict(seconds=0)]:
+    for bad in [
+        dict(seconds=-1),
+        dict(seconds=float("nan")),
+        dict(seconds=float("inf")),
+        dict(seconds=0),
+        dict(memory=999_999),
+    ]:
         with pytest.raises(ValueError):
             tb.solve(SEED, **bad)
     with pytest.raises(BadFenError):
@@ -257,7 +263,7 @@ def test_a_solver_walks_a_game_backwards(tables, truth6):
     import gc
 
     # The tablebase lives as long as the solver, with no other reference.
-    solver = Solver(Tablebase(tables), seconds=30)
+    solver = Solver(Tablebase(tables), seconds=30, memory=1_000_000)
     gc.collect()
     p, game = Position.from_fen("2S,1S,7/1S,1S,1S,6 77 79 S 9"), []
     while not p.is_game_over() and len(game) < 12:
@@ -268,6 +274,6 @@ def test_a_solver_walks_a_game_backwards(tables, truth6):
         r = solver.solve(g)
         assert r["result"] == truth6.value(g)[0], g
         assert r == {**r, "fen": g.fen(), "stones": g.stones}
-    for bad in [dict(seconds=-1), dict(seconds=0)]:
+    for bad in [dict(seconds=-1), dict(seconds=0), dict(memory=1000)]:
         with pytest.raises(ValueError):
             Solver(Tablebase(tables), **bad)

@@ -136,10 +136,15 @@ class Tablebase:
     def wdl_many(self, fens: Sequence[str]) -> list[Literal[-1, 0, 1]]: ...
     def probe_many(self, fens: Sequence[str]) -> list[ProbeResult]: ...
     def solve(
-        self, fen: FenArg, seconds: float = 5.0, nodes: Optional[int] = None
+        self,
+        fen: FenArg,
+        seconds: float = 5.0,
+        nodes: Optional[int] = None,
+        memory: Optional[int] = None,
     ) -> SolveResult:
         """The result proven by the tables or, above them, by proof search
-        within ``seconds`` (and ``nodes`` per question); "unknown" with the
+        within ``seconds`` (and ``nodes`` per question), its tables taking
+        at most ``memory`` bytes (default about 442 MB); "unknown" with the
         bounds shown when not proven. Raises ValueError (a bad limit),
         BadFenError, DamagedTableError, TableIoError."""
 
@@ -148,8 +153,13 @@ class Solver:
     next, so the positions of one game help each other."""
 
     def __init__(
-        self, tb: Tablebase, seconds: float = 5.0, nodes: Optional[int] = None
+        self,
+        tb: Tablebase,
+        seconds: float = 5.0,
+        nodes: Optional[int] = None,
+        memory: Optional[int] = None,
     ) -> None:
-        """Raises ValueError (a bad limit)."""
+        """Limits for each ``solve``; ``memory`` bounds the tables it keeps
+        (default about 442 MB). Raises ValueError (a bad limit)."""
     def solve(self, fen: FenArg) -> SolveResult:
         """As ``Tablebase.solve``, with this solver's limits and tables."""

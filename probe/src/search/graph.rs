@@ -47,6 +47,11 @@ struct Node {
 
 const UNKNOWN: i8 = 2;
 
+/// Bytes one enumerated position takes at most, about (its node, position,
+/// edges and map entry, with the slack of growing vectors: 101 to 143
+/// measured at 1 to 4 M positions), what [`super::Budget::memory`] counts.
+pub(crate) const POSITION_BYTES: u64 = 150;
+
 /// Expansions between two looks at the clock.
 const CLOCK_EVERY: usize = 256;
 

@@ -46,9 +46,12 @@ struct Entry {
     search: u8,
 }
 
+/// Bytes of one entry, what [`super::Budget::memory`] counts.
+pub(crate) const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+
 // The size `Budget::tt_entries` documents: the search number fits in the
 // padding.
-const _: () = assert!(std::mem::size_of::<Entry>() == 48);
+const _: () = assert!(ENTRY_BYTES == 48);
 
 /// A df-pn transposition table, kept between the searches of one
 /// [`crate::Solver`]: proofs and untainted refutations hold for any root,
