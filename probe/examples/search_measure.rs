@@ -29,7 +29,9 @@
 //! one), so a 10 s run only searches what 2 s left open. `--pause-file
 //! PATH` waits before each position while PATH exists, so a long run can
 //! be held (for a build on the same cores) without measuring a position
-//! on a busy machine. `--games-out FILE [--games N]` writes the seed's
+//! on a busy machine. `--memory BYTES` (`64M`) sizes the tables and the
+//! graph with `Budget::with_memory` after the other options (give each
+//! bound its own file). `--games-out FILE [--games N]` writes the seed's
 //! first N (30) self-play games instead, as move lists for `togyz-probe
 //! annotate`, and measures nothing.
 
@@ -62,6 +64,7 @@ struct Args {
     pause: Option<PathBuf>,
     games_out: Option<PathBuf>,
     games: usize,
+    memory: Option<u64>,
 }
 
 /// The provers `Budget::default()` runs (what `togyz-probe query` uses).
@@ -98,6 +101,7 @@ fn parse_args() -> Result<Args, String> {
         pause: None,
         games_out: None,
         games: 30,
+        memory: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -131,6 +135,7 @@ fn parse_args() -> Result<Args, String> {
             "--pause-file" => a.pause = Some(value.into()),
             "--games-out" => a.games_out = Some(value.into()),
             "--games" => a.games = value.parse().map_err(bad)?,
+            "--memory" => a.memory = Some(togyz_probe::bytes::parse(&value)?),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -281,6 +286,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     budget.dfpn = on("dfpn");
     budget.dfpn_threads = a.dfpn_threads;
     budget.graph_positions = if on("graph") { a.graph } else { 0 };
+    if let Some(bytes) = a.memory {
+        budget = budget.with_memory(bytes).map_err(|e| e.to_string())?;
+    }
     for pos in &positions {
         let fen = pos.fen();
         if done.contains(&(a.seconds.to_string(), fen.clone())) {
