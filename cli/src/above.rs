@@ -1,4 +1,4 @@
-//! `query` above the tables: a position with more stones than the tables
+//! Above the tables: a position with more stones than the tables
 //! hold is answered by proof search (a `Solver`) within
 //! `--search-time` seconds. The answer is proven or says what was shown
 //! ("at least a draw"); it is never a guess.
