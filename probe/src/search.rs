@@ -142,14 +142,8 @@ impl Budget {
     /// transposition table full and the retrograde solve at its limit. (The
     /// tables take memory as they fill, so a short search takes less.)
     pub fn memory(&self) -> u64 {
-        let entries = table_size(self.tt_entries) as u64;
-        let dfs = if self.dfs {
-            entries * DFS_ENTRY_BYTES as u64
-        } else {
-            0
-        };
-        let dfpn = self.dfpn_tables() as u64 * entries * pns::ENTRY_BYTES as u64;
-        dfs + dfpn + self.graph_positions as u64 * graph::POSITION_BYTES
+        table_size(self.tt_entries) as u64 * self.entry_bytes()
+            + self.graph_positions as u64 * graph::POSITION_BYTES
     }
 
     /// This budget with its tables sized to take at most `bytes` in all
@@ -171,9 +165,7 @@ impl Budget {
                 as usize
         };
         let rest = bytes - graph_positions as u64 * graph::POSITION_BYTES;
-        let per_entry = self.dfpn_tables() as u64 * pns::ENTRY_BYTES as u64
-            + if self.dfs { DFS_ENTRY_BYTES as u64 } else { 0 };
-        let entries = match rest.checked_div(per_entry) {
+        let entries = match rest.checked_div(self.entry_bytes()) {
             // Neither table runs: their size does not matter.
             None => self.tt_entries,
             Some(fit) => 1usize << fit.max(4).ilog2().min(40),
@@ -183,6 +175,13 @@ impl Budget {
             graph_positions,
             ..self
         })
+    }
+
+    /// Bytes one entry index costs across the transposition tables that
+    /// run (each has `tt_entries` entries).
+    fn entry_bytes(&self) -> u64 {
+        let dfs = if self.dfs { DFS_ENTRY_BYTES } else { 0 };
+        (dfs + self.dfpn_tables() * pns::ENTRY_BYTES) as u64
     }
 
     /// The df-pn tables a search keeps: one per thread, one per question.
@@ -609,11 +608,11 @@ impl<'a> Solver<'a> {
     }
 
     /// Sets the budget each call of [`Solver::solve`] gets. Tables of
-    /// another size are made anew (what they held is lost).
+    /// another size are made anew (what they held is lost): the depth-first
+    /// one here, df-pn's at the next search.
     pub fn set_budget(&mut self, budget: Budget) {
         if budget.tt_entries != self.budget.tt_entries {
             self.tt = Tt::new(budget.tt_entries);
-            self.dfpn_tables.clear();
         }
         self.budget = budget;
     }
