@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use togyz_probe::notation::{traditional, uci};
-use togyz_probe::search::{Budget, SearchResult, MIN_SEARCH_MEMORY};
+use togyz_probe::search::{Budget, SearchResult};
 use togyz_probe::tablebase::terminal_value;
 use togyz_probe::{Position, ProbeError, Solver, Tablebase, Wdl};
 
@@ -93,6 +93,26 @@ pub struct SearchAnswer {
     limit: f64,
 }
 
+/// The `--search-memory` option, shared by the commands that search.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MemoryArg {
+    /// Above the tables: the most memory the search's tables may take
+    /// (`500M`, `2G`; at least 1M; default 442M)
+    #[arg(long = "search-memory", value_name = "BYTES", value_parser = parse_memory)]
+    bytes: Option<u64>,
+}
+
+impl MemoryArg {
+    /// The limits of each search: `seconds` (`--search-time`) and this
+    /// memory bound.
+    pub fn limits(&self, seconds: f64) -> Limits {
+        Limits {
+            seconds,
+            memory: self.bytes,
+        }
+    }
+}
+
 /// What `--search-time` and `--search-memory` ask of each search.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -108,25 +128,23 @@ impl Limits {
     pub fn budget(self) -> Budget {
         let time = Budget::time(Duration::from_secs_f64(self.seconds));
         match self.memory {
-            // `parse_memory` let no smaller bound through.
-            Some(bytes) => time
-                .with_memory(bytes.max(MIN_SEARCH_MEMORY))
-                .unwrap_or(time),
+            // `parse_memory` let through only what `with_memory` takes.
+            Some(bytes) => time.with_memory(bytes).unwrap_or(time),
             None => time,
         }
     }
 }
 
-/// `--search-memory`: a byte count (`500M`, `2G`) of at least
-/// [`MIN_SEARCH_MEMORY`].
+/// `--search-memory`: a byte count (`500M`, `2G`) that
+/// [`Budget::with_memory`] takes.
 ///
 /// # Errors
 /// A message for clap when the text is no byte count or too small.
-pub fn parse_memory(text: &str) -> Result<u64, String> {
+fn parse_memory(text: &str) -> Result<u64, String> {
     let bytes = togyz_probe::bytes::parse(text)?;
-    if bytes < MIN_SEARCH_MEMORY {
-        return Err(format!("`{text}`: the search needs at least 1M"));
-    }
+    Budget::default()
+        .with_memory(bytes)
+        .map_err(|e| format!("`{text}`: {e}"))?;
     Ok(bytes)
 }
 
@@ -261,5 +279,23 @@ impl SearchAnswer {
             s.push_str(&format!("  {:<4} {}\n", m.traditional, m.uci));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_help_states_the_default_memory() {
+        // `--search-memory`'s help and the READMEs say 442M.
+        assert_eq!((Budget::default().memory() + 500_000) / 1_000_000, 442);
+        let limits = MemoryArg { bytes: None }.limits(2.0);
+        assert_eq!(limits.budget(), Budget::time(Duration::from_secs(2)));
+        let small = MemoryArg {
+            bytes: Some(8_000_000),
+        };
+        assert!(small.limits(2.0).budget().memory() <= 8_000_000);
+        assert!(parse_memory("999K").is_err() && parse_memory("1M").is_ok());
     }
 }

@@ -21,7 +21,7 @@ use togyz_probe::search::{Budget, Source};
 use togyz_probe::tablebase::terminal_value;
 use togyz_probe::{Metric, Move, Position, ProbeError, Side, Solver, Tablebase, Value, Wdl};
 
-use crate::above::{self, Limits};
+use crate::above::MemoryArg;
 use crate::failure::{Failure, Kind};
 use crate::tables::{Tables, TablesArg};
 
@@ -37,10 +37,8 @@ pub struct Args {
     /// allowed; 0 uses the tables only).
     #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = parse_seconds)]
     search_time: f64,
-    /// The most memory the search's tables may take (`500M`, `2G`; at
-    /// least 1M; default 442M)
-    #[arg(long, value_name = "BYTES", value_parser = above::parse_memory)]
-    search_memory: Option<u64>,
+    #[command(flatten)]
+    memory: MemoryArg,
     /// The record file, or `-` for standard input.
     #[arg(value_name = "FILE", allow_hyphen_values = true)]
     file: String,
@@ -168,11 +166,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if let Some(f) = tables.open_failure() {
         return Err(f);
     }
-    let budget = Limits {
-        seconds: args.search_time,
-        memory: args.search_memory,
-    }
-    .budget();
+    let budget = args.memory.limits(args.search_time).budget();
     let mut out = io::stdout().lock();
     let mut failed = false;
     let games = parse_records(&text);

@@ -15,7 +15,7 @@ use togyz_probe::search::kazan_bounds;
 use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
 use togyz_probe::{Metric, Solver, Value};
 
-use crate::above::{self, Limits};
+use crate::above::{self, Limits, MemoryArg};
 use crate::failure::{Failure, Kind};
 use crate::moves::{fen_arg, replay};
 use crate::render::{count, diagram, ending, legal_moves, names, valued_moves, verdict};
@@ -50,19 +50,8 @@ pub struct Args {
     /// seconds (fractions allowed; 0: report the missing table instead).
     #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = crate::annotate::parse_seconds)]
     search_time: f64,
-    /// Above the tables: the most memory the search's tables may take
-    /// (`500M`, `2G`; at least 1M; default 442M)
-    #[arg(long, value_name = "BYTES", value_parser = above::parse_memory)]
-    search_memory: Option<u64>,
-}
-
-impl Args {
-    fn limits(&self) -> Limits {
-        Limits {
-            seconds: self.search_time,
-            memory: self.search_memory,
-        }
-    }
+    #[command(flatten)]
+    memory: MemoryArg,
 }
 
 /// One legal move in the JSON answer.
@@ -189,7 +178,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                  the lines, after each FEN)",
             ));
         }
-        return run_stdin(&tables, args.limits());
+        return run_stdin(&tables, args.memory.limits(args.search_time));
     }
     let mut out = io::stdout().lock();
     let (given, asked) = asked(&args);
@@ -203,7 +192,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
             return Err(f);
         }
     };
-    let verdict = answer(&tables, &asked.pos, args.limits(), &mut None);
+    let verdict = answer(
+        &tables,
+        &asked.pos,
+        args.memory.limits(args.search_time),
+        &mut None,
+    );
     if args.json {
         let line = match &verdict {
             Ok(Verdict::Tables(a)) => answer_json(a, Some(&asked)),
