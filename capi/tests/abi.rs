@@ -373,6 +373,17 @@ fn a_solver_solves_position_after_position() {
             "{}",
             last_error()
         );
+        // More than the machine has: refused, not an abort at the next
+        // search.
+        assert_eq!(
+            togyz_solver_set_memory(solver, u64::MAX),
+            TogyzStatus::BadArgument
+        );
+        assert!(
+            last_error().contains("more than this machine's"),
+            "{}",
+            last_error()
+        );
         assert_eq!(
             togyz_solver_set_memory(null_mut(), 1 << 30),
             TogyzStatus::NullPointer

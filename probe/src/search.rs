@@ -38,7 +38,7 @@ mod graph;
 mod pns;
 mod table;
 
-use table::ZeroTable;
+use table::{Buckets, Slot};
 
 /// A table size asked for, as the power of two a table gets (at least 4,
 /// at most 2^40 entries).
@@ -61,9 +61,9 @@ pub struct Budget {
     /// Entries of each transposition table (rounded up to a power of two):
     /// the depth-first prover's (30 bytes an entry) and each df-pn
     /// thread's (48 bytes an entry). One [`Solver`] keeps them between
-    /// searches, so the positions of one game help each other. Memory is
-    /// taken as the tables fill, so a short search does not pay for a
-    /// large table.
+    /// searches, so the positions of one game help each other. This is a
+    /// ceiling: a table starts small and doubles as it fills, so a short
+    /// search takes little memory whatever the ceiling.
     pub tt_entries: usize,
     /// Positions the retrograde solve may enumerate (at most about 150 bytes each);
     /// 0 turns it off.
@@ -139,8 +139,9 @@ impl Budget {
     }
 
     /// The most memory a search with this budget takes, in bytes: each
-    /// transposition table full and the retrograde solve at its limit. (The
-    /// tables take memory as they fill, so a short search takes less.)
+    /// transposition table grown to its ceiling and the retrograde solve at
+    /// its limit. (Tables grow as they fill, so a short search takes far
+    /// less: [`Solver::table_bytes`].)
     pub fn memory(&self) -> u64 {
         table_size(self.tt_entries) as u64 * self.entry_bytes()
             + self.graph_positions as u64 * graph::POSITION_BYTES
@@ -152,11 +153,21 @@ impl Budget {
     /// the transposition tables the largest power of two of entries that
     /// fits in the rest.
     ///
+    /// The budget is a ceiling: a search takes memory in proportion to the
+    /// positions it stores, so a larger budget never makes a short search
+    /// slower.
+    ///
     /// # Errors
-    /// [`LimitError::Memory`] when `bytes` is below [`MIN_SEARCH_MEMORY`].
+    /// [`LimitError::Memory`] when `bytes` is below [`MIN_SEARCH_MEMORY`],
+    /// [`LimitError::MemoryAboveMachine`] when it is more than the machine
+    /// has ([`machine_memory`]): a search that long would fail to allocate,
+    /// or push everything else out of memory, before it reached its bound.
     pub fn with_memory(self, bytes: u64) -> Result<Budget, LimitError> {
         if bytes < MIN_SEARCH_MEMORY {
             return Err(LimitError::Memory(bytes));
+        }
+        if let Some(machine) = machine_memory().filter(|&m| bytes > m) {
+            return Err(LimitError::MemoryAboveMachine { bytes, machine });
         }
         let graph_positions = if self.graph_positions == 0 {
             0
@@ -206,6 +217,33 @@ pub enum LimitError {
     /// Less memory than [`MIN_SEARCH_MEMORY`].
     #[error("the search memory is {0} bytes: it must be at least 1 MB")]
     Memory(u64),
+    /// More memory than the machine has ([`machine_memory`]).
+    #[error(
+        "the search memory is {} MB, more than this machine's {} MB of memory",
+        bytes / 1_000_000,
+        machine / 1_000_000
+    )]
+    MemoryAboveMachine {
+        /// The bound asked for.
+        bytes: u64,
+        /// The machine's physical memory.
+        machine: u64,
+    },
+}
+
+/// The machine's physical memory in bytes (`MemTotal` of `/proc/meminfo`),
+/// or `None` where that is not known (then no bound is refused for it).
+pub fn machine_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line
+        .trim_start_matches("MemTotal:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    kib.checked_mul(1024)
 }
 
 /// How a result was obtained.
@@ -434,67 +472,77 @@ impl Entry {
     }
 }
 
-/// A fixed-size transposition table with two-way buckets.
+/// The depth-first prover's transposition table: two-way buckets,
+/// growing up to the budget's size ([`table::Buckets`]).
 struct Tt {
-    entries: ZeroTable<Entry>,
-    mask: usize,
+    buckets: Buckets<Entry>,
+}
+
+impl Slot for Entry {
+    fn used(&self) -> bool {
+        self.used
+    }
+
+    fn hash(&self) -> u64 {
+        key_hash(&self.key)
+    }
 }
 
 impl Tt {
-    fn new(size: usize) -> Tt {
+    /// A table that may grow to `size` entries; `None` if the system
+    /// refuses even a small one.
+    fn new(size: usize) -> Option<Tt> {
         // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
         // with `used` false.
-        let entries = unsafe { ZeroTable::new(table_size(size)) };
-        Tt {
-            mask: entries.len() - 1,
-            entries,
-        }
-    }
-
-    /// The first of the two slots of `key`'s bucket.
-    fn bucket(&self, key: &Key) -> usize {
-        key_hash(key) as usize & self.mask & !1
-    }
-
-    fn slots(&self, key: &Key) -> [usize; 2] {
-        let b = self.bucket(key);
-        [b, b + 1]
+        let buckets = unsafe { Buckets::new(2, table_size(size)) }?;
+        Some(Tt { buckets })
     }
 
     /// Brings the bucket of `key` into the cache ahead of [`Tt::get`].
     fn prefetch(&self, key: &Key) {
-        self.entries.prefetch(self.bucket(key), 2);
+        self.buckets.prefetch(key_hash(key));
     }
 
     fn get(&self, key: &Key) -> Option<&Entry> {
-        self.slots(key)
-            .into_iter()
-            .map(|i| &self.entries[i])
+        self.buckets
+            .slots(key_hash(key))
+            .iter()
             .find(|e| e.used && e.key == *key)
     }
 
     /// The entry for `key`, claiming the less valuable slot of its bucket
-    /// when it is new.
-    fn entry(&mut self, key: &Key) -> &mut Entry {
-        let [a, b] = self.slots(key);
-        let i = if self.entries[a].used && self.entries[a].key == *key {
-            a
-        } else if self.entries[b].used && self.entries[b].key == *key {
-            b
-        } else {
-            let i = if self.entries[a].worth() <= self.entries[b].worth() {
-                a
-            } else {
-                b
-            };
-            self.entries[i] = Entry {
-                key: *key,
-                used: true,
-                ..EMPTY
-            };
-            i
+    /// when it is new (the table may grow first, until `deadline`).
+    fn entry(&mut self, key: &Key, deadline: Option<Instant>) -> &mut Entry {
+        let hash = key_hash(key);
+        let slots = self.buckets.slots(hash);
+        let found = slots.iter().position(|e| e.used && e.key == *key);
+        let i = match found {
+            Some(i) => i,
+            None => {
+                let mut i = if slots[0].worth() <= slots[1].worth() {
+                    0
+                } else {
+                    1
+                };
+                if !slots[i].used {
+                    self.buckets.claim(deadline);
+                    // The table may have doubled: the key's bucket moved,
+                    // and still has a free slot.
+                    i = (self.buckets.slots(hash).iter())
+                        .position(|e| !e.used)
+                        .expect("a claimed bucket has a free slot");
+                }
+                let b = self.buckets.bucket(hash);
+                self.buckets.entries()[b + i] = Entry {
+                    key: *key,
+                    used: true,
+                    ..EMPTY
+                };
+                i
+            }
         };
-        &mut self.entries[i]
+        let b = self.buckets.bucket(hash);
+        &mut self.buckets.entries()[b + i]
     }
 }
 
@@ -552,7 +600,8 @@ pub struct Solver<'a> {
     tb: &'a Tablebase,
     table_stones: u32,
     budget: Budget,
-    tt: Tt,
+    /// The depth-first prover's table, made when that prover first runs.
+    tt: Option<Tt>,
     /// One df-pn table a thread, kept between searches (made on first
     /// use).
     dfpn_tables: Vec<pns::Table>,
@@ -593,13 +642,21 @@ impl<'a> Solver<'a> {
             tb,
             table_stones: tb.complete_up_to(),
             budget,
-            tt: Tt::new(budget.tt_entries),
+            tt: None,
             dfpn_tables: Vec::new(),
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The bytes its transposition tables take now. They grow with the
+    /// positions the searches store, up to what the budget allows
+    /// ([`Budget::memory`]), so this is what a search has cost in memory.
+    pub fn table_bytes(&self) -> u64 {
+        let dfs = self.tt.as_ref().map_or(0, |t| t.buckets.bytes());
+        dfs + self.dfpn_tables.iter().map(pns::Table::bytes).sum::<u64>()
     }
 
     /// The budget each call of [`Solver::solve`] gets.
@@ -612,7 +669,7 @@ impl<'a> Solver<'a> {
     /// one here, df-pn's at the next search.
     pub fn set_budget(&mut self, budget: Budget) {
         if budget.tt_entries != self.budget.tt_entries {
-            self.tt = Tt::new(budget.tt_entries);
+            self.tt = None;
         }
         self.budget = budget;
     }
@@ -677,7 +734,9 @@ impl<'a> Solver<'a> {
         let mut tables = std::mem::take(&mut self.dfpn_tables);
         if tables.len() != split.len() || tables.iter().any(|t| t.asked() != tt_entries) {
             tables.clear();
-            tables.extend(split.iter().map(|_| pns::Table::new(tt_entries)));
+            // A table the system refuses (out of memory) leaves its
+            // questions unasked: the result is then not proven by df-pn.
+            tables.extend(split.iter().map_while(|_| pns::Table::new(tt_entries)));
         }
         let (dfs, graph, dfpn) = std::thread::scope(|s| {
             let shared = &shared;
@@ -756,6 +815,13 @@ impl<'a> Solver<'a> {
             depth: 0,
             moves: pos.legal_moves().map(|mv| (mv, lo, hi)).collect(),
         };
+        if self.tt.is_none() {
+            self.tt = Tt::new(self.budget.tt_entries);
+        }
+        if self.tt.is_none() {
+            // No memory even for a small table: this prover proves nothing.
+            return Ok(out);
+        }
         for depth in 1..=MAX_DEPTH {
             for t in [Wdl::Win, Wdl::Draw] {
                 let (lo, hi) = shared.bounds();
@@ -816,6 +882,12 @@ impl<'a> Solver<'a> {
         tick(&mut self.nodes, self.node_limit, self.deadline, &self.stop)
     }
 
+    /// The depth-first table, which [`Solver::deepen`] makes before it
+    /// proves anything.
+    fn tt(&mut self) -> &mut Tt {
+        self.tt.as_mut().expect("deepen makes the table first")
+    }
+
     /// Is the value of `pos` for its side to move at least `t`, searching
     /// `depth` plies? Only proofs give `Yes`/`No`; the horizon gives
     /// `Unknown`.
@@ -828,7 +900,7 @@ impl<'a> Solver<'a> {
         let key = key_of(pos);
         let q = question_index(t);
         let mut first = u8::MAX;
-        if let Some(e) = self.tt.get(&key) {
+        if let Some(e) = self.tt().get(&key) {
             lo = lo.max(wdl_of(e.lower));
             hi = hi.min(wdl_of(e.upper));
             if let Some(decided) = decide(lo, hi, t) {
@@ -867,7 +939,7 @@ impl<'a> Solver<'a> {
                 _ => {
                     all_yes = false;
                     // Searched next: its entry is on the way meanwhile.
-                    self.tt.prefetch(&key_of(child));
+                    self.tt().prefetch(&key_of(child));
                 }
             }
         }
@@ -888,14 +960,16 @@ impl<'a> Solver<'a> {
         if all_yes {
             return Ok(self.proved(&key, t, false, u8::MAX));
         }
-        let e = self.tt.entry(&key);
+        let deadline = self.deadline;
+        let e = self.tt().entry(&key, deadline);
         e.searched[q] = e.searched[q].max(depth as u8);
         Ok(Answer::Unknown)
     }
 
     /// Stores a proven answer to question `t` and returns it.
     fn proved(&mut self, key: &Key, t: Wdl, yes: bool, best: u8) -> Answer {
-        let e = self.tt.entry(key);
+        let deadline = self.deadline;
+        let e = self.tt().entry(key, deadline);
         if yes {
             e.lower = e.lower.max(num(t));
             e.best = best;

@@ -343,3 +343,61 @@ fn a_solver_keeps_what_df_pn_found_for_the_next_search() {
     }
     assert!(searched >= 5, "{searched}");
 }
+
+#[test]
+fn a_memory_bound_is_a_ceiling_not_a_cost() {
+    // The same node-limited searches under a small and a large bound: the
+    // same answers, and the large bound takes no more memory, since the
+    // tables grow with what they hold rather than with the bound.
+    let (levels, dir) = setup();
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    // One df-pn thread: two would stop each other at times of their own.
+    let base = Budget {
+        graph_positions: 0,
+        dfpn_threads: 1,
+        ..Budget::nodes(20_000)
+    };
+    let small = base.with_memory(16 << 20).unwrap();
+    let large = base.with_memory(4 << 30).unwrap();
+    assert!(large.tt_entries >= 1 << 24);
+    let mut searched = 0;
+    for pos in sample(TRUTH, 40, 31) {
+        let (mut a, mut b) = (Solver::new(&tb, small), Solver::new(&tb, large));
+        let (ra, rb) = (a.solve(&pos).unwrap(), b.solve(&pos).unwrap());
+        check(levels, &pos, &rb);
+        assert_eq!(
+            (ra.lower, ra.upper, ra.best_move, ra.nodes),
+            (rb.lower, rb.upper, rb.best_move, rb.nodes),
+            "{pos}"
+        );
+        if ra.source != Source::Search {
+            continue;
+        }
+        searched += 1;
+        assert_eq!(a.table_bytes(), b.table_bytes(), "{pos}");
+        // 20,000 nodes a question, in one table, store at most 40,000
+        // entries of 48 bytes, in a table at most four times larger.
+        assert!(
+            b.table_bytes() <= 4 * 40_000 * 48,
+            "{pos}: {}",
+            b.table_bytes()
+        );
+    }
+    assert!(searched >= 10, "{searched}");
+}
+
+#[test]
+fn a_memory_bound_above_the_machine_is_refused() {
+    use togyz_probe::search::{machine_memory, LimitError};
+    let Some(machine) = machine_memory() else {
+        return;
+    };
+    assert_eq!(
+        Budget::default().with_memory(u64::MAX),
+        Err(LimitError::MemoryAboveMachine {
+            bytes: u64::MAX,
+            machine
+        })
+    );
+    assert!(Budget::default().with_memory(machine).is_ok());
+}

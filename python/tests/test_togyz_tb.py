@@ -252,6 +252,8 @@ def test_solve_says_unknown_and_what_was_shown(tb):
         dict(seconds=float("inf")),
         dict(seconds=0),
         dict(memory=999_999),
+        # More than the machine has: refused, not an abort at the search.
+        dict(memory=2**64 - 1),
     ]:
         with pytest.raises(ValueError):
             tb.solve(SEED, **bad)

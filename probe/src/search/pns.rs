@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use hashbrown::HashTable;
 
-use super::table::ZeroTable;
+use super::table::{Buckets, Slot};
 use super::{key_hash, key_of, static_bounds, tick, Halt, Key};
 use crate::rules::{Position, Side};
 use crate::tablebase::Tablebase;
@@ -58,26 +58,41 @@ const _: () = assert!(ENTRY_BYTES == 48);
 /// and the other numbers only steer, so a position searched again (the
 /// next position of a game, say) starts from what was found before.
 pub(crate) struct Table {
-    entries: ZeroTable<Entry>,
+    entries: Buckets<Entry>,
     search: u8,
     asked: usize,
 }
 
+impl Slot for Entry {
+    fn used(&self) -> bool {
+        self.used
+    }
+
+    fn hash(&self) -> u64 {
+        key_hash(&self.key)
+    }
+}
+
 impl Table {
-    /// A table of `entries` entries (rounded up to a power of two).
-    pub(crate) fn new(entries: usize) -> Table {
+    /// A table that may grow to `entries` entries (rounded up to a power of
+    /// two); `None` if the system refuses even a small one.
+    pub(crate) fn new(entries: usize) -> Option<Table> {
         // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
         // with `used` false.
-        let table: ZeroTable<Entry> = unsafe { ZeroTable::new(super::table_size(entries)) };
-        Table {
+        let table = unsafe { Buckets::new(WAYS, super::table_size(entries).max(WAYS)) }?;
+        Some(Table {
             entries: table,
             search: 0,
             asked: entries,
-        }
+        })
     }
 
-    /// The entries the table was asked for (the system may have granted
-    /// fewer).
+    /// The bytes the table takes now.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.entries.bytes()
+    }
+
+    /// The entries the table may grow to, as asked.
     pub(crate) fn asked(&self) -> usize {
         self.asked
     }
@@ -109,9 +124,8 @@ pub(crate) struct Pns<'a> {
     tb: &'a Tablebase,
     table_stones: u32,
     x: Side,
-    entries: &'a mut ZeroTable<Entry>,
+    entries: &'a mut Buckets<Entry>,
     search: u8,
-    mask: usize,
     /// The hashes of the keys on the current path. Two keys with one hash
     /// would only mark a position off the path as on it, which taints a
     /// refutation and never makes a proof.
@@ -147,7 +161,6 @@ impl<'a> Pns<'a> {
             tb,
             table_stones,
             x,
-            mask: table.entries.len() - 1,
             search: table.search,
             entries: &mut table.entries,
             path: HashTable::new(),
@@ -183,22 +196,18 @@ impl<'a> Pns<'a> {
         }
     }
 
-    /// The first slot of the bucket of a key hashed to `hash`: `WAYS` slots
-    /// in a row.
-    fn bucket(&self, hash: u64) -> usize {
-        hash as usize & self.mask & !(WAYS - 1)
-    }
-
     fn lookup(&self, key: &Key) -> Option<Numbers> {
-        self.lookup_in(self.bucket(key_hash(key)), key)
+        self.lookup_in(key_hash(key), key)
     }
 
     fn on_path(&self, hash: u64) -> bool {
         self.path.find(hash, |&h| h == hash).is_some()
     }
 
-    fn lookup_in(&self, b: usize, key: &Key) -> Option<Numbers> {
-        self.entries[b..b + WAYS]
+    /// The numbers stored for `key`, hashed to `hash`.
+    fn lookup_in(&self, hash: u64, key: &Key) -> Option<Numbers> {
+        self.entries
+            .slots(hash)
             .iter()
             .find(|e| e.used && e.key == *key && !(e.tainted && e.search != self.search))
             .map(|e| Numbers {
@@ -211,22 +220,32 @@ impl<'a> Pns<'a> {
     /// Stores `n` for `key`, found with `work` nodes; a new key takes the
     /// bucket's slot that cost less to find (an unused one first).
     fn store(&mut self, key: &Key, hash: u64, n: Numbers, work: u64) {
-        let b = self.bucket(hash);
-        let slots: [usize; WAYS] = std::array::from_fn(|i| b + i);
         let cost = |e: &Entry| if e.used { e.work as u64 + 1 } else { 0 };
-        let i = slots
-            .into_iter()
-            .find(|&i| self.entries[i].used && self.entries[i].key == *key)
-            .or_else(|| slots.into_iter().min_by_key(|&i| cost(&self.entries[i])))
-            .expect("a bucket has slots");
+        let slots = self.entries.slots(hash);
+        let found = slots.iter().position(|e| e.used && e.key == *key);
         // A key searched again adds to what it has cost so far.
-        let before = if self.entries[i].used && self.entries[i].key == *key {
-            self.entries[i].work as u64
-        } else {
-            0
+        let (i, before) = match found {
+            Some(i) => (i, slots[i].work as u64),
+            None => {
+                let (i, e) = (slots.iter().enumerate())
+                    .min_by_key(|(_, e)| cost(e))
+                    .expect("a bucket has slots");
+                if e.used {
+                    (i, 0)
+                } else {
+                    self.entries.claim(self.deadline);
+                    // The table may have doubled: the key's bucket moved,
+                    // and still has a free slot.
+                    let free = (self.entries.slots(hash).iter())
+                        .position(|e| !e.used)
+                        .expect("a claimed bucket has a free slot");
+                    (free, 0)
+                }
+            }
         };
         let work = (before + work).min(u32::MAX as u64) as u32;
-        self.entries[i] = Entry {
+        let b = self.entries.bucket(hash);
+        self.entries.entries()[b + i] = Entry {
             key: *key,
             pn: n.pn,
             dn: n.dn,
@@ -328,7 +347,7 @@ impl<'a> Pns<'a> {
                 None => {
                     let k = self.key(&child);
                     let kh = key_hash(&k);
-                    self.entries.prefetch(self.bucket(kh), WAYS);
+                    self.entries.prefetch(kh);
                     open[count] = Some((k, kh));
                 }
             }
@@ -344,7 +363,7 @@ impl<'a> Pns<'a> {
                     tainted: true,
                 }
             } else {
-                match self.lookup_in(self.bucket(kh), &k) {
+                match self.lookup_in(kh, &k) {
                     Some(n) => n,
                     None => self.fresh(&kids[i]),
                 }
