@@ -12,7 +12,7 @@
 //!   win?" and "does the opponent win?", one thread each or both in turn on
 //!   one: it follows the narrow forcing lines, those nearest the tables
 //!   first, and two refutations that need no cycle prove a draw;
-//! * an iterative-deepening depth-first search ([`Solver`]) over the two
+//! * an iterative-deepening depth-first search (`dfs`) over the two
 //!   questions "is it at least a draw?" and "is it a win?", with a
 //!   transposition table keyed by the whole position that stores proven
 //!   bounds (path-independent: there is no repetition rule) and, for
@@ -34,11 +34,12 @@ use crate::rules::{Move, Position, Side, HALF};
 use crate::tablebase::{terminal_value, ProbeError, Tablebase};
 use crate::value::Wdl;
 
+mod dfs;
 mod graph;
 mod pns;
 mod table;
 
-use table::{Buckets, Slot};
+use dfs::{DfsOutcome, Tt, DFS_ENTRY_BYTES};
 
 /// A table size asked for, as the power of two a table gets (at least 4,
 /// at most 2^40 entries).
@@ -433,127 +434,6 @@ impl Shared {
     }
 }
 
-/// One transposition-table entry. `lower`/`upper` are proven bounds;
-/// `searched[q]` is the depth to which question `q` (0: at least a draw,
-/// 1: a win) was searched without an answer.
-#[derive(Clone, Copy)]
-struct Entry {
-    key: Key,
-    lower: i8,
-    upper: i8,
-    searched: [u8; 2],
-    /// Hole number of the move that proved the lower bound (`u8::MAX`: none).
-    best: u8,
-    used: bool,
-}
-
-/// Bytes of one entry of the depth-first prover's table.
-const DFS_ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
-
-const EMPTY: Entry = Entry {
-    key: [0; 24],
-    lower: -1,
-    upper: 1,
-    searched: [0; 2],
-    best: u8::MAX,
-    used: false,
-};
-
-impl Entry {
-    /// What the entry is worth keeping for: a proof beats any depth.
-    fn worth(&self) -> u32 {
-        if !self.used {
-            0
-        } else if self.lower == self.upper {
-            u32::MAX
-        } else {
-            1 + self.searched[0].max(self.searched[1]) as u32
-        }
-    }
-}
-
-/// The depth-first prover's transposition table: two-way buckets,
-/// growing up to the budget's size ([`table::Buckets`]).
-struct Tt {
-    buckets: Buckets<Entry>,
-}
-
-impl Slot for Entry {
-    fn used(&self) -> bool {
-        self.used
-    }
-
-    fn hash(&self) -> u64 {
-        key_hash(&self.key)
-    }
-}
-
-impl Tt {
-    /// A table that may grow to `size` entries; `None` if the system
-    /// refuses even a small one.
-    fn new(size: usize) -> Option<Tt> {
-        // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
-        // with `used` false.
-        let buckets = unsafe { Buckets::new(2, table_size(size)) }?;
-        Some(Tt { buckets })
-    }
-
-    /// Brings the bucket of `key` into the cache ahead of [`Tt::get`].
-    fn prefetch(&self, key: &Key) {
-        self.buckets.prefetch(key_hash(key));
-    }
-
-    fn get(&self, key: &Key) -> Option<&Entry> {
-        self.buckets
-            .slots(key_hash(key))
-            .iter()
-            .find(|e| e.used && e.key == *key)
-    }
-
-    /// The entry for `key`, claiming the less valuable slot of its bucket
-    /// when it is new (the table may grow first, until `deadline`).
-    fn entry(&mut self, key: &Key, deadline: Option<Instant>) -> &mut Entry {
-        let hash = key_hash(key);
-        let slots = self.buckets.slots(hash);
-        let found = slots.iter().position(|e| e.used && e.key == *key);
-        let i = match found {
-            Some(i) => i,
-            None => {
-                let mut i = if slots[0].worth() <= slots[1].worth() {
-                    0
-                } else {
-                    1
-                };
-                if !slots[i].used {
-                    self.buckets.claim(deadline);
-                    // The table may have doubled: the key's bucket moved,
-                    // and still has a free slot.
-                    i = (self.buckets.slots(hash).iter())
-                        .position(|e| !e.used)
-                        .expect("a claimed bucket has a free slot");
-                }
-                let b = self.buckets.bucket(hash);
-                self.buckets.entries()[b + i] = Entry {
-                    key: *key,
-                    used: true,
-                    ..EMPTY
-                };
-                i
-            }
-        };
-        let b = self.buckets.bucket(hash);
-        &mut self.buckets.entries()[b + i]
-    }
-}
-
-/// The answer to one question about one position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Answer {
-    Yes,
-    No,
-    Unknown,
-}
-
 /// Why a depth-first search stopped before finishing.
 enum Halt {
     Budget,
@@ -585,10 +465,6 @@ fn tick(
     }
     Ok(())
 }
-
-/// The deepest iteration the depth-first search runs (depths are stored in
-/// a byte).
-const MAX_DEPTH: u32 = 250;
 
 /// A proof searcher bound to a tablebase, keeping its transposition tables
 /// between searches: proven bounds stay valid for every later position, and
@@ -655,7 +531,7 @@ impl<'a> Solver<'a> {
     /// positions the searches store, up to what the budget allows
     /// ([`Budget::memory`]), so this is what a search has cost in memory.
     pub fn table_bytes(&self) -> u64 {
-        let dfs = self.tt.as_ref().map_or(0, |t| t.buckets.bytes());
+        let dfs = self.tt.as_ref().map_or(0, Tt::bytes);
         dfs + self.dfpn_tables.iter().map(pns::Table::bytes).sum::<u64>()
     }
 
@@ -804,181 +680,6 @@ impl<'a> Solver<'a> {
         result.elapsed = start.elapsed();
         Ok(result)
     }
-
-    /// Iterative deepening over the two questions at the root, until the
-    /// root interval closes or the budget runs out.
-    fn deepen(&mut self, pos: &Position, shared: &Shared) -> Result<DfsOutcome, ProbeError> {
-        // The root's kazan bounds hold after every move as well (not the
-        // shared bounds: the other prover may have narrowed those already).
-        let (lo, hi) = kazan_bounds(pos);
-        let mut out = DfsOutcome {
-            depth: 0,
-            moves: pos.legal_moves().map(|mv| (mv, lo, hi)).collect(),
-        };
-        if self.tt.is_none() {
-            self.tt = Tt::new(self.budget.tt_entries);
-        }
-        if self.tt.is_none() {
-            // No memory even for a small table: this prover proves nothing.
-            return Ok(out);
-        }
-        for depth in 1..=MAX_DEPTH {
-            for t in [Wdl::Win, Wdl::Draw] {
-                let (lo, hi) = shared.bounds();
-                if lo >= t || hi < t {
-                    continue;
-                }
-                match self.root_question(pos, depth, t, &mut out) {
-                    Ok(Answer::Yes) => shared.narrow(t, Wdl::Win),
-                    Ok(Answer::No) => shared.narrow(Wdl::Loss, below(t)),
-                    Ok(Answer::Unknown) => {}
-                    Err(Halt::Budget) => return Ok(out),
-                    Err(Halt::Probe(e)) => return Err(e),
-                }
-            }
-            out.depth = depth;
-            let (lo, hi) = shared.bounds();
-            if lo == hi || shared.stopped() {
-                break;
-            }
-        }
-        Ok(out)
-    }
-
-    /// One question at the root, recording what each move was shown to be
-    /// worth for the mover.
-    fn root_question(
-        &mut self,
-        pos: &Position,
-        depth: u32,
-        t: Wdl,
-        out: &mut DfsOutcome,
-    ) -> Result<Answer, Halt> {
-        let ct = child_question(t);
-        let mut all_yes = true;
-        for m in out.moves.iter_mut() {
-            if m.1 >= t {
-                return Ok(Answer::Yes);
-            }
-            if m.2 < t {
-                continue;
-            }
-            let child = pos.after_unchecked(m.0);
-            match self.prove(&child, depth - 1, ct)? {
-                // The child is below `ct` for its mover: this move is at
-                // least `t` for us.
-                Answer::No => {
-                    m.1 = m.1.max(t);
-                    return Ok(Answer::Yes);
-                }
-                Answer::Yes => m.2 = m.2.min(below(t)),
-                Answer::Unknown => all_yes = false,
-            }
-        }
-        Ok(if all_yes { Answer::No } else { Answer::Unknown })
-    }
-
-    fn count_node(&mut self) -> Result<(), Halt> {
-        tick(&mut self.nodes, self.node_limit, self.deadline, &self.stop)
-    }
-
-    /// The depth-first table, which [`Solver::deepen`] makes before it
-    /// proves anything.
-    fn tt(&mut self) -> &mut Tt {
-        self.tt.as_mut().expect("deepen makes the table first")
-    }
-
-    /// Is the value of `pos` for its side to move at least `t`, searching
-    /// `depth` plies? Only proofs give `Yes`/`No`; the horizon gives
-    /// `Unknown`.
-    fn prove(&mut self, pos: &Position, depth: u32, t: Wdl) -> Result<Answer, Halt> {
-        self.count_node()?;
-        let (mut lo, mut hi) = static_bounds(self.tb, self.table_stones, pos)?;
-        if let Some(decided) = decide(lo, hi, t) {
-            return Ok(decided);
-        }
-        let key = key_of(pos);
-        let q = question_index(t);
-        let mut first = u8::MAX;
-        if let Some(e) = self.tt().get(&key) {
-            lo = lo.max(wdl_of(e.lower));
-            hi = hi.min(wdl_of(e.upper));
-            if let Some(decided) = decide(lo, hi, t) {
-                return Ok(decided);
-            }
-            if e.searched[q] as u32 >= depth {
-                return Ok(Answer::Unknown);
-            }
-            first = e.best;
-        }
-        if depth == 0 {
-            return Ok(Answer::Unknown);
-        }
-        let ct = child_question(t);
-        // Children, the table's best move first; a first pass settles what
-        // the children's static bounds settle before any recursion (looking
-        // each child up in the table here as well costs more in cache
-        // misses than it saves).
-        let mut children: [(Move, Position); 9] = [(Move::new(1).expect("hole 1"), *pos); 9];
-        let mut count = 0;
-        for mv in pos.legal_moves() {
-            children[count] = (mv, pos.after_unchecked(mv));
-            count += 1;
-        }
-        let children = &mut children[..count];
-        if let Some(i) = children.iter().position(|c| c.0.hole() == first) {
-            children.swap(0, i);
-        }
-        let mut open = [true; 9];
-        let mut all_yes = true;
-        for (i, (mv, child)) in children.iter().enumerate() {
-            let (clo, chi) = static_bounds(self.tb, self.table_stones, child)?;
-            match decide(clo, chi, ct) {
-                Some(Answer::No) => return Ok(self.proved(&key, t, true, mv.hole())),
-                Some(Answer::Yes) => open[i] = false,
-                _ => {
-                    all_yes = false;
-                    // Searched next: its entry is on the way meanwhile.
-                    self.tt().prefetch(&key_of(child));
-                }
-            }
-        }
-        if all_yes {
-            return Ok(self.proved(&key, t, false, u8::MAX));
-        }
-        all_yes = true;
-        for (i, (mv, child)) in children.iter().enumerate() {
-            if !open[i] {
-                continue;
-            }
-            match self.prove(child, depth - 1, ct)? {
-                Answer::No => return Ok(self.proved(&key, t, true, mv.hole())),
-                Answer::Yes => {}
-                Answer::Unknown => all_yes = false,
-            }
-        }
-        if all_yes {
-            return Ok(self.proved(&key, t, false, u8::MAX));
-        }
-        let deadline = self.deadline;
-        let e = self.tt().entry(&key, deadline);
-        e.searched[q] = e.searched[q].max(depth as u8);
-        Ok(Answer::Unknown)
-    }
-
-    /// Stores a proven answer to question `t` and returns it.
-    fn proved(&mut self, key: &Key, t: Wdl, yes: bool, best: u8) -> Answer {
-        let deadline = self.deadline;
-        let e = self.tt().entry(key, deadline);
-        if yes {
-            e.lower = e.lower.max(num(t));
-            e.best = best;
-            Answer::Yes
-        } else {
-            e.upper = e.upper.min(num(below(t)));
-            Answer::No
-        }
-    }
 }
 
 /// What df-pn found: nodes, and bounds for each root move.
@@ -1099,43 +800,5 @@ const DFPN_SLICE: u64 = 1 << 16;
 fn raise(moves: &mut [(Move, Wdl, Wdl)], mv: Option<Move>, lo: Wdl) {
     if let Some(m) = moves.iter_mut().find(|m| Some(m.0) == mv) {
         m.1 = m.1.max(lo);
-    }
-}
-
-/// What the depth-first prover found: the deepest completed iteration and,
-/// for each root move, bounds on its value for the mover.
-struct DfsOutcome {
-    depth: u32,
-    moves: Vec<(Move, Wdl, Wdl)>,
-}
-
-/// The question a child must answer: the mover's value is at least a win
-/// when some child is not at least a draw, and at least a draw when some
-/// child is not a win.
-fn child_question(t: Wdl) -> Wdl {
-    if t == Wdl::Win {
-        Wdl::Draw
-    } else {
-        Wdl::Win
-    }
-}
-
-fn question_index(t: Wdl) -> usize {
-    (t == Wdl::Win) as usize
-}
-
-/// The value just below `t` (`t` is a draw or a win).
-fn below(t: Wdl) -> Wdl {
-    wdl_of(num(t) - 1)
-}
-
-/// Whether the interval answers "at least `t`?".
-fn decide(lo: Wdl, hi: Wdl, t: Wdl) -> Option<Answer> {
-    if lo >= t {
-        Some(Answer::Yes)
-    } else if hi < t {
-        Some(Answer::No)
-    } else {
-        None
     }
 }

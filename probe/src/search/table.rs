@@ -26,9 +26,9 @@ use memmap2::MmapMut;
 /// Entries a table starts with (or its ceiling, when that is smaller).
 pub(crate) const FIRST_ENTRIES: usize = 1 << 10;
 
-/// Maps at least this large are asked for huge pages (16 of them, 2 MiB
-/// each): below, a table is small enough for the translation caches.
-const HUGE_FROM: usize = 32 << 20;
+/// Maps at least this large are asked for huge pages (two of 2 MiB): a
+/// growing table is dense, so a huge page is filled, not wasted.
+const HUGE_FROM: usize = 4 << 20;
 
 /// `len` entries of `T`, every one all-zero bytes at the start.
 pub(crate) struct ZeroTable<T> {
@@ -47,16 +47,45 @@ impl<T: Copy> ZeroTable<T> {
         let len = len.max(1);
         let bytes = len.checked_mul(std::mem::size_of::<T>())?;
         let map = MmapMut::map_anon(bytes).ok()?;
-        #[cfg(target_os = "linux")]
-        if bytes >= HUGE_FROM {
-            // Only advice: without huge pages the table still works.
-            let _ = map.advise(memmap2::Advice::HugePage);
-        }
-        Some(ZeroTable {
+        let table = ZeroTable {
             map,
             len,
             _entries: PhantomData,
-        })
+        };
+        table.advise();
+        Some(table)
+    }
+
+    /// Doubles the table in place, the new half all-zero; `false` if the
+    /// system refuses (the table is then unchanged). Where the system cannot
+    /// grow a map, the caller copies into a new table instead.
+    #[cfg(target_os = "linux")]
+    fn double(&mut self) -> bool {
+        let Some(bytes) = (self.len * 2).checked_mul(std::mem::size_of::<T>()) else {
+            return false;
+        };
+        // SAFETY: the map is anonymous, so there is no file end to read
+        // past: the pages it gains are zero-filled (`mremap(2)`), which
+        // `new`'s caller vouched is a valid `T`. `len` follows the map.
+        let grown = unsafe {
+            self.map
+                .remap(bytes, memmap2::RemapOptions::new().may_move(true))
+        };
+        if grown.is_err() {
+            return false;
+        }
+        self.len *= 2;
+        self.advise();
+        true
+    }
+
+    /// Asks for huge pages when the map is large enough to fill them.
+    fn advise(&self) {
+        #[cfg(target_os = "linux")]
+        if self.map.len() >= HUGE_FROM {
+            // Only advice: without huge pages the table still works.
+            let _ = self.map.advise(memmap2::Advice::HugePage);
+        }
     }
 }
 
@@ -196,27 +225,63 @@ impl<T: Slot> Buckets<T> {
         if deadline.is_some_and(|d| start + cost >= d) {
             return;
         }
-        // SAFETY: `new`'s caller vouched for all-zero `T`s.
-        let Some(mut bigger) = (unsafe { ZeroTable::<T>::new(self.entries.len * 2) }) else {
+        if !self.double() {
             // The system is out of memory: keep replacing in this size.
             self.ceiling = self.entries.len;
             return;
-        };
-        let mask = bigger.len - 1;
-        let mut moved = 0usize;
-        for e in self.entries.iter().filter(|e| e.used()) {
-            // A bucket of the old table splits into two of the new one, so
-            // every entry finds a free slot in its new bucket.
-            let b = e.hash() as usize & mask & !(self.ways - 1);
-            let free = bigger[b..b + self.ways]
-                .iter()
-                .position(|s| !s.used())
-                .expect("a doubled table has room in every bucket");
-            bigger[b + free] = *e;
-            moved += 1;
         }
-        self.entries = bigger;
-        self.per_entry_ns = start.elapsed().as_nanos() as f64 / moved.max(1) as f64;
+        self.per_entry_ns = start.elapsed().as_nanos() as f64 / self.used as f64;
+    }
+
+    /// Doubles the table: a bucket `b` of the old table splits into `b` and
+    /// `b + len` of the new one (the hash's next bit), so every entry finds
+    /// a free slot. In place where the system can grow the map (no second
+    /// copy in memory), by copying elsewhere. `false` if the memory is
+    /// refused.
+    fn double(&mut self) -> bool {
+        let (old, ways) = (self.entries.len, self.ways);
+        #[cfg(target_os = "linux")]
+        {
+            if !self.entries.double() {
+                return false;
+            }
+            let mask = 2 * old - 1;
+            // SAFETY: `new`'s caller vouched that all-zero bytes are an
+            // unused `T`.
+            let empty: T = unsafe { std::mem::zeroed() };
+            for b in (0..old).step_by(ways) {
+                for i in b..b + ways {
+                    let e = self.entries[i];
+                    if !e.used() || e.hash() as usize & mask & !(ways - 1) == b {
+                        continue;
+                    }
+                    let up = &mut self.entries[b + old..b + old + ways];
+                    let free = (up.iter())
+                        .position(|s| !s.used())
+                        .expect("a split bucket has room for what leaves the old one");
+                    up[free] = e;
+                    self.entries[i] = empty;
+                }
+            }
+            true
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            // SAFETY: `new`'s caller vouched for all-zero `T`s.
+            let Some(mut bigger) = (unsafe { ZeroTable::<T>::new(old * 2) }) else {
+                return false;
+            };
+            let mask = 2 * old - 1;
+            for e in self.entries.iter().filter(|e| e.used()) {
+                let b = e.hash() as usize & mask & !(ways - 1);
+                let free = (bigger[b..b + ways].iter())
+                    .position(|s| !s.used())
+                    .expect("a split bucket has room for what leaves the old one");
+                bigger[b + free] = *e;
+            }
+            self.entries = bigger;
+            true
+        }
     }
 }
 
