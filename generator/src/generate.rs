@@ -20,7 +20,7 @@ use crate::progress::{positions_bar, threads_arg, with_threads};
 use crate::retro::{
     self, level_units, max_solver_stones, LevelBuilder, LevelValues, SolveError, UnitId, UnitValues,
 };
-use crate::work::{self, LevelStream, UnitFileError};
+use crate::work::{self, LevelStream, UnitFileError, UnitState};
 use crate::write::{self, TableStatus, ValueStream, WriteError, WriteOptions, WriteSummary};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -209,6 +209,13 @@ pub enum GenerateError {
         units: usize,
         /// The work folder.
         dir: PathBuf,
+    },
+    /// A unit file this run wrote went missing or was damaged before its
+    /// level's table was written.
+    #[error("{}: this run solved and wrote the unit, and now the file is missing or damaged: something else is changing the work folder (another program, or a failing disk); stop it and run again", .path.display())]
+    UnitLost {
+        /// The unit file.
+        path: PathBuf,
     },
     /// The thread pool could not be built.
     #[error("cannot start {0} worker threads")]
@@ -587,10 +594,14 @@ pub(crate) fn solve_level<S: UnitSolver>(
         say!("removed {}, left by an interrupted run", path.display());
     }
     let mine = shard.units(n);
-    let resumed = mine
-        .iter()
-        .filter(|&&u| work::unit_done(&dir, n, u))
-        .count();
+    let mut resumed = 0;
+    for u in level_units(n) {
+        match work::check_unit(&dir, n, u) {
+            UnitState::Done => resumed += usize::from(mine.contains(&u)),
+            UnitState::Missing => {}
+            UnitState::Damaged { .. } => discard_damaged(&dir, n, u)?,
+        }
+    }
     if resumed > 0 {
         say!(
             "{:>9}: {resumed} of {} units already solved in {}, kept",
@@ -610,11 +621,13 @@ pub(crate) fn solve_level<S: UnitSolver>(
     others.sort_by_key(|u| (u.positions(n), u.first));
     order.extend(others);
     let t = Instant::now();
-    let (positions, count) = solve_units(n, lower, &order, &dir, args.quiet, args.max_memory)?;
-    if count > 0 {
+    let (positions, mut written) =
+        solve_units(n, lower, &order, &dir, args.quiet, args.max_memory)?;
+    if !written.is_empty() {
         say!(
-            "{:>9}: {positions} positions in {count} units solved in {:.1}s into {}",
+            "{:>9}: {positions} positions in {} units solved in {:.1}s into {}",
             stones(n),
+            written.len(),
             t.elapsed().as_secs_f64(),
             dir.display()
         );
@@ -623,19 +636,28 @@ pub(crate) fn solve_level<S: UnitSolver>(
     let waited = Instant::now();
     // None until the first note: say at once that we wait, then each minute.
     let mut last_note: Option<Instant> = None;
+    // Each pass assembles the level, or solves at least one unit not
+    // solved in this run before (finitely many), or waits half a second
+    // within --wait-timeout: the loop ends.
     loop {
         if let Some(result) = assemble_level(out, n, keep, lower)? {
             return Ok(result);
         }
-        // Units are missing: those of another process still at work, or one
-        // that stopped since the pass above (then solve them here).
-        let (positions, count) = solve_units(n, lower, &order, &dir, true, args.max_memory)?;
-        if count > 0 {
-            say!(
-                "{:>9}: {positions} positions in {count} more units solved",
-                stones(n)
-            );
-            continue;
+        // A unit this run wrote that is gone or damaged while the table is
+        // still missing: solving it again could go on for ever.
+        if let Some(&u) = written.iter().find(|&&u| !work::unit_done(&dir, n, u)) {
+            match write::table_status(out, n) {
+                // Another shard wrote the table and removed the folder.
+                TableStatus::Complete => continue,
+                TableStatus::Missing => {
+                    return Err(GenerateError::UnitLost {
+                        path: dir.join(work::unit_file_name(u)),
+                    })
+                }
+                TableStatus::Invalid(reason) => {
+                    return Err(GenerateError::InvalidExisting { path, reason })
+                }
+            }
         }
         let missing = level_units(n)
             .into_iter()
@@ -649,6 +671,18 @@ pub(crate) fn solve_level<S: UnitSolver>(
                 units: level_units(n).len(),
                 dir,
             });
+        }
+        // Units are missing: those of another process still at work, or one
+        // that stopped since the pass above (then solve them here).
+        let (positions, more) = solve_units(n, lower, &order, &dir, true, args.max_memory)?;
+        if !more.is_empty() {
+            say!(
+                "{:>9}: {positions} positions in {} more units solved",
+                stones(n),
+                more.len()
+            );
+            written.extend(more);
+            continue;
         }
         if last_note.is_none_or(|t| t.elapsed() >= Duration::from_secs(60)) {
             say!(
@@ -665,11 +699,39 @@ pub(crate) fn solve_level<S: UnitSolver>(
     }
 }
 
+/// Removes the damaged file of unit `u` of level `n` from work folder
+/// `dir` with a warning, so that the unit is solved again; under the
+/// unit's lock, and only if it is still damaged then (a process holding
+/// the lock is solving the unit and replaces the file itself).
+fn discard_damaged(dir: &Path, n: u32, u: UnitId) -> Result<(), GenerateError> {
+    let lock_path = dir.join(work::unit_lock_name(u));
+    let lock = match lock::try_exclusive(&lock_path, &format!("replacing unit {u:?}")) {
+        Ok(lock) => lock,
+        Err(lock::LockError::Held { .. }) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    if let UnitState::Damaged { path, reason } = work::check_unit(dir, n, u) {
+        warn!(
+            "{}: damaged unit file ({reason}): removed, the unit is solved again",
+            path.display()
+        );
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(UnitFileError::Io { path, source: e }.into())
+            }
+            _ => {}
+        }
+    }
+    let _ = std::fs::remove_file(lock.path());
+    Ok(())
+}
+
 /// Solves the `units` of level `n` that are neither finished nor being
 /// solved by another process (each unit is solved under its lock in the
 /// work folder `dir`), in parallel, each written to its unit file as soon
 /// as it is solved, units waiting for memory beyond `max_memory`
-/// ([`plan::units_budget`]). Returns the positions and units solved.
+/// ([`plan::units_budget`]). Returns the positions solved and the units
+/// written.
 fn solve_units<S: UnitSolver>(
     n: u32,
     lower: &S,
@@ -677,7 +739,7 @@ fn solve_units<S: UnitSolver>(
     dir: &Path,
     quiet: bool,
     max_memory: Option<u64>,
-) -> Result<(u64, usize), GenerateError> {
+) -> Result<(u64, Vec<UnitId>), GenerateError> {
     let todo: Vec<UnitId> = units
         .iter()
         .copied()
@@ -686,7 +748,7 @@ fn solve_units<S: UnitSolver>(
     let positions: u64 = todo.iter().map(|u| u.positions(n)).sum();
     let progress = AtomicU64::new(0);
     let solved = AtomicU64::new(0);
-    let count = std::sync::atomic::AtomicUsize::new(0);
+    let written = std::sync::Mutex::new(Vec::new());
     let done = AtomicBool::new(false);
     let bar = positions_bar(positions, stones(n), !quiet && positions > 0);
     let result = std::thread::scope(|scope| {
@@ -722,7 +784,7 @@ fn solve_units<S: UnitSolver>(
                 match work::write_unit(dir, n, u, &values) {
                     Ok(_) => {
                         solved.fetch_add(u.positions(n), Ordering::Relaxed);
-                        count.fetch_add(1, Ordering::Relaxed);
+                        written.lock().unwrap_or_else(|e| e.into_inner()).push(u);
                     }
                     // Another shard solved the unit too, wrote the table
                     // and removed the work folder meanwhile.
@@ -739,7 +801,8 @@ fn solve_units<S: UnitSolver>(
     });
     bar.finish_and_clear();
     result?;
-    Ok((solved.into_inner(), count.into_inner()))
+    let written = written.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok((solved.into_inner(), written))
 }
 
 /// A [`ValueStream`] that also collects what it reads.
@@ -961,4 +1024,84 @@ pub(crate) fn print_summary(levels: &[LevelSummary], out: &Path) {
         total.bytes as f64 * 8.0 / total.positions.max(1) as f64
     );
     say!("output folder: {}", out.display());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The DTM solver, and something that empties every unit file of the
+    /// work folder but the one being solved, whenever a unit is solved.
+    struct Vandal {
+        inner: Lower,
+        dir: PathBuf,
+    }
+
+    impl UnitSolver for Vandal {
+        type Kept = LevelValues;
+        fn metric(&self) -> togyz_probe::Metric {
+            self.inner.metric()
+        }
+        fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
+            self.inner.unit_memory(n, u)
+        }
+        fn level_memory(&self, n: u32, threads: usize, keep: bool) -> u64 {
+            self.inner.level_memory(n, threads, keep)
+        }
+        fn solve_unit(
+            &self,
+            n: u32,
+            u: UnitId,
+            progress: &AtomicU64,
+        ) -> Result<UnitValues, GenerateError> {
+            for other in level_units(n).into_iter().filter(|&o| o != u) {
+                let path = self.dir.join(work::unit_file_name(other));
+                if path.exists() {
+                    std::fs::write(path, b"").unwrap();
+                }
+            }
+            self.inner.solve_unit(n, u, progress)
+        }
+        fn write_level(
+            &self,
+            out: &Path,
+            n: u32,
+            keep: bool,
+        ) -> Result<(WriteSummary, Option<LevelValues>), GenerateError> {
+            self.inner.write_level(out, n, keep)
+        }
+        fn load(&self, table: &TableFile) -> Result<LevelValues, GenerateError> {
+            self.inner.load(table)
+        }
+    }
+
+    #[test]
+    fn units_that_keep_vanishing_stop_the_run_with_the_file_named() {
+        let out = tempfile::tempdir().unwrap();
+        let mut args = GenerateArgs::new(1, out.path());
+        args.wait_timeout = 30;
+        let vandal = Vandal {
+            inner: Lower::new(0),
+            dir: work::work_dir(out.path(), 1),
+        };
+        // In a thread, so that a loop that never ends fails the test.
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap();
+            let r = pool.install(|| solve_level(&args, Shard::ALL, 1, &vandal, false));
+            let _ = send.send(r.map(|_| ()));
+        });
+        let r = receive
+            .recv_timeout(Duration::from_secs(25))
+            .expect("the run ends");
+        match r {
+            Err(GenerateError::UnitLost { path }) => {
+                assert!(path.to_string_lossy().contains("togyz-01.work/unit-"))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }
