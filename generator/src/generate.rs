@@ -168,7 +168,7 @@ pub enum GenerateError {
         source: std::io::Error,
     },
     /// The machine lacks the memory the run needs.
-    #[error("not enough memory: solving {stones} stones needs about {needed} with {threads} unit(s) in flight, and {available} is available{advice}")]
+    #[error("not enough memory: solving {stones} stones needs about {needed} with {threads} unit(s) in flight, and {limit}{advice}")]
     Memory {
         /// The level where the memory peaks.
         stones: u32,
@@ -176,12 +176,13 @@ pub enum GenerateError {
         needed: String,
         /// Worker threads.
         threads: usize,
-        /// `MemAvailable`.
-        available: String,
+        /// The cap: `--max-memory`, or what the machine has available.
+        limit: String,
         /// What would fit.
         advice: String,
     },
-    /// The output folder's file system lacks the space the run needs.
+    /// The output folder's file system (or, when it is still to be made,
+    /// that of the nearest folder above it) lacks the space the run needs.
     #[error(
         "not enough disk space in {path}: the run needs about {needed}, and {available} is free"
     )]
@@ -331,30 +332,15 @@ pub(crate) fn lock_out(
     })
 }
 
-/// What every `generate` run does first: checks `--max-stones`, prepares
-/// and locks the output folder (the lock names the command, `metric`
-/// being `""` or `" --metric dtc"`), removes our dead temporaries and looks
-/// at every level, so that a bad file stops the run before any work.
-/// Returns the locks and, per level from 1, whether its table is complete.
-pub(crate) fn start_run(
-    args: &GenerateArgs,
-    metric: &str,
-) -> Result<(Vec<Lock>, Vec<bool>), GenerateError> {
-    let max = args.max_stones;
+/// Checks `--max-stones` and `--out` and looks at every level's table,
+/// changing nothing; per level from 1, whether its table is complete.
+fn survey(args: &GenerateArgs) -> Result<Vec<bool>, GenerateError> {
+    let (out, max) = (&args.out, args.max_stones);
     if max == 0 || max > max_solver_stones() {
         return Err(GenerateError::BadMaxStones(max));
     }
-    let out = &args.out;
-    prepare_out(out)?;
-    let what = format!(
-        "togyz-gen generate{metric} --max-stones {max}{}",
-        args.shard
-            .map(|s| format!(" --shard {}/{}", s.index, s.count))
-            .unwrap_or_default()
-    );
-    let locks = lock_out(out, args.shard, &what)?;
-    for path in write::remove_stale_temporaries(out) {
-        say!("removed {}, left by an interrupted run", path.display());
+    if out.exists() && !out.is_dir() {
+        return Err(GenerateError::OutNotFolder(out.to_path_buf()));
     }
     let mut complete = Vec::new();
     for n in 1..=max {
@@ -368,18 +354,50 @@ pub(crate) fn start_run(
             s => complete.push(s == TableStatus::Complete),
         }
     }
-    Ok((locks, complete))
+    Ok(complete)
+}
+
+/// What every `generate` run does first: checks `--max-stones` and every
+/// level (a bad file stops the run before any work), states the plan of
+/// `solver` and refuses it when the memory or disk is not there, all before
+/// anything is written (a refused run leaves nothing behind); then
+/// prepares and locks the output folder (the lock names the command,
+/// `metric` being `""` or `" --metric dtc"`) and removes our dead
+/// temporaries. Returns the locks and, per level from 1, whether its table
+/// is complete (looked at again under the lock).
+pub(crate) fn start_run<S: UnitSolver>(
+    args: &GenerateArgs,
+    metric: &str,
+    solver: &S,
+) -> Result<(Vec<Lock>, Vec<bool>), GenerateError> {
+    let complete = survey(args)?;
+    let todo: Vec<u32> = (1..=args.max_stones)
+        .filter(|&n| !complete[n as usize - 1])
+        .collect();
+    check_resources(args, &todo, args.shard.unwrap_or(Shard::ALL), solver)?;
+    let (out, max) = (&args.out, args.max_stones);
+    prepare_out(out)?;
+    let what = format!(
+        "togyz-gen generate{metric} --max-stones {max}{}",
+        args.shard
+            .map(|s| format!(" --shard {}/{}", s.index, s.count))
+            .unwrap_or_default()
+    );
+    let locks = lock_out(out, args.shard, &what)?;
+    for path in write::remove_stale_temporaries(out) {
+        say!("removed {}, left by an interrupted run", path.display());
+    }
+    Ok((locks, survey(args)?))
 }
 
 /// Solves and writes levels `1..=max_stones` into `args.out`, skipping
 /// complete tables and finished units; returns one summary per level.
 pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
-    let (_locks, complete) = start_run(args, "")?;
+    let mut lower = Lower::new(args.hold_whole);
+    let (_locks, complete) = start_run(args, "", &lower)?;
     let (out, max) = (&args.out, args.max_stones);
     let todo: Vec<u32> = (1..=max).filter(|&n| !complete[n as usize - 1]).collect();
     let shard = args.shard.unwrap_or(Shard::ALL);
-    let mut lower = Lower::new(args.hold_whole);
-    check_resources(args, &todo, shard, &lower)?;
     let last_missing = todo.last().copied();
 
     let mut summaries = Vec::new();
@@ -499,24 +517,90 @@ impl UnitSolver for Lower {
     }
 }
 
-/// States the plan and refuses it when the memory or disk is not there.
+/// States the plan of solving the levels in `todo` and refuses it when the
+/// memory or disk is not there: [`check_resources_with`] what the machine
+/// has.
 pub(crate) fn check_resources<S: UnitSolver>(
     args: &GenerateArgs,
     todo: &[u32],
     shard: Shard,
     solver: &S,
 ) -> Result<(), GenerateError> {
+    let (disk, _) = plan::disk_free(&args.out);
+    check_resources_with(
+        args,
+        todo,
+        shard,
+        solver,
+        plan::memory_available(),
+        disk.ok(),
+    )
+}
+
+/// Positions of level `n` already in finished unit files of `metric` in
+/// output folder `out` (a resumed level).
+fn solved_positions(out: &Path, n: u32, metric: togyz_probe::Metric) -> u64 {
+    let dir = work::work_dir(out, n);
+    if !dir.is_dir() || work::metric_of(&dir) != metric {
+        return 0;
+    }
+    level_units(n)
+        .into_iter()
+        .filter(|&u| work::unit_done(&dir, n, u))
+        .map(|u| u.positions(n))
+        .sum()
+}
+
+/// [`check_resources`] with `machine` bytes of memory available (the
+/// run's cap being the least of it and `--max-memory`) and `disk` bytes
+/// free where the output folder is (or will be); `None` when unknown. Only
+/// what is left counts: the units already solved in a work folder are
+/// neither solved nor written again.
+pub(crate) fn check_resources_with<S: UnitSolver>(
+    args: &GenerateArgs,
+    todo: &[u32],
+    shard: Shard,
+    solver: &S,
+    machine: Option<u64>,
+    disk: Option<u64>,
+) -> Result<(), GenerateError> {
     if todo.is_empty() {
         return Ok(());
     }
     let (out, max) = (&args.out, args.max_stones);
     let threads = rayon::current_num_threads();
+    let metric = solver.metric();
     let memory_of = |n, t, keep| solver.level_memory(n, t, keep);
-    let p = plan::plan_with(solver.metric(), todo, max, threads, shard.count, memory_of);
-    let memory = plan::memory_limit(args.max_memory);
-    let disk = plan::disk_available(out).ok();
+    let solved: Vec<u64> = (0..=max)
+        .map(|n| {
+            if todo.contains(&n) {
+                solved_positions(out, n, metric)
+            } else {
+                0
+            }
+        })
+        .collect();
+    let solved = |n: u32| solved[n as usize];
+    let plan_of = |todo: &[u32], max, threads| {
+        plan::plan_with(metric, todo, max, threads, shard.count, memory_of, solved)
+    };
+    let p = plan_of(todo, max, threads);
+    // The cap is --max-memory when it is below what the machine has.
+    let capped = args.max_memory.filter(|&m| machine.is_none_or(|a| m <= a));
+    let memory = capped.or(machine);
+    let memory_text = match (capped, machine) {
+        (Some(m), Some(a)) => format!(
+            "{} of memory allowed by --max-memory ({} available)",
+            human_bytes(m),
+            human_bytes(a)
+        ),
+        (Some(m), None) => format!("{} of memory allowed by --max-memory", human_bytes(m)),
+        (None, Some(a)) => format!("{} of memory available", human_bytes(a)),
+        (None, None) => "unknown memory available".into(),
+    };
+    let at = plan::nearest_existing(out);
     say!(
-        "plan: {} positions to solve{}, about {} of disk, a peak of about {} of memory (at {}), about {} with {threads} thread{}; {} of memory available, {} of disk free",
+        "plan: {} positions to solve{}, about {} of disk, a peak of about {} of memory (at {}), about {} with {threads} thread{}; {memory_text}, {} of disk free{}",
         p.positions,
         if shard.count > 1 { format!(" in shard {}/{}", shard.index, shard.count) } else { String::new() },
         human_bytes(p.disk),
@@ -524,13 +608,13 @@ pub(crate) fn check_resources<S: UnitSolver>(
         stones(p.memory_at),
         human_seconds(p.seconds),
         if threads == 1 { "" } else { "s" },
-        memory.map(human_bytes).unwrap_or_else(|| "unknown".into()),
         disk.map(human_bytes).unwrap_or_else(|| "unknown".into()),
+        if at == *out { String::new() } else { format!(" at {} ({} is to be made there)", at.display(), out.display()) },
     );
     if let Some(available) = memory {
         // Units wait for memory (plan::UnitBudget): a level fits when one
         // unit at a time fits.
-        let serial = plan::plan_with(solver.metric(), todo, max, 1, shard.count, memory_of);
+        let serial = plan_of(todo, max, 1);
         if p.memory > available && serial.memory <= available {
             say!(
                 "plan: {} of memory is not enough for {threads} units side by side at {}: the biggest units will run one at a time (a peak of about {})",
@@ -539,18 +623,35 @@ pub(crate) fn check_resources<S: UnitSolver>(
                 human_bytes(serial.memory)
             );
         } else if p.memory > available {
-            let fits = (1..max)
-                .rev()
-                .find(|&m| solver.level_memory(m, 1, false) <= available);
-            let mut advice = String::new();
-            if let Some(m) = fits {
-                advice += &format!("; this machine can solve up to --max-stones {m}");
-            }
+            let run_to = |m: u32| {
+                let todo: Vec<u32> = todo.iter().copied().filter(|&n| n <= m).collect();
+                plan_of(&todo, m, 1).memory
+            };
+            let advice = match (1..max).rev().find(|&m| run_to(m) <= available) {
+                Some(m) => format!(
+                    "; the largest run that fits in it is --max-stones {m} (a peak of about {})",
+                    human_bytes(run_to(m))
+                ),
+                None => {
+                    let least = run_to(1);
+                    // Rounded, the need could read as the cap itself.
+                    let least = if human_bytes(least) == human_bytes(available) {
+                        format!("{:.2} MB", least as f64 / 1e6)
+                    } else {
+                        human_bytes(least)
+                    };
+                    format!("; nothing fits in it: even --max-stones 1 needs about {least}")
+                }
+            };
+            let limit = match capped {
+                Some(m) => format!("--max-memory allows {}", human_bytes(m)),
+                None => format!("this machine has {} available", human_bytes(available)),
+            };
             return Err(GenerateError::Memory {
                 stones: serial.memory_at,
                 needed: human_bytes(serial.memory),
                 threads: 1,
-                available: human_bytes(available),
+                limit,
                 advice,
             });
         }
@@ -558,7 +659,7 @@ pub(crate) fn check_resources<S: UnitSolver>(
     if let Some(available) = disk {
         if p.disk > available {
             return Err(GenerateError::Disk {
-                path: out.to_path_buf(),
+                path: at,
                 needed: human_bytes(p.disk),
                 available: human_bytes(available),
             });
@@ -1073,6 +1174,52 @@ mod tests {
         fn load(&self, table: &TableFile) -> Result<LevelValues, GenerateError> {
             self.inner.load(table)
         }
+    }
+
+    #[test]
+    fn a_resume_needs_only_the_disk_of_what_is_left() {
+        let out = tempfile::tempdir().unwrap();
+        let n = 3;
+        generate(&GenerateArgs::new(n - 1, out.path())).unwrap();
+        // All of level 3's units but one, held here (its lock taken), as
+        // a run that stopped in the level leaves them.
+        let dir = work::work_dir(out.path(), n);
+        std::fs::create_dir_all(&dir).unwrap();
+        let held_unit = level_units(n)[0];
+        let held =
+            lock::try_exclusive(&dir.join(work::unit_lock_name(held_unit)), "a test").unwrap();
+        let mut args = GenerateArgs::new(n, out.path());
+        args.wait_timeout = 0;
+        let r = generate(&args);
+        assert!(
+            matches!(r, Err(GenerateError::WaitTimeout { missing: 1, .. })),
+            "{r:?}"
+        );
+        drop(held);
+        let left = held_unit.positions(n);
+        let all = Layout::new(n).positions();
+        assert_eq!(
+            solved_positions(out.path(), n, togyz_probe::Metric::Dtm),
+            all - left
+        );
+        let lower = Lower::new(args.hold_whole);
+        let fresh = plan::plan(&[n], n, 1, 1, args.hold_whole);
+        let table = plan::table_bytes(togyz_probe::Metric::Dtm, n);
+        let resume = table + (left as f64 * plan::UNIT_FILE_BYTES_PER_POSITION) as u64;
+        assert!(resume < fresh.disk);
+        let check = |args: &GenerateArgs, disk| {
+            check_resources_with(args, &[n], Shard::ALL, &lower, None, Some(disk))
+        };
+        // Disk for what is left, not for the whole level: the resume runs.
+        check(&args, resume).unwrap();
+        // Less than the table itself: refused.
+        let r = check(&args, table - 1);
+        assert!(matches!(r, Err(GenerateError::Disk { .. })), "{r:?}");
+        // A run from nothing needs the whole level's disk.
+        let empty = tempfile::tempdir().unwrap();
+        let r = check(&GenerateArgs::new(n, empty.path()), resume);
+        assert!(matches!(r, Err(GenerateError::Disk { .. })), "{r:?}");
+        check(&GenerateArgs::new(n, empty.path()), fresh.disk).unwrap();
     }
 
     #[test]
