@@ -1045,10 +1045,19 @@ pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
             Some(_) => any = true,
             None => {
                 let dir = work::work_dir(&args.out, n);
-                let missing = level_units(n)
+                let missing: Vec<UnitId> = level_units(n)
                     .into_iter()
                     .filter(|&u| !work::unit_done(&dir, n, u))
-                    .count();
+                    .collect();
+                for &u in &missing {
+                    if let UnitState::Damaged { path, reason } = work::check_unit(&dir, n, u) {
+                        warn!(
+                            "{}: damaged unit file ({reason}): `togyz-gen generate` solves the unit again",
+                            path.display()
+                        );
+                    }
+                }
+                let missing = missing.len();
                 say!(
                     "{:>9}: {missing} of {} units not solved yet in {}, not assembled",
                     stones(n),
