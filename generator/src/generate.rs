@@ -211,6 +211,19 @@ pub enum GenerateError {
         /// The work folder.
         dir: PathBuf,
     },
+    /// Every unit of a level is solved, and another run has been writing
+    /// its table for too long.
+    #[error("{stones} stones: gave up after waiting {seconds} s for the table, which another run is writing ({holder}, holding {}): wait for it and run again, or, if it is stuck, stop it and run `togyz-gen assemble`", .lock.display())]
+    AssemblyTimeout {
+        /// The level.
+        stones: u32,
+        /// Seconds waited.
+        seconds: u64,
+        /// The level's assembly lock.
+        lock: PathBuf,
+        /// What its holder wrote into it.
+        holder: String,
+    },
     /// A unit file this run wrote went missing or was damaged before its
     /// level's table was written.
     #[error("{}: this run solved and wrote the unit, and now the file is missing or damaged: something else is changing the work folder (another program, or a failing disk); stop it and run again", .path.display())]
@@ -764,6 +777,15 @@ pub(crate) fn solve_level<S: UnitSolver>(
             .into_iter()
             .filter(|&u| !work::unit_done(&dir, n, u))
             .count();
+        if waited.elapsed().as_secs() >= args.wait_timeout && missing == 0 {
+            let lock = out.join(format!(".togyz-{n:02}.assemble.lock"));
+            return Err(GenerateError::AssemblyTimeout {
+                stones: n,
+                seconds: args.wait_timeout,
+                holder: lock::holder(&lock),
+                lock,
+            });
+        }
         if waited.elapsed().as_secs() >= args.wait_timeout {
             return Err(GenerateError::WaitTimeout {
                 stones: n,
@@ -928,8 +950,9 @@ pub(crate) type Solved<S> = (LevelSummary, Option<<S as UnitSolver>::Kept>);
 
 /// Writes level `n`'s table from its unit files if they are all there and
 /// the table is not (under the level's assembly lock, so one shard does
-/// it), and removes the work folder. `None` while units are missing;
-/// otherwise the summary and, with `keep`, the level's values.
+/// it), and removes the work folder. `None` while units are missing or
+/// another run holds that lock; otherwise the summary and, with `keep`, the
+/// level's values.
 fn assemble_level<S: UnitSolver>(
     out: &Path,
     n: u32,
@@ -959,7 +982,13 @@ fn assemble_level<S: UnitSolver>(
         return Ok(None);
     }
     let lock_path = out.join(format!(".togyz-{n:02}.assemble.lock"));
-    let lock = lock::exclusive(&lock_path, &format!("assembling {}", path.display()))?;
+    let lock = match lock::try_exclusive(&lock_path, &format!("assembling {}", path.display())) {
+        Ok(lock) => lock,
+        // Another run is writing the table: it appears when done, and the
+        // caller waits for it within its bound.
+        Err(lock::LockError::Held { .. }) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
     match write::table_status(out, n) {
         TableStatus::Complete => return finished(&path),
         TableStatus::Invalid(reason) => {
@@ -1058,6 +1087,15 @@ pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
                     }
                 }
                 let missing = missing.len();
+                if missing == 0 {
+                    let lock = args.out.join(format!(".togyz-{n:02}.assemble.lock"));
+                    say!(
+                        "{:>9}: being assembled by another run ({}), not assembled here",
+                        stones(n),
+                        lock::holder(&lock)
+                    );
+                    continue;
+                }
                 say!(
                     "{:>9}: {missing} of {} units not solved yet in {}, not assembled",
                     stones(n),

@@ -142,3 +142,40 @@ fn a_unit_file_with_a_flipped_chunk_byte_is_solved_again() {
         b[last] ^= 0x40;
     });
 }
+
+#[test]
+fn a_table_another_run_is_writing_is_waited_for_within_the_timeout() {
+    // Another run holds the level's assembly lock: this one solves every
+    // unit, waits for the table up to --wait-timeout, and says who holds
+    // the lock (it used to wait on the lock for ever).
+    let dir = tempfile::tempdir().unwrap();
+    let lock = dir.path().join(format!(".togyz-{MAX:02}.assemble.lock"));
+    let held = togyz_gen::lock::try_exclusive(&lock, "a test assembling").unwrap();
+    let max = MAX.to_string();
+    let mut cmd = togyz_gen(&["generate", "--quiet", "--max-stones", &max], dir.path());
+    cmd.args(["--threads", "1", "--wait-timeout", "1"]);
+    let out = run_bounded(cmd, Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("gave up after waiting 1 s for the table")
+            && stderr.contains("a test assembling"),
+        "{stderr}"
+    );
+    let out = togyz_gen(&["assemble"], dir.path()).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("being assembled by another run"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    drop(held);
+    let out = togyz_gen(&["assemble"], dir.path()).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("table assembled"));
+    let fresh = tempfile::tempdir().unwrap();
+    ok_stdout(
+        &togyz_gen(&["generate", "--quiet", "--max-stones", &max], fresh.path())
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(read_all(dir.path(), MAX), read_all(fresh.path(), MAX));
+}
