@@ -831,6 +831,12 @@ fn discard_damaged(dir: &Path, n: u32, u: UnitId) -> Result<(), GenerateError> {
     let lock = match lock::try_exclusive(&lock_path, &format!("replacing unit {u:?}")) {
         Ok(lock) => lock,
         Err(lock::LockError::Held { .. }) => return Ok(()),
+        // The work folder is gone: another shard wrote the table.
+        Err(lock::LockError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            return Ok(())
+        }
         Err(e) => return Err(e.into()),
     };
     if let UnitState::Damaged { path, reason } = work::check_unit(dir, n, u) {
