@@ -307,7 +307,8 @@ pub struct PlanArgs {
     /// As `generate --hold-whole` and `verify --hold-whole`.
     #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
     pub hold_whole: u64,
-    /// Also compare with the memory and disk free at this folder.
+    /// Also show the memory available and the disk free at this folder
+    /// (at the nearest folder above it if it does not exist yet).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
