@@ -199,7 +199,7 @@ const char *togyz_tb_last_error(void);
 // set to null (when `out` is not null).
 //
 // Errors: `NULL_POINTER` (`out`, `dirs` with `ndirs > 0`, or an entry of
-// `dirs`), `BAD_ARGUMENT` (`ndirs` too large, a path not UTF-8 off Unix),
+// `dirs`), `BAD_ARGUMENT` (`ndirs` above 4096, a path not UTF-8 off Unix),
 // `IO` (a folder cannot be listed), `DAMAGED_TABLE` (a bad table header).
 //
 // # Safety

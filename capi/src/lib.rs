@@ -334,17 +334,6 @@ unsafe fn text<'a>(s: *const c_char, what: &str) -> Result<&'a str, Failure> {
         .map_err(|_| Failure::new(TogyzStatus::BadArgument, format!("{what} is not UTF-8")))
 }
 
-/// Checks that `len` items of `T` could be one slice.
-fn check_len<T>(len: usize, what: &str) -> Result<(), Failure> {
-    if len > isize::MAX as usize / std::mem::size_of::<T>().max(1) {
-        return Err(Failure::new(
-            TogyzStatus::BadArgument,
-            format!("{what} = {len} is larger than any array can be"),
-        ));
-    }
-    Ok(())
-}
-
 /// A NUL-terminated copy of `s` into a fixed array (`s` is short ASCII).
 fn fixed_text<const N: usize>(s: &str) -> [c_char; N] {
     let mut out = [0 as c_char; N];
@@ -461,6 +450,9 @@ pub extern "C" fn togyz_tb_last_error() -> *const c_char {
         .unwrap_or(c"".as_ptr())
 }
 
+/// The most folders [`togyz_tb_open`] takes.
+const MAX_DIRS: usize = 4096;
+
 /// Opens the tables (`togyz-NN.tkb` files) in the folders `dirs[0..ndirs]`,
 /// with a cache of up to `cache_bytes` of decompressed blocks
 /// ([`TOGYZ_DEFAULT_CACHE_BYTES`] is a good start; 0 disables the cache).
@@ -473,7 +465,7 @@ pub extern "C" fn togyz_tb_last_error() -> *const c_char {
 /// set to null (when `out` is not null).
 ///
 /// Errors: `NULL_POINTER` (`out`, `dirs` with `ndirs > 0`, or an entry of
-/// `dirs`), `BAD_ARGUMENT` (`ndirs` too large, a path not UTF-8 off Unix),
+/// `dirs`), `BAD_ARGUMENT` (`ndirs` above 4096, a path not UTF-8 off Unix),
 /// `IO` (a folder cannot be listed), `DAMAGED_TABLE` (a bad table header).
 ///
 /// # Safety
@@ -492,12 +484,18 @@ pub unsafe extern "C" fn togyz_tb_open(
         }
         // SAFETY: not null and valid for writes by the contract.
         unsafe { out.write(std::ptr::null_mut()) };
-        check_len::<*const c_char>(ndirs, "ndirs")?;
+        // Before any allocation sized by it: a huge count would abort.
+        if ndirs > MAX_DIRS {
+            return Err(Failure::new(
+                TogyzStatus::BadArgument,
+                format!("ndirs = {ndirs}: at most {MAX_DIRS} folders"),
+            ));
+        }
         let dirs: &[*const c_char] = match ndirs {
             0 => &[],
             _ if dirs.is_null() => return Err(Failure::null("dirs")),
             // SAFETY: `dirs` holds `ndirs` pointers by the contract, and
-            // `check_len` keeps the slice within isize::MAX bytes.
+            // `MAX_DIRS` keeps the slice within isize::MAX bytes.
             _ => unsafe { std::slice::from_raw_parts(dirs, ndirs) },
         };
         let mut paths = Vec::with_capacity(dirs.len());

@@ -20,7 +20,7 @@ use crate::progress::{positions_bar, threads_arg, with_threads};
 use crate::retro::{
     self, level_units, max_solver_stones, LevelBuilder, LevelValues, SolveError, UnitId, UnitValues,
 };
-use crate::work::{self, LevelStream, UnitFileError};
+use crate::work::{self, LevelStream, UnitFileError, UnitState};
 use crate::write::{self, TableStatus, ValueStream, WriteError, WriteOptions, WriteSummary};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -168,7 +168,7 @@ pub enum GenerateError {
         source: std::io::Error,
     },
     /// The machine lacks the memory the run needs.
-    #[error("not enough memory: solving {stones} stones needs about {needed} with {threads} unit(s) in flight, and {available} is available{advice}")]
+    #[error("not enough memory: solving {stones} stones needs about {needed} with {threads} unit(s) in flight, and {limit}{advice}")]
     Memory {
         /// The level where the memory peaks.
         stones: u32,
@@ -176,12 +176,13 @@ pub enum GenerateError {
         needed: String,
         /// Worker threads.
         threads: usize,
-        /// `MemAvailable`.
-        available: String,
+        /// The cap: `--max-memory`, or what the machine has available.
+        limit: String,
         /// What would fit.
         advice: String,
     },
-    /// The output folder's file system lacks the space the run needs.
+    /// The output folder's file system (or, when it is still to be made,
+    /// that of the nearest folder above it) lacks the space the run needs.
     #[error(
         "not enough disk space in {path}: the run needs about {needed}, and {available} is free"
     )]
@@ -209,6 +210,26 @@ pub enum GenerateError {
         units: usize,
         /// The work folder.
         dir: PathBuf,
+    },
+    /// Every unit of a level is solved, and another run has been writing
+    /// its table for too long.
+    #[error("{stones} stones: gave up after waiting {seconds} s for the table, which another run is writing ({holder}, holding {}): wait for it and run again, or, if it is stuck, stop it and run `togyz-gen assemble`", .lock.display())]
+    AssemblyTimeout {
+        /// The level.
+        stones: u32,
+        /// Seconds waited.
+        seconds: u64,
+        /// The level's assembly lock.
+        lock: PathBuf,
+        /// What its holder wrote into it.
+        holder: String,
+    },
+    /// A unit file this run wrote went missing or was damaged before its
+    /// level's table was written.
+    #[error("{}: this run solved and wrote the unit, and now the file is missing or damaged: something else is changing the work folder (another program, or a failing disk); stop it and run again", .path.display())]
+    UnitLost {
+        /// The unit file.
+        path: PathBuf,
     },
     /// The thread pool could not be built.
     #[error("cannot start {0} worker threads")]
@@ -324,30 +345,15 @@ pub(crate) fn lock_out(
     })
 }
 
-/// What every `generate` run does first: checks `--max-stones`, prepares
-/// and locks the output folder (the lock names the command, `metric`
-/// being `""` or `" --metric dtc"`), removes our dead temporaries and looks
-/// at every level, so that a bad file stops the run before any work.
-/// Returns the locks and, per level from 1, whether its table is complete.
-pub(crate) fn start_run(
-    args: &GenerateArgs,
-    metric: &str,
-) -> Result<(Vec<Lock>, Vec<bool>), GenerateError> {
-    let max = args.max_stones;
+/// Checks `--max-stones` and `--out` and looks at every level's table,
+/// changing nothing; per level from 1, whether its table is complete.
+fn survey(args: &GenerateArgs) -> Result<Vec<bool>, GenerateError> {
+    let (out, max) = (&args.out, args.max_stones);
     if max == 0 || max > max_solver_stones() {
         return Err(GenerateError::BadMaxStones(max));
     }
-    let out = &args.out;
-    prepare_out(out)?;
-    let what = format!(
-        "togyz-gen generate{metric} --max-stones {max}{}",
-        args.shard
-            .map(|s| format!(" --shard {}/{}", s.index, s.count))
-            .unwrap_or_default()
-    );
-    let locks = lock_out(out, args.shard, &what)?;
-    for path in write::remove_stale_temporaries(out) {
-        say!("removed {}, left by an interrupted run", path.display());
+    if out.exists() && !out.is_dir() {
+        return Err(GenerateError::OutNotFolder(out.to_path_buf()));
     }
     let mut complete = Vec::new();
     for n in 1..=max {
@@ -361,18 +367,50 @@ pub(crate) fn start_run(
             s => complete.push(s == TableStatus::Complete),
         }
     }
-    Ok((locks, complete))
+    Ok(complete)
+}
+
+/// What every `generate` run does first: checks `--max-stones` and every
+/// level (a bad file stops the run before any work), states the plan of
+/// `solver` and refuses it when the memory or disk is not there, all before
+/// anything is written (a refused run leaves nothing behind); then
+/// prepares and locks the output folder (the lock names the command,
+/// `metric` being `""` or `" --metric dtc"`) and removes our dead
+/// temporaries. Returns the locks and, per level from 1, whether its table
+/// is complete (looked at again under the lock).
+pub(crate) fn start_run<S: UnitSolver>(
+    args: &GenerateArgs,
+    metric: &str,
+    solver: &S,
+) -> Result<(Vec<Lock>, Vec<bool>), GenerateError> {
+    let complete = survey(args)?;
+    let todo: Vec<u32> = (1..=args.max_stones)
+        .filter(|&n| !complete[n as usize - 1])
+        .collect();
+    check_resources(args, &todo, args.shard.unwrap_or(Shard::ALL), solver)?;
+    let (out, max) = (&args.out, args.max_stones);
+    prepare_out(out)?;
+    let what = format!(
+        "togyz-gen generate{metric} --max-stones {max}{}",
+        args.shard
+            .map(|s| format!(" --shard {}/{}", s.index, s.count))
+            .unwrap_or_default()
+    );
+    let locks = lock_out(out, args.shard, &what)?;
+    for path in write::remove_stale_temporaries(out) {
+        say!("removed {}, left by an interrupted run", path.display());
+    }
+    Ok((locks, survey(args)?))
 }
 
 /// Solves and writes levels `1..=max_stones` into `args.out`, skipping
 /// complete tables and finished units; returns one summary per level.
 pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
-    let (_locks, complete) = start_run(args, "")?;
+    let mut lower = Lower::new(args.hold_whole);
+    let (_locks, complete) = start_run(args, "", &lower)?;
     let (out, max) = (&args.out, args.max_stones);
     let todo: Vec<u32> = (1..=max).filter(|&n| !complete[n as usize - 1]).collect();
     let shard = args.shard.unwrap_or(Shard::ALL);
-    let mut lower = Lower::new(args.hold_whole);
-    check_resources(args, &todo, shard, &lower)?;
     let last_missing = todo.last().copied();
 
     let mut summaries = Vec::new();
@@ -492,24 +530,90 @@ impl UnitSolver for Lower {
     }
 }
 
-/// States the plan and refuses it when the memory or disk is not there.
+/// States the plan of solving the levels in `todo` and refuses it when the
+/// memory or disk is not there: [`check_resources_with`] what the machine
+/// has.
 pub(crate) fn check_resources<S: UnitSolver>(
     args: &GenerateArgs,
     todo: &[u32],
     shard: Shard,
     solver: &S,
 ) -> Result<(), GenerateError> {
+    let (disk, _) = plan::disk_free(&args.out);
+    check_resources_with(
+        args,
+        todo,
+        shard,
+        solver,
+        plan::memory_available(),
+        disk.ok(),
+    )
+}
+
+/// Positions of level `n` already in finished unit files of `metric` in
+/// output folder `out` (a resumed level).
+fn solved_positions(out: &Path, n: u32, metric: togyz_probe::Metric) -> u64 {
+    let dir = work::work_dir(out, n);
+    if !dir.is_dir() || work::metric_of(&dir) != metric {
+        return 0;
+    }
+    level_units(n)
+        .into_iter()
+        .filter(|&u| work::unit_done(&dir, n, u))
+        .map(|u| u.positions(n))
+        .sum()
+}
+
+/// [`check_resources`] with `machine` bytes of memory available (the
+/// run's cap being the least of it and `--max-memory`) and `disk` bytes
+/// free where the output folder is (or will be); `None` when unknown. Only
+/// what is left counts: the units already solved in a work folder are
+/// neither solved nor written again.
+pub(crate) fn check_resources_with<S: UnitSolver>(
+    args: &GenerateArgs,
+    todo: &[u32],
+    shard: Shard,
+    solver: &S,
+    machine: Option<u64>,
+    disk: Option<u64>,
+) -> Result<(), GenerateError> {
     if todo.is_empty() {
         return Ok(());
     }
     let (out, max) = (&args.out, args.max_stones);
     let threads = rayon::current_num_threads();
+    let metric = solver.metric();
     let memory_of = |n, t, keep| solver.level_memory(n, t, keep);
-    let p = plan::plan_with(solver.metric(), todo, max, threads, shard.count, memory_of);
-    let memory = plan::memory_limit(args.max_memory);
-    let disk = plan::disk_available(out).ok();
+    let solved: Vec<u64> = (0..=max)
+        .map(|n| {
+            if todo.contains(&n) {
+                solved_positions(out, n, metric)
+            } else {
+                0
+            }
+        })
+        .collect();
+    let solved = |n: u32| solved[n as usize];
+    let plan_of = |todo: &[u32], max, threads| {
+        plan::plan_with(metric, todo, max, threads, shard.count, memory_of, solved)
+    };
+    let p = plan_of(todo, max, threads);
+    // The cap is --max-memory when it is below what the machine has.
+    let capped = args.max_memory.filter(|&m| machine.is_none_or(|a| m <= a));
+    let memory = capped.or(machine);
+    let memory_text = match (capped, machine) {
+        (Some(m), Some(a)) => format!(
+            "{} of memory allowed by --max-memory ({} available)",
+            human_bytes(m),
+            human_bytes(a)
+        ),
+        (Some(m), None) => format!("{} of memory allowed by --max-memory", human_bytes(m)),
+        (None, Some(a)) => format!("{} of memory available", human_bytes(a)),
+        (None, None) => "unknown memory available".into(),
+    };
+    let at = plan::nearest_existing(out);
     say!(
-        "plan: {} positions to solve{}, about {} of disk, a peak of about {} of memory (at {}), about {} with {threads} thread{}; {} of memory available, {} of disk free",
+        "plan: {} positions to solve{}, about {} of disk, a peak of about {} of memory (at {}), about {} with {threads} thread{}; {memory_text}, {} of disk free{}",
         p.positions,
         if shard.count > 1 { format!(" in shard {}/{}", shard.index, shard.count) } else { String::new() },
         human_bytes(p.disk),
@@ -517,13 +621,13 @@ pub(crate) fn check_resources<S: UnitSolver>(
         stones(p.memory_at),
         human_seconds(p.seconds),
         if threads == 1 { "" } else { "s" },
-        memory.map(human_bytes).unwrap_or_else(|| "unknown".into()),
         disk.map(human_bytes).unwrap_or_else(|| "unknown".into()),
+        if at == *out { String::new() } else { format!(" at {} ({} is to be made there)", at.display(), out.display()) },
     );
     if let Some(available) = memory {
         // Units wait for memory (plan::UnitBudget): a level fits when one
         // unit at a time fits.
-        let serial = plan::plan_with(solver.metric(), todo, max, 1, shard.count, memory_of);
+        let serial = plan_of(todo, max, 1);
         if p.memory > available && serial.memory <= available {
             say!(
                 "plan: {} of memory is not enough for {threads} units side by side at {}: the biggest units will run one at a time (a peak of about {})",
@@ -532,18 +636,35 @@ pub(crate) fn check_resources<S: UnitSolver>(
                 human_bytes(serial.memory)
             );
         } else if p.memory > available {
-            let fits = (1..max)
-                .rev()
-                .find(|&m| solver.level_memory(m, 1, false) <= available);
-            let mut advice = String::new();
-            if let Some(m) = fits {
-                advice += &format!("; this machine can solve up to --max-stones {m}");
-            }
+            let run_to = |m: u32| {
+                let todo: Vec<u32> = todo.iter().copied().filter(|&n| n <= m).collect();
+                plan_of(&todo, m, 1).memory
+            };
+            let advice = match (1..max).rev().find(|&m| run_to(m) <= available) {
+                Some(m) => format!(
+                    "; the largest run that fits in it is --max-stones {m} (a peak of about {})",
+                    human_bytes(run_to(m))
+                ),
+                None => {
+                    let least = run_to(1);
+                    // Rounded, the need could read as the cap itself.
+                    let least = if human_bytes(least) == human_bytes(available) {
+                        format!("{:.2} MB", least as f64 / 1e6)
+                    } else {
+                        human_bytes(least)
+                    };
+                    format!("; nothing fits in it: even --max-stones 1 needs about {least}")
+                }
+            };
+            let limit = match capped {
+                Some(m) => format!("--max-memory allows {}", human_bytes(m)),
+                None => format!("this machine has {} available", human_bytes(available)),
+            };
             return Err(GenerateError::Memory {
                 stones: serial.memory_at,
                 needed: human_bytes(serial.memory),
                 threads: 1,
-                available: human_bytes(available),
+                limit,
                 advice,
             });
         }
@@ -551,7 +672,7 @@ pub(crate) fn check_resources<S: UnitSolver>(
     if let Some(available) = disk {
         if p.disk > available {
             return Err(GenerateError::Disk {
-                path: out.to_path_buf(),
+                path: at,
                 needed: human_bytes(p.disk),
                 available: human_bytes(available),
             });
@@ -587,10 +708,14 @@ pub(crate) fn solve_level<S: UnitSolver>(
         say!("removed {}, left by an interrupted run", path.display());
     }
     let mine = shard.units(n);
-    let resumed = mine
-        .iter()
-        .filter(|&&u| work::unit_done(&dir, n, u))
-        .count();
+    let mut resumed = 0;
+    for u in level_units(n) {
+        match work::check_unit(&dir, n, u) {
+            UnitState::Done => resumed += usize::from(mine.contains(&u)),
+            UnitState::Missing => {}
+            UnitState::Damaged { .. } => discard_damaged(&dir, n, u)?,
+        }
+    }
     if resumed > 0 {
         say!(
             "{:>9}: {resumed} of {} units already solved in {}, kept",
@@ -610,11 +735,13 @@ pub(crate) fn solve_level<S: UnitSolver>(
     others.sort_by_key(|u| (u.positions(n), u.first));
     order.extend(others);
     let t = Instant::now();
-    let (positions, count) = solve_units(n, lower, &order, &dir, args.quiet, args.max_memory)?;
-    if count > 0 {
+    let (positions, mut written) =
+        solve_units(n, lower, &order, &dir, args.quiet, args.max_memory)?;
+    if !written.is_empty() {
         say!(
-            "{:>9}: {positions} positions in {count} units solved in {:.1}s into {}",
+            "{:>9}: {positions} positions in {} units solved in {:.1}s into {}",
             stones(n),
+            written.len(),
             t.elapsed().as_secs_f64(),
             dir.display()
         );
@@ -623,24 +750,42 @@ pub(crate) fn solve_level<S: UnitSolver>(
     let waited = Instant::now();
     // None until the first note: say at once that we wait, then each minute.
     let mut last_note: Option<Instant> = None;
+    // Each pass assembles the level, or solves at least one unit not
+    // solved in this run before (finitely many), or waits half a second
+    // within --wait-timeout: the loop ends.
     loop {
         if let Some(result) = assemble_level(out, n, keep, lower)? {
             return Ok(result);
         }
-        // Units are missing: those of another process still at work, or one
-        // that stopped since the pass above (then solve them here).
-        let (positions, count) = solve_units(n, lower, &order, &dir, true, args.max_memory)?;
-        if count > 0 {
-            say!(
-                "{:>9}: {positions} positions in {count} more units solved",
-                stones(n)
-            );
-            continue;
+        // A unit this run wrote that is gone or damaged while the table is
+        // still missing: solving it again could go on for ever.
+        if let Some(&u) = written.iter().find(|&&u| !work::unit_done(&dir, n, u)) {
+            match write::table_status(out, n) {
+                // Another shard wrote the table and removed the folder.
+                TableStatus::Complete => continue,
+                TableStatus::Missing => {
+                    return Err(GenerateError::UnitLost {
+                        path: dir.join(work::unit_file_name(u)),
+                    })
+                }
+                TableStatus::Invalid(reason) => {
+                    return Err(GenerateError::InvalidExisting { path, reason })
+                }
+            }
         }
         let missing = level_units(n)
             .into_iter()
             .filter(|&u| !work::unit_done(&dir, n, u))
             .count();
+        if waited.elapsed().as_secs() >= args.wait_timeout && missing == 0 {
+            let lock = out.join(format!(".togyz-{n:02}.assemble.lock"));
+            return Err(GenerateError::AssemblyTimeout {
+                stones: n,
+                seconds: args.wait_timeout,
+                holder: lock::holder(&lock),
+                lock,
+            });
+        }
         if waited.elapsed().as_secs() >= args.wait_timeout {
             return Err(GenerateError::WaitTimeout {
                 stones: n,
@@ -649,6 +794,18 @@ pub(crate) fn solve_level<S: UnitSolver>(
                 units: level_units(n).len(),
                 dir,
             });
+        }
+        // Units are missing: those of another process still at work, or one
+        // that stopped since the pass above (then solve them here).
+        let (positions, more) = solve_units(n, lower, &order, &dir, true, args.max_memory)?;
+        if !more.is_empty() {
+            say!(
+                "{:>9}: {positions} positions in {} more units solved",
+                stones(n),
+                more.len()
+            );
+            written.extend(more);
+            continue;
         }
         if last_note.is_none_or(|t| t.elapsed() >= Duration::from_secs(60)) {
             say!(
@@ -665,11 +822,45 @@ pub(crate) fn solve_level<S: UnitSolver>(
     }
 }
 
+/// Removes the damaged file of unit `u` of level `n` from work folder
+/// `dir` with a warning, so that the unit is solved again; under the
+/// unit's lock, and only if it is still damaged then (a process holding
+/// the lock is solving the unit and replaces the file itself).
+fn discard_damaged(dir: &Path, n: u32, u: UnitId) -> Result<(), GenerateError> {
+    let lock_path = dir.join(work::unit_lock_name(u));
+    let lock = match lock::try_exclusive(&lock_path, &format!("replacing unit {u:?}")) {
+        Ok(lock) => lock,
+        Err(lock::LockError::Held { .. }) => return Ok(()),
+        // The work folder is gone: another shard wrote the table.
+        Err(lock::LockError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            return Ok(())
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if let UnitState::Damaged { path, reason } = work::check_unit(dir, n, u) {
+        warn!(
+            "{}: damaged unit file ({reason}): removed, the unit is solved again",
+            path.display()
+        );
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(UnitFileError::Io { path, source: e }.into())
+            }
+            _ => {}
+        }
+    }
+    let _ = std::fs::remove_file(lock.path());
+    Ok(())
+}
+
 /// Solves the `units` of level `n` that are neither finished nor being
 /// solved by another process (each unit is solved under its lock in the
 /// work folder `dir`), in parallel, each written to its unit file as soon
 /// as it is solved, units waiting for memory beyond `max_memory`
-/// ([`plan::units_budget`]). Returns the positions and units solved.
+/// ([`plan::units_budget`]). Returns the positions solved and the units
+/// written.
 fn solve_units<S: UnitSolver>(
     n: u32,
     lower: &S,
@@ -677,7 +868,7 @@ fn solve_units<S: UnitSolver>(
     dir: &Path,
     quiet: bool,
     max_memory: Option<u64>,
-) -> Result<(u64, usize), GenerateError> {
+) -> Result<(u64, Vec<UnitId>), GenerateError> {
     let todo: Vec<UnitId> = units
         .iter()
         .copied()
@@ -686,7 +877,7 @@ fn solve_units<S: UnitSolver>(
     let positions: u64 = todo.iter().map(|u| u.positions(n)).sum();
     let progress = AtomicU64::new(0);
     let solved = AtomicU64::new(0);
-    let count = std::sync::atomic::AtomicUsize::new(0);
+    let written = std::sync::Mutex::new(Vec::new());
     let done = AtomicBool::new(false);
     let bar = positions_bar(positions, stones(n), !quiet && positions > 0);
     let result = std::thread::scope(|scope| {
@@ -722,7 +913,7 @@ fn solve_units<S: UnitSolver>(
                 match work::write_unit(dir, n, u, &values) {
                     Ok(_) => {
                         solved.fetch_add(u.positions(n), Ordering::Relaxed);
-                        count.fetch_add(1, Ordering::Relaxed);
+                        written.lock().unwrap_or_else(|e| e.into_inner()).push(u);
                     }
                     // Another shard solved the unit too, wrote the table
                     // and removed the work folder meanwhile.
@@ -739,7 +930,8 @@ fn solve_units<S: UnitSolver>(
     });
     bar.finish_and_clear();
     result?;
-    Ok((solved.into_inner(), count.into_inner()))
+    let written = written.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok((solved.into_inner(), written))
 }
 
 /// A [`ValueStream`] that also collects what it reads.
@@ -764,8 +956,9 @@ pub(crate) type Solved<S> = (LevelSummary, Option<<S as UnitSolver>::Kept>);
 
 /// Writes level `n`'s table from its unit files if they are all there and
 /// the table is not (under the level's assembly lock, so one shard does
-/// it), and removes the work folder. `None` while units are missing;
-/// otherwise the summary and, with `keep`, the level's values.
+/// it), and removes the work folder. `None` while units are missing or
+/// another run holds that lock; otherwise the summary and, with `keep`, the
+/// level's values.
 fn assemble_level<S: UnitSolver>(
     out: &Path,
     n: u32,
@@ -795,7 +988,13 @@ fn assemble_level<S: UnitSolver>(
         return Ok(None);
     }
     let lock_path = out.join(format!(".togyz-{n:02}.assemble.lock"));
-    let lock = lock::exclusive(&lock_path, &format!("assembling {}", path.display()))?;
+    let lock = match lock::try_exclusive(&lock_path, &format!("assembling {}", path.display())) {
+        Ok(lock) => lock,
+        // Another run is writing the table: it appears when done, and the
+        // caller waits for it within its bound.
+        Err(lock::LockError::Held { .. }) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
     match write::table_status(out, n) {
         TableStatus::Complete => return finished(&path),
         TableStatus::Invalid(reason) => {
@@ -881,10 +1080,28 @@ pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
             Some(_) => any = true,
             None => {
                 let dir = work::work_dir(&args.out, n);
-                let missing = level_units(n)
+                let missing: Vec<UnitId> = level_units(n)
                     .into_iter()
                     .filter(|&u| !work::unit_done(&dir, n, u))
-                    .count();
+                    .collect();
+                for &u in &missing {
+                    if let UnitState::Damaged { path, reason } = work::check_unit(&dir, n, u) {
+                        warn!(
+                            "{}: damaged unit file ({reason}): `togyz-gen generate` solves the unit again",
+                            path.display()
+                        );
+                    }
+                }
+                let missing = missing.len();
+                if missing == 0 {
+                    let lock = args.out.join(format!(".togyz-{n:02}.assemble.lock"));
+                    say!(
+                        "{:>9}: being assembled by another run ({}), not assembled here",
+                        stones(n),
+                        lock::holder(&lock)
+                    );
+                    continue;
+                }
                 say!(
                     "{:>9}: {missing} of {} units not solved yet in {}, not assembled",
                     stones(n),
@@ -961,4 +1178,130 @@ pub(crate) fn print_summary(levels: &[LevelSummary], out: &Path) {
         total.bytes as f64 * 8.0 / total.positions.max(1) as f64
     );
     say!("output folder: {}", out.display());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The DTM solver, and something that empties every unit file of the
+    /// work folder but the one being solved, whenever a unit is solved.
+    struct Vandal {
+        inner: Lower,
+        dir: PathBuf,
+    }
+
+    impl UnitSolver for Vandal {
+        type Kept = LevelValues;
+        fn metric(&self) -> togyz_probe::Metric {
+            self.inner.metric()
+        }
+        fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
+            self.inner.unit_memory(n, u)
+        }
+        fn level_memory(&self, n: u32, threads: usize, keep: bool) -> u64 {
+            self.inner.level_memory(n, threads, keep)
+        }
+        fn solve_unit(
+            &self,
+            n: u32,
+            u: UnitId,
+            progress: &AtomicU64,
+        ) -> Result<UnitValues, GenerateError> {
+            for other in level_units(n).into_iter().filter(|&o| o != u) {
+                let path = self.dir.join(work::unit_file_name(other));
+                if path.exists() {
+                    std::fs::write(path, b"").unwrap();
+                }
+            }
+            self.inner.solve_unit(n, u, progress)
+        }
+        fn write_level(
+            &self,
+            out: &Path,
+            n: u32,
+            keep: bool,
+        ) -> Result<(WriteSummary, Option<LevelValues>), GenerateError> {
+            self.inner.write_level(out, n, keep)
+        }
+        fn load(&self, table: &TableFile) -> Result<LevelValues, GenerateError> {
+            self.inner.load(table)
+        }
+    }
+
+    #[test]
+    fn a_resume_needs_only_the_disk_of_what_is_left() {
+        let out = tempfile::tempdir().unwrap();
+        let n = 3;
+        generate(&GenerateArgs::new(n - 1, out.path())).unwrap();
+        // All of level 3's units but one, held here (its lock taken), as
+        // a run that stopped in the level leaves them.
+        let dir = work::work_dir(out.path(), n);
+        std::fs::create_dir_all(&dir).unwrap();
+        let held_unit = level_units(n)[0];
+        let held =
+            lock::try_exclusive(&dir.join(work::unit_lock_name(held_unit)), "a test").unwrap();
+        let mut args = GenerateArgs::new(n, out.path());
+        args.wait_timeout = 0;
+        let r = generate(&args);
+        assert!(
+            matches!(r, Err(GenerateError::WaitTimeout { missing: 1, .. })),
+            "{r:?}"
+        );
+        drop(held);
+        let left = held_unit.positions(n);
+        let all = Layout::new(n).positions();
+        assert_eq!(
+            solved_positions(out.path(), n, togyz_probe::Metric::Dtm),
+            all - left
+        );
+        let lower = Lower::new(args.hold_whole);
+        let fresh = plan::plan(&[n], n, 1, 1, args.hold_whole);
+        let table = plan::table_bytes(togyz_probe::Metric::Dtm, n);
+        let resume = table + (left as f64 * plan::UNIT_FILE_BYTES_PER_POSITION) as u64;
+        assert!(resume < fresh.disk);
+        let check = |args: &GenerateArgs, disk| {
+            check_resources_with(args, &[n], Shard::ALL, &lower, None, Some(disk))
+        };
+        // Disk for what is left, not for the whole level: the resume runs.
+        check(&args, resume).unwrap();
+        // Less than the table itself: refused.
+        let r = check(&args, table - 1);
+        assert!(matches!(r, Err(GenerateError::Disk { .. })), "{r:?}");
+        // A run from nothing needs the whole level's disk.
+        let empty = tempfile::tempdir().unwrap();
+        let r = check(&GenerateArgs::new(n, empty.path()), resume);
+        assert!(matches!(r, Err(GenerateError::Disk { .. })), "{r:?}");
+        check(&GenerateArgs::new(n, empty.path()), fresh.disk).unwrap();
+    }
+
+    #[test]
+    fn units_that_keep_vanishing_stop_the_run_with_the_file_named() {
+        let out = tempfile::tempdir().unwrap();
+        let mut args = GenerateArgs::new(1, out.path());
+        args.wait_timeout = 30;
+        let vandal = Vandal {
+            inner: Lower::new(0),
+            dir: work::work_dir(out.path(), 1),
+        };
+        // In a thread, so that a loop that never ends fails the test.
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap();
+            let r = pool.install(|| solve_level(&args, Shard::ALL, 1, &vandal, false));
+            let _ = send.send(r.map(|_| ()));
+        });
+        let r = receive
+            .recv_timeout(Duration::from_secs(25))
+            .expect("the run ends");
+        match r {
+            Err(GenerateError::UnitLost { path }) => {
+                assert!(path.to_string_lossy().contains("togyz-01.work/unit-"))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -17,8 +17,8 @@
 use crate::decode_dtc::{wdl_level, SplitsError};
 use crate::dtc::{self, DtcError, WdlLevels};
 use crate::generate::{
-    check_resources, kept_summary, print_summary, solve_level, start_run, stones, GenerateArgs,
-    GenerateError, LevelSummary, Shard, UnitSolver,
+    kept_summary, print_summary, solve_level, start_run, stones, GenerateArgs, GenerateError,
+    LevelSummary, Shard, UnitSolver,
 };
 use crate::plan;
 use crate::progress::with_threads;
@@ -122,12 +122,11 @@ pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
 /// be used or is locked, too little memory or disk, an invalid file in the
 /// way, a work folder of DTM units, a solve or write that fails.
 pub fn generate_dtc(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
-    let (_locks, complete) = start_run(args, " --metric dtc")?;
+    let mut solver = DtcSolver::default();
+    let (_locks, complete) = start_run(args, " --metric dtc", &solver)?;
     let (out, max) = (&args.out, args.max_stones);
     let todo: Vec<u32> = (1..=max).filter(|&n| !complete[n as usize - 1]).collect();
     let shard = args.shard.unwrap_or(Shard::ALL);
-    let mut solver = DtcSolver::default();
-    check_resources(args, &todo, shard, &solver)?;
     let last_missing = todo.last().copied();
     let mut summaries = Vec::new();
     for n in 1..=max {

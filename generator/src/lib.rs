@@ -16,6 +16,14 @@ macro_rules! say {
     }};
 }
 
+/// `eprintln!("warning: ...")` that never panics (see `say!`).
+macro_rules! warn {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "warning: {}", format_args!($($arg)*));
+    }};
+}
+
 pub mod decode;
 pub mod decode_dtc;
 pub mod dtc;

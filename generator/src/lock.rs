@@ -95,6 +95,29 @@ fn held(path: &Path, e: fs4::TryLockError) -> LockError {
     }
 }
 
+/// `unix` seconds as a UTC date and time: `2026-12-01 14:21:08 UTC`.
+pub fn utc_date(unix: u64) -> String {
+    let (days, secs) = (unix / 86400, unix % 86400);
+    // Days since 1970-01-01 to a proleptic Gregorian date, counting in
+    // 400-year eras that start on March 1st (so that a leap day ends a
+    // year).
+    let days = days + 719_468;
+    let era = days / 146_097;
+    let doe = days % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
 /// Writes this process's identity and `what` into the held lock file.
 fn sign(lock: &Lock, what: &str) -> Result<(), LockError> {
     let since = std::time::SystemTime::now()
@@ -102,9 +125,10 @@ fn sign(lock: &Lock, what: &str) -> Result<(), LockError> {
         .map(|d| d.as_secs())
         .unwrap_or(0);
     let text = format!(
-        "pid {} on {}, since unix time {since}: {what}\n",
+        "pid {} on {}, since {}: {what}\n",
         std::process::id(),
-        hostname()
+        hostname(),
+        utc_date(since)
     );
     let mut f = &lock.file;
     f.set_len(0)
@@ -159,6 +183,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dates_are_utc_calendar_dates() {
+        assert_eq!(utc_date(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc_date(951_782_400), "2000-02-29 00:00:00 UTC");
+        assert_eq!(utc_date(1_796_134_868), "2026-12-01 14:21:08 UTC");
+        assert_eq!(utc_date(4_102_444_799), "2099-12-31 23:59:59 UTC");
+    }
+
+    #[test]
     fn a_second_holder_is_refused_and_told_who_holds_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("lock");
@@ -170,6 +202,7 @@ mod tests {
                     "{holder}"
                 );
                 assert!(holder.contains("generate --max-stones 3"), "{holder}");
+                assert!(holder.contains(" UTC: ") && !holder.contains("unix"));
             }
             other => panic!("{other:?}"),
         }

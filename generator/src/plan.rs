@@ -240,16 +240,24 @@ impl UnitBudget {
 /// The plan for solving the levels in `todo` (ascending) with `threads`
 /// workers, `shards` processes sharing the work, the largest level asked
 /// for being `max`, the smaller levels held whole up to `hold_whole`
-/// positions.
+/// positions, from nothing.
 pub fn plan(todo: &[u32], max: u32, threads: usize, shards: u32, hold_whole: u64) -> Plan {
-    plan_with(Metric::Dtm, todo, max, threads, shards, |n, t, keep| {
-        level_memory(n, t, keep, hold_whole)
-    })
+    plan_with(
+        Metric::Dtm,
+        todo,
+        max,
+        threads,
+        shards,
+        |n, t, keep| level_memory(n, t, keep, hold_whole),
+        |_| 0,
+    )
 }
 
 /// [`plan`] for tables of `metric` (whose solve rate sets the time), with
 /// that metric's memory model: `level_memory(n, threads, keep)` as
-/// [`level_memory`] or [`dtc_level_memory`].
+/// [`level_memory`] or [`dtc_level_memory`]; `solved(n)` positions of
+/// level `n` are already in finished unit files (a resumed run), so only
+/// the rest is solved and only its unit files take new disk.
 pub fn plan_with(
     metric: Metric,
     todo: &[u32],
@@ -257,15 +265,17 @@ pub fn plan_with(
     threads: usize,
     shards: u32,
     level_memory: impl Fn(u32, usize, bool) -> u64,
+    solved: impl Fn(u32) -> u64,
 ) -> Plan {
     let mut p = Plan::default();
     let mut disk_tables = 0u64;
     let mut work_peak = 0u64;
     for &n in todo {
         let positions = Layout::new(n).positions();
-        p.positions += positions / shards as u64;
+        let left = positions - solved(n).min(positions);
+        p.positions += left / shards as u64;
         disk_tables += table_bytes(metric, n);
-        work_peak = work_peak.max((positions as f64 * UNIT_FILE_BYTES_PER_POSITION) as u64);
+        work_peak = work_peak.max((left as f64 * UNIT_FILE_BYTES_PER_POSITION) as u64);
         let m = level_memory(n, threads, n < max);
         if m > p.memory {
             p.memory = m;
@@ -297,7 +307,8 @@ pub struct PlanArgs {
     /// As `generate --hold-whole` and `verify --hold-whole`.
     #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
     pub hold_whole: u64,
-    /// Also compare with the memory and disk free at this folder.
+    /// Also show the memory available and the disk free at this folder
+    /// (at the nearest folder above it if it does not exist yet).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -324,14 +335,27 @@ pub fn plan_lines(args: &PlanArgs) -> Result<Vec<String>, PlanError> {
     let hold = args.hold_whole;
     let g = match args.metric {
         Metric::Dtm => plan(&todo, max, threads, 1, hold),
-        Metric::Dtc => plan_with(Metric::Dtc, &todo, max, threads, 1, |n, t, _| {
-            dtc_level_memory(n, t)
-        }),
+        Metric::Dtc => plan_with(
+            Metric::Dtc,
+            &todo,
+            max,
+            threads,
+            1,
+            |n, t, _| dtc_level_memory(n, t),
+            |_| 0,
+        ),
     };
     let v = verify_plan(args.metric, max, threads, true, hold);
     let wide = verify_plan(args.metric, max, threads, false, hold);
     let s = if threads == 1 { "" } else { "s" };
-    let mut lines = vec![
+    let mut lines = Vec::new();
+    let solver_max = crate::retro::max_solver_stones();
+    if max > solver_max {
+        lines.push(format!(
+            "`togyz-gen generate` refuses --max-stones {max}: the solver handles at most {solver_max} stones (beyond, a unit's boards pass its 32-bit node ids); the figures below are what the model says"
+        ));
+    }
+    lines.extend([
         format!(
             "generate --metric {} --max-stones {max}: {} positions, about {} of disk, a peak of about {} of memory (at {} stones), about {} with {threads} thread{s}",
             args.metric.to_string().to_lowercase(),
@@ -348,13 +372,12 @@ pub fn plan_lines(args: &PlanArgs) -> Result<Vec<String>, PlanError> {
             human_bytes(wide.memory),
             human_seconds(v.seconds),
         ),
-    ];
+    ]);
     if let Some(out) = &args.out {
         lines.push(format!(
-            "{} of memory available, {} of disk free at {}",
+            "{} of memory available, {}",
             memory_available().map_or_else(|| "unknown".into(), human_bytes),
-            disk_available(out).map_or_else(|_| "unknown".into(), human_bytes),
-            out.display()
+            disk_free_text(out)
         ));
     }
     Ok(lines)
@@ -415,6 +438,39 @@ pub fn memory_available() -> Option<u64> {
 /// (`statvfs`).
 pub fn disk_available(path: &Path) -> std::io::Result<u64> {
     fs4::available_space(path)
+}
+
+/// `path`, or the nearest folder above it that exists (a relative path's
+/// last resort being `.`): where a folder still to be made takes its disk.
+pub fn nearest_existing(path: &Path) -> PathBuf {
+    path.ancestors()
+        .find(|p| p.is_dir())
+        .unwrap_or_else(|| Path::new("."))
+        .to_path_buf()
+}
+
+/// The disk free for an output folder `out`, or for the nearest existing
+/// folder above it when it does not exist yet, and where that was
+/// measured.
+pub fn disk_free(out: &Path) -> (std::io::Result<u64>, PathBuf) {
+    let at = nearest_existing(out);
+    (disk_available(&at), at)
+}
+
+/// "12.30 GB of disk free at OUT", saying where the figure comes from when
+/// `out` does not exist yet.
+pub fn disk_free_text(out: &Path) -> String {
+    let (free, at) = disk_free(out);
+    let free = free.map_or_else(|e| format!("unknown ({e})"), human_bytes);
+    if at == out {
+        format!("{free} of disk free at {}", out.display())
+    } else {
+        format!(
+            "{free} of disk free at {} ({} does not exist yet; it would be made there)",
+            at.display(),
+            out.display()
+        )
+    }
 }
 
 /// `bytes` for people: `1.23 GB`.
@@ -500,9 +556,15 @@ mod tests {
     fn the_dtc_plans_use_the_dtc_model() {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
         let dtc = |max| {
-            plan_with(Metric::Dtc, &all(max), max, 2, 1, |n, t, _| {
-                dtc_level_memory(n, t)
-            })
+            plan_with(
+                Metric::Dtc,
+                &all(max),
+                max,
+                2,
+                1,
+                |n, t, _| dtc_level_memory(n, t),
+                |_| 0,
+            )
         };
         // DTC solves faster than DTM and holds a byte a board below.
         assert!(dtc(12).seconds < plan(&all(12), 12, 2, 1, W).seconds);

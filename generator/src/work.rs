@@ -67,7 +67,7 @@ pub enum UnitFileError {
         source: io::Error,
     },
     /// The file is not a complete unit file of the expected level.
-    #[error("{}: damaged unit file ({reason}); delete it and run again to solve the unit anew", .path.display())]
+    #[error("{}: damaged unit file ({reason}); run `togyz-gen generate` again: it solves the unit anew and replaces the file", .path.display())]
     Damaged {
         /// The file.
         path: PathBuf,
@@ -256,9 +256,9 @@ impl Header {
 }
 
 /// Writes a solved unit into `dir` (the level's work folder): a temporary
-/// file, synced, then renamed to its name. If the file is already there
-/// (another shard solved the same unit), the new one is dropped: the values
-/// are the same.
+/// file, synced, then renamed to its name. If a complete file is already
+/// there (another shard solved the same unit), the new one is dropped: the
+/// values are the same; a damaged one is replaced, with a warning.
 pub fn write_unit(
     dir: &Path,
     n: u32,
@@ -334,14 +334,22 @@ pub fn write_unit(
         file.sync_all().map_err(&err)?;
     }
     drop(file);
-    if !path.exists() {
-        std::fs::rename(&tmp_path, &path).map_err(io_error(&path))?;
-        tmp.keep();
-        if durable {
-            File::open(dir)
-                .and_then(|d| d.sync_all())
-                .map_err(io_error(dir))?;
-        }
+    match check_unit(dir, n, unit) {
+        // Another shard solved the unit too: the values are the same.
+        UnitState::Done => return Ok(path),
+        // Kept, it would leave the unit unfinished for ever.
+        UnitState::Damaged { path, reason } => warn!(
+            "{}: damaged unit file ({reason}): replaced by the unit just solved",
+            path.display()
+        ),
+        UnitState::Missing => {}
+    }
+    std::fs::rename(&tmp_path, &path).map_err(io_error(&path))?;
+    tmp.keep();
+    if durable {
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io_error(dir))?;
     }
     Ok(path)
 }
@@ -370,6 +378,126 @@ fn open_unit(dir: &Path, n: u32, unit: UnitId) -> Result<(File, Header, PathBuf)
 /// when the level is assembled).
 pub fn unit_done(dir: &Path, n: u32, unit: UnitId) -> bool {
     open_unit(dir, n, unit).is_ok()
+}
+
+/// Reads the next chunk's header and compressed bytes (into `packed`) from
+/// unit file `path`, checking its lengths against the `positions_left` of
+/// its configuration (cells of `width` bytes) and its checksum; returns
+/// its value count.
+fn read_chunk(
+    file: &mut impl Read,
+    path: &Path,
+    packed: &mut Vec<u8>,
+    positions_left: u64,
+    width: usize,
+) -> Result<usize, UnitFileError> {
+    let damaged = |reason: &str| UnitFileError::Damaged {
+        path: path.to_path_buf(),
+        reason: reason.into(),
+    };
+    let read = |file: &mut dyn Read, buf: &mut [u8]| {
+        file.read_exact(buf).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => damaged("it ends inside a chunk"),
+            _ => io_error(path)(e),
+        })
+    };
+    let mut head = [0u8; CHUNK_HEADER_LEN];
+    read(file, &mut head)?;
+    let count = LE::read_u32(&head) as usize;
+    let len = LE::read_u32(&head[4..]) as usize;
+    if count == 0 || count > CHUNK_VALUES || count as u64 > positions_left {
+        return Err(damaged("bad chunk length"));
+    }
+    if len > zstd::zstd_safe::compress_bound(count * width) {
+        return Err(damaged("bad compressed length"));
+    }
+    packed.resize(len, 0);
+    read(file, packed)?;
+    if xxh3_64(packed) != LE::read_u64(&head[8..]) {
+        return Err(damaged("chunk checksum"));
+    }
+    Ok(count)
+}
+
+/// What is in a unit's file, every checksum read.
+#[derive(Debug)]
+pub enum UnitState {
+    /// No file: the unit is to be solved.
+    Missing,
+    /// A complete unit file: its header, length, chunk lengths and
+    /// checksums all agree.
+    Done,
+    /// A file that is not a complete unit file of the level, or cannot be
+    /// read.
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// Reads unit `unit`'s file in `dir` (level `n`) whole and checks every
+/// checksum (without decompressing): the resume check, which finds a
+/// damaged file before the unit is taken as finished.
+pub fn check_unit(dir: &Path, n: u32, unit: UnitId) -> UnitState {
+    let (file, header, path) = match open_unit(dir, n, unit) {
+        Ok(opened) => opened,
+        Err(UnitFileError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+            return UnitState::Missing
+        }
+        Err(e) => return damaged_state(dir, unit, e),
+    };
+    match check_chunks(file, &header, &path) {
+        Ok(()) => UnitState::Done,
+        Err(e) => damaged_state(dir, unit, e),
+    }
+}
+
+fn damaged_state(dir: &Path, unit: UnitId, e: UnitFileError) -> UnitState {
+    let reason = match e {
+        UnitFileError::Damaged { reason, .. } => reason,
+        UnitFileError::Io { source, .. } => source.to_string(),
+        e => e.to_string(),
+    };
+    UnitState::Damaged {
+        path: dir.join(unit_file_name(unit)),
+        reason,
+    }
+}
+
+/// Walks the chunks of an opened unit file (read past its header) in
+/// order, checking that they follow each other, hold the header's counts
+/// and checksums, and end where the file does.
+fn check_chunks(file: File, h: &Header, path: &Path) -> Result<(), UnitFileError> {
+    let damaged = |reason: String| UnitFileError::Damaged {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let mut file = BufReader::with_capacity(1 << 20, file);
+    let mut packed = Vec::new();
+    let mut pos = HEADER_LEN as u64;
+    for s in &h.slots[..h.count as usize] {
+        if s.offset != pos {
+            return Err(damaged(format!(
+                "configuration {}'s chunks are not where the header says",
+                s.config
+            )));
+        }
+        let mut left = s.positions;
+        for _ in 0..s.chunks {
+            let count = read_chunk(&mut file, path, &mut packed, left, s.width as usize)?;
+            left -= count as u64;
+            pos += (CHUNK_HEADER_LEN + packed.len()) as u64;
+        }
+        if left != 0 {
+            return Err(damaged("fewer values than the header says".into()));
+        }
+    }
+    if pos != h.file_length {
+        return Err(damaged("bytes after its last chunk".into()));
+    }
+    Ok(())
 }
 
 /// Reads one configuration's values from a unit file, chunk by chunk.
@@ -428,25 +556,13 @@ impl ConfigReader {
                 Err(self.damaged("fewer values than the header says"))
             };
         }
-        let mut head = [0u8; CHUNK_HEADER_LEN];
-        self.file
-            .read_exact(&mut head)
-            .map_err(io_error(&self.path))?;
-        let count = LE::read_u32(&head) as usize;
-        let len = LE::read_u32(&head[4..]) as usize;
-        if count == 0 || count > CHUNK_VALUES || count as u64 > self.positions_left {
-            return Err(self.damaged("bad chunk length"));
-        }
-        if len > zstd::zstd_safe::compress_bound(count * self.width) {
-            return Err(self.damaged("bad compressed length"));
-        }
-        self.packed.resize(len, 0);
-        self.file
-            .read_exact(&mut self.packed)
-            .map_err(io_error(&self.path))?;
-        if xxh3_64(&self.packed) != LE::read_u64(&head[8..]) {
-            return Err(self.damaged("chunk checksum"));
-        }
+        let count = read_chunk(
+            &mut self.file,
+            &self.path,
+            &mut self.packed,
+            self.positions_left,
+            self.width,
+        )?;
         self.raw.clear();
         self.raw.reserve(count * self.width);
         let got = self
@@ -598,6 +714,28 @@ mod tests {
         let mut s = LevelStream::new(dir.path(), n);
         let e = s.read(expected.len(), &mut Vec::new()).unwrap_err();
         assert!(e.to_string().contains("unit-00-00.tkv"), "{e}");
+        // The resume check reads every chunk: it finds what the header
+        // alone does not.
+        assert!(unit_done(dir.path(), n, UnitId::of(0)));
+        match check_unit(dir.path(), n, UnitId::of(0)) {
+            UnitState::Damaged { path: p, reason } => {
+                assert_eq!(p, path);
+                assert_eq!(reason, "chunk checksum");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            check_unit(dir.path(), n, UnitId::of(1)),
+            UnitState::Done
+        ));
+        assert!(matches!(
+            check_unit(dir.path(), n + 1, UnitId::of(1)),
+            UnitState::Damaged { .. }
+        ));
+        assert!(matches!(
+            check_unit(&dir.path().join("none"), n, UnitId::of(1)),
+            UnitState::Missing
+        ));
         // A truncated one is not finished.
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         assert!(!unit_done(dir.path(), n, UnitId::of(0)));

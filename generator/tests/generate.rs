@@ -359,6 +359,11 @@ fn a_second_run_into_a_locked_folder_names_the_holder() {
             && stderr.contains("--max-stones 7"),
         "{stderr}"
     );
+    // Since when, as a date.
+    assert!(
+        stderr.contains(" UTC: ") && !stderr.contains("unix time"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -400,7 +405,7 @@ fn what_cannot_be_done_is_refused_up_front() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("not enough memory") && stderr.contains("50 MB is available"),
+        stderr.contains("not enough memory") && stderr.contains("--max-memory allows 50 MB"),
         "{stderr}"
     );
     assert!(!dir.path().join(file_name(1)).exists(), "no work done");

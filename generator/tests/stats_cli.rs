@@ -57,3 +57,79 @@ fn zero_threads_is_refused_before_any_work() {
     assert!(err.contains("must be at least 1"), "{err}");
     assert!(!err.contains("/no/such/tables"), "{err}");
 }
+
+/// `togyz-gen` with `args`, which must succeed; its standard output.
+fn ok(args: &[&str], dir: &std::path::Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+        .args(args)
+        .arg(dir)
+        .env_remove("TOGYZ_TABLES")
+        .output()
+        .expect("togyz-gen runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The Markdown report and the chart of the tables in `dir`.
+fn report_and_chart(dir: &std::path::Path) -> (String, String) {
+    let svg = dir.join("chart.svg");
+    let md = ok(
+        &[
+            "stats",
+            "--quiet",
+            "--chart",
+            svg.to_str().unwrap(),
+            "--tables",
+        ],
+        dir,
+    );
+    (md, std::fs::read_to_string(&svg).unwrap())
+}
+
+#[test]
+fn reports_on_dtc_tables_describe_distances_to_conversion() {
+    let gen = |args: &[&str], dir| {
+        let mut all = vec!["generate", "--quiet"];
+        all.extend(args);
+        all.push("--out");
+        ok(&all, dir)
+    };
+    let dtc = tempfile::tempdir().unwrap();
+    gen(&["--metric", "dtc", "--max-stones", "4"], dtc.path());
+    let (md, svg) = report_and_chart(dtc.path());
+    assert!(
+        md.contains("distances are plies to the next conversion"),
+        "{md}"
+    );
+    assert!(md.contains("Wins for the side to move by distance, in plies to the next conversion"));
+    assert!(md.contains("plies to conversion: `"), "{md}");
+    for wrong in ["end of the game", "win in ", "loses in "] {
+        assert!(!md.contains(wrong), "`{wrong}` in a DTC report: {md}");
+    }
+    assert!(svg.contains("plies to the next conversion") && !svg.contains("end of the game"));
+
+    let dtm = tempfile::tempdir().unwrap();
+    gen(&["--max-stones", "4"], dtm.path());
+    let (md, svg) = report_and_chart(dtm.path());
+    assert!(md.contains("distances are plies to the end of the game"));
+    assert!(md.contains("win in ") && !md.contains("conversion"), "{md}");
+    assert!(svg.contains("plies to the end of the game") && !svg.contains("conversion"));
+
+    // DTM tables below, DTC above: both named, the DTC levels marked.
+    let mixed = tempfile::tempdir().unwrap();
+    gen(&["--max-stones", "2"], mixed.path());
+    gen(&["--metric", "dtc", "--max-stones", "4"], mixed.path());
+    let (md, svg) = report_and_chart(mixed.path());
+    assert!(
+        md.contains(
+            "to the end of the game in the DTM tables and to the next conversion in the DTC tables"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("| 4 (DTC) |") && md.contains("| plies | 1 | 2 | 3 (DTC) |"));
+    assert!(svg.contains("4 stones (DTC)") && svg.contains("or to the next conversion"));
+}

@@ -110,9 +110,10 @@ pub struct Zugzwang {
     pub board: u64,
     /// Index of the twin (equal for a colour-symmetric position).
     pub twin: u64,
-    /// Plies to the end with the representative's mover to move.
+    /// The distance (plies to the end, or to the next conversion in a
+    /// DTC table) with the representative's mover to move.
     pub distance: u32,
-    /// Plies to the end with the other side to move.
+    /// The distance with the other side to move.
     pub twin_distance: u32,
 }
 

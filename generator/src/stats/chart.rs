@@ -59,7 +59,7 @@ pub fn chart(r: &Report, path: &Path) -> Result<(), StatsError> {
                 .map_err(|e| err(e.to_string()))?;
             chart
                 .configure_mesh()
-                .x_desc("d: plies to the end of the game")
+                .x_desc(x_desc(r))
                 .y_desc(desc)
                 .y_label_formatter(&|y| {
                     if *y <= zero * 1.01 {
@@ -82,9 +82,10 @@ pub fn chart(r: &Report, path: &Path) -> Result<(), StatsError> {
                     .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(1)))
                     .map_err(|e| err(e.to_string()))?
                     .label(format!(
-                        "{} stone{}",
+                        "{} stone{}{}",
                         s.stones,
-                        if s.stones == 1 { "" } else { "s" }
+                        if s.stones == 1 { "" } else { "s" },
+                        if s.dtc { " (DTC)" } else { "" }
                     ))
                     .legend(move |(x, y)| {
                         PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
@@ -106,11 +107,25 @@ pub fn chart(r: &Report, path: &Path) -> Result<(), StatsError> {
     write_replacing(path, svg.as_bytes()).map_err(|e| err(e.to_string()))
 }
 
+/// The x axis: what `d` counts, by the levels' metrics.
+fn x_desc(r: &Report) -> &'static str {
+    let dtc = r.per_stones.iter().filter(|l| l.metric == "DTC").count();
+    if dtc == 0 {
+        "d: plies to the end of the game"
+    } else if dtc == r.per_stones.len() {
+        "d: plies to the next conversion"
+    } else {
+        "d: plies to the end of the game, or to the next conversion (DTC)"
+    }
+}
+
 /// One stone count's curves: `(d, share of wins in percent)` for every
 /// `d` from 1 to its longest win, zeros included.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct ChartSeries {
     pub stones: u32,
+    /// Whether the distances are to the next conversion.
+    pub dtc: bool,
     /// Wins in exactly `d` plies.
     pub exact: Vec<(u32, f64)>,
     /// Wins needing more than `d` plies.
@@ -122,7 +137,10 @@ pub(super) fn chart_series(r: &Report) -> Vec<ChartSeries> {
     r.per_stones
         .iter()
         .filter(|l| l.all.wins > 0)
-        .map(|l| curves(l.stones, l.all.wins, &l.all.win_distances))
+        .map(|l| ChartSeries {
+            dtc: l.metric == "DTC",
+            ..curves(l.stones, l.all.wins, &l.all.win_distances)
+        })
         .collect()
 }
 
@@ -142,6 +160,7 @@ fn curves(stones: u32, wins: u64, distances: &BTreeMap<u32, u64>) -> ChartSeries
     }
     ChartSeries {
         stones,
+        dtc: false,
         exact,
         more,
     }

@@ -18,6 +18,27 @@ fn pv_text(l: &Line) -> String {
     }
 }
 
+/// What the distances of the report's tables count: the levels' metrics
+/// (a folder may hold DTM tables below and DTC tables above).
+pub(super) fn distances_are(r: &Report) -> &'static str {
+    let dtc = r.per_stones.iter().filter(|l| l.metric == "DTC").count();
+    if dtc == 0 {
+        "plies to the end of the game"
+    } else if dtc == r.per_stones.len() {
+        "plies to the next conversion (docs/dtc.md)"
+    } else {
+        "plies to the end of the game in the DTM tables and to the next conversion in the DTC tables (marked DTC; docs/dtc.md)"
+    }
+}
+
+/// "in 12" for a DTM level, ", 12 plies to conversion" for a DTC one.
+fn distance_text(metric: &str, d: u32) -> String {
+    match metric {
+        "DTC" => format!(", {d} plies to conversion"),
+        _ => format!(" in {d}"),
+    }
+}
+
 /// The report as Markdown (what `docs/statistics-report.md` holds; the
 /// hand-written reading is `docs/statistics.md`, which this never touches).
 pub fn markdown(r: &Report, chart: Option<&Path>) -> String {
@@ -32,10 +53,11 @@ pub fn markdown(r: &Report, chart: Option<&Path>) -> String {
     let _ = writeln!(
         o,
         "Tables: `{}`. Each position is counted once, from the side to move's point of view (as in the index); \
-         distances are plies to the end of the game with the winner hurrying and the loser delaying. \
+         distances are {} with the winner hurrying and the loser delaying. \
          A mutual zugzwang is a physical position (board, kazans, tuzdyks) lost for whichever side is to move; \
          it counts once.\n",
-        r.tables
+        r.tables,
+        distances_are(r)
     );
     let limit_heads: String = r.limits.iter().map(|l| format!(" wins > {l} |")).collect();
     let limit_rule: String = r.limits.iter().map(|_| "---:|").collect();
@@ -181,8 +203,8 @@ pub fn markdown(r: &Report, chart: Option<&Path>) -> String {
             if let Some(w) = &c.longest_win {
                 let _ = writeln!(
                     o,
-                    "- {name}: win in {}: `{}`  \n  {}",
-                    w.dtm,
+                    "- {name}: win{}: `{}`  \n  {}",
+                    distance_text(l.metric, w.dtm),
                     w.fen,
                     pv_text(w)
                 );
@@ -198,11 +220,11 @@ pub fn markdown(r: &Report, chart: Option<&Path>) -> String {
             for z in &l.mutual_zugzwang_examples {
                 let _ = writeln!(
                     o,
-                    "- `{}`: South to move loses in {} ({}); North to move loses in {} ({})",
+                    "- `{}`: South to move loses{} ({}); North to move loses{} ({})",
                     z.south_to_move.fen,
-                    z.south_to_move.dtm,
+                    distance_text(l.metric, z.south_to_move.dtm),
                     pv_text(&z.south_to_move),
-                    z.north_to_move.dtm,
+                    distance_text(l.metric, z.north_to_move.dtm),
                     pv_text(&z.north_to_move),
                 );
             }
@@ -213,12 +235,16 @@ pub fn markdown(r: &Report, chart: Option<&Path>) -> String {
     let _ = writeln!(o, "## Win distances\n");
     let _ = writeln!(
         o,
-        "Wins for the side to move by distance in plies, per stone count.\n"
+        "Wins for the side to move by distance, in {}, per stone count.\n",
+        distances_are(r)
     );
     let heads: String = r
         .per_stones
         .iter()
-        .map(|l| format!(" {} |", l.stones))
+        .map(|l| match l.metric {
+            "DTC" => format!(" {} (DTC) |", l.stones),
+            _ => format!(" {} |", l.stones),
+        })
         .collect();
     let rule: String = r.per_stones.iter().map(|_| "---:|").collect();
     let _ = writeln!(o, "| plies |{heads}");

@@ -1,0 +1,149 @@
+//! What `plan` says of runs `generate` refuses, and refusals that say what
+//! the limit is, what would fit, and leave nothing behind (issue 28).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn togyz_gen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+        .args(args)
+        .output()
+        .expect("runs togyz-gen")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn plan_says_when_generate_refuses_the_stones() {
+    let out = togyz_gen(&["plan", "--max-stones", "18"]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with(
+            "`togyz-gen generate` refuses --max-stones 18: the solver handles at most 17 stones"
+        ),
+        "{stdout}"
+    );
+    // And generate does refuse it, with the same limit.
+    let dir = tempfile::tempdir().unwrap();
+    let out = togyz_gen(&[
+        "generate",
+        "--max-stones",
+        "18",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(text(&out.stderr).contains("between 1 and 17"));
+    // Within the solver's range, no such line.
+    let out = togyz_gen(&["plan", "--max-stones", "17"]);
+    assert!(!text(&out.stdout).contains("refuses"));
+}
+
+#[test]
+fn plan_measures_the_disk_of_a_folder_to_be_made_where_it_would_be() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("a/b/c");
+    let out = togyz_gen(&[
+        "plan",
+        "--max-stones",
+        "4",
+        "--out",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(!stdout.contains("unknown"), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "of disk free at {} ({} does not exist yet",
+            dir.path().display(),
+            missing.display()
+        )),
+        "{stdout}"
+    );
+    assert!(!missing.exists() && !dir.path().join("a").exists());
+    let out = togyz_gen(&[
+        "plan",
+        "--max-stones",
+        "4",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(&format!("of disk free at {}\n", dir.path().display())),
+        "{stdout}"
+    );
+}
+
+/// `generate --max-memory CAP --max-stones 9 --out OUT`.
+fn capped(cap: &str, out: &Path) -> Output {
+    togyz_gen(&[
+        "generate",
+        "--max-memory",
+        cap,
+        "--max-stones",
+        "9",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn a_memory_cap_is_named_as_the_users_with_what_fits_and_nothing_is_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("new/tables");
+    let out = capped("100M", &missing);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("--max-memory allows 100 MB")
+            && !stderr.contains("is available")
+            && stderr.contains("nothing fits in it: even --max-stones 1 needs about 100."),
+        "{stderr}"
+    );
+    assert!(
+        text(&out.stdout).contains("100 MB of memory allowed by --max-memory"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(!dir.path().join("new").exists(), "no folder made");
+    // A cap that holds a smaller run: the largest is named, and it runs.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = capped("150M", &empty);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    let fits: String = stderr
+        .split("the largest run that fits in it is --max-stones ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{stderr}"))
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    assert_eq!(
+        std::fs::read_dir(&empty).unwrap().count(),
+        0,
+        "no lock file, nothing"
+    );
+    let run = |stones: &str| {
+        togyz_gen(&[
+            "generate",
+            "--quiet",
+            "--max-memory",
+            "150M",
+            "--max-stones",
+            stones,
+            "--out",
+            empty.to_str().unwrap(),
+        ])
+    };
+    let n: u32 = fits.parse().unwrap();
+    let out = run(&(n + 1).to_string());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains(&format!("--max-stones {n} ")));
+    let out = run(&fits);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
