@@ -249,7 +249,7 @@ fn windows_exports_read_a_byte_order_mark_utf16_and_a_legacy_code_page() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8(out.stderr.clone())
         .unwrap()
-        .starts_with("warning: standard input is not valid UTF-8"));
+        .starts_with("warning: line 4 of the input is not valid UTF-8"));
     let g = games(&out);
     assert_eq!(g[0]["tags"]["White"], "\u{fffd}".repeat(4));
     assert_eq!(g[0]["plies"], 79);
