@@ -7,9 +7,10 @@
 //! codes are [`Kind::code`]'s; in that batch mode, the highest code of any
 //! line.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
 use serde::Serialize;
+use togyz_probe::record::{read_line_capped, Line};
 use togyz_probe::rules::{Move, Position};
 use togyz_probe::search::kazan_bounds;
 use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
@@ -307,7 +308,13 @@ fn answer<'t>(
     }
 }
 
-/// Answers each line of standard input with a JSON line.
+/// The longest line `query -` reads (64 KiB: a FEN and a game of
+/// thousands of moves); a longer one is answered with an error object and
+/// read past without being held.
+const MAX_LINE_BYTES: usize = 64 << 10;
+
+/// Answers each line of standard input with a JSON line; blank lines are
+/// skipped.
 fn run_stdin(tables: &Tables, limits: Limits) -> Result<(), Failure> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
@@ -317,17 +324,33 @@ fn run_stdin(tables: &Tables, limits: Limits) -> Result<(), Failure> {
     let mut line = Vec::new();
     let mut solver = None;
     loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line).map_err(Failure::input)? == 0 {
+        let read =
+            read_line_capped(&mut input, &mut line, MAX_LINE_BYTES).map_err(Failure::input)?;
+        if read == Line::End {
             break;
         }
+        if line.trim_ascii().is_empty() {
+            // Blank lines (a trailing one too) ask nothing.
+            continue;
+        }
         lines += 1;
+        if read == Line::TooLong {
+            // Echo only its start.
+            line.truncate(60);
+            line.extend_from_slice("…".as_bytes());
+        }
         let text = String::from_utf8_lossy(&line);
-        let fen = text.trim_end_matches(['\n', '\r']);
-        let asked = if std::str::from_utf8(&line).is_err() {
+        let fen = text.trim_end_matches('\r');
+        let asked = if read == Line::TooLong {
+            Err(Failure::new(
+                Kind::BadFen,
+                format!(
+                    "the line is longer than {MAX_LINE_BYTES} bytes: not a FEN and moves \
+                     (read past it)"
+                ),
+            ))
+        } else if std::str::from_utf8(&line).is_err() {
             Err(Failure::new(Kind::BadFen, "the line is not valid UTF-8"))
-        } else if fen.trim().is_empty() {
-            Err(Failure::new(Kind::BadFen, "empty line: expected a FEN"))
         } else {
             // The FEN's five fields, then moves, as on the command line.
             let fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();

@@ -241,20 +241,47 @@ fn standard_input_answers_every_line_in_order() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 5);
+    // The blank line is skipped.
+    assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["pv"], json!(["91", "12", "91", "12"]));
     assert_eq!(lines[1]["fen"], "not a fen");
     assert_eq!(lines[1]["kind"], "bad_fen");
     assert!(lines[1]["error"].as_str().unwrap().contains("5 fields"));
-    assert!(lines[2]["error"].as_str().unwrap().contains("empty"));
-    assert_eq!(lines[2]["kind"], "bad_fen");
-    assert_eq!(lines[3]["result"], "draw");
+    assert_eq!(lines[2]["result"], "draw");
     // Spaces around a FEN are forgiven.
-    assert_eq!(lines[4], lines[0]);
+    assert_eq!(lines[3], lines[0]);
     assert_eq!(
         stderr(&out),
-        "error: 2 of 5 lines were not answered: their JSON error objects say why\n"
+        "error: 1 of 4 lines was not answered: its JSON error object says why\n"
     );
+    // Blank lines only, a trailing one too: nothing asked, nothing failed.
+    let out = query(
+        &["--tables", dir, "-"],
+        None,
+        Some(&format!("\n \r\n{EXAMPLE_3}\n\n")),
+    );
+    assert_code(&out, 0);
+    assert_eq!(stdout(&out).lines().count(), 1);
+    // A line past the cap is an error object echoing only its start, and
+    // the next line is answered.
+    let long = format!("{EXAMPLE_3}{}", " 91".repeat(30_000));
+    let out = query(
+        &["--tables", dir, "-"],
+        None,
+        Some(&format!("{long}\n{EXAMPLE_3}\n")),
+    );
+    assert_code(&out, 2);
+    let lines: Vec<Json> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("longer than 65536 bytes"));
+    assert!(lines[0]["fen"].as_str().unwrap().len() < 100);
+    assert_eq!(lines[1]["pv"], json!(["91", "12", "91", "12"]));
     // Moves after the FEN on a line, as on the command line.
     let out = query(
         &["--tables", dir, "-"],
