@@ -601,3 +601,40 @@ fn winner_of(pos: &Position, w: Wdl) -> &'static str {
         Wdl::Draw => "draw",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_search_after_the_deadline() {
+        let levels = togyz_gen::retro::solve_all(4).expect("levels solve");
+        let dir = tempfile::tempdir().unwrap();
+        for n in 1..=4 {
+            togyz_gen::write::write_table(dir.path(), n, &levels.table(n)).unwrap();
+        }
+        let tables = Tables::open(dir.path().to_path_buf());
+        // 7 stones over 4-stone tables: settled by search, or not at all.
+        let record = "[FEN \"1,1S,2,1S,3,2S/1,1S,2,1S,3,1S 78 77 S 20\"]\n\n1. 23 *\n";
+        let run = |deadline| {
+            let mut out = Vec::new();
+            let failed = annotate_stream(
+                record.as_bytes(),
+                &tables,
+                node_budget(100_000, None),
+                true,
+                deadline,
+                &mut out,
+            )
+            .unwrap();
+            assert!(!failed);
+            serde_json::from_slice::<serde_json::Value>(&out).unwrap()
+        };
+        let searched = run(None);
+        assert_eq!(searched["first_settled"], 0, "{searched}");
+        assert_eq!(searched["moves"][0]["before"]["source"], "search");
+        let late = run(Some(Instant::now()));
+        assert_eq!(late["first_settled"], serde_json::Value::Null, "{late}");
+        assert_eq!(late["moves"][0]["before"], serde_json::Value::Null);
+    }
+}
