@@ -18,7 +18,7 @@ use togyz_probe::{Metric, Solver, Value};
 
 use crate::above::{self, Limits, MemoryArg};
 use crate::failure::{Failure, Kind};
-use crate::moves::{fen_arg, replay};
+use crate::moves::{fen_arg, is_move_list, replay};
 use crate::render::{count, diagram, ending, legal_moves, names, valued_moves, verdict};
 use crate::tables::{Tables, TablesArg};
 
@@ -241,10 +241,13 @@ fn asked(args: &Args) -> (String, Result<Asked, Failure>) {
     let (fen, moves) = match &args.fen {
         Some(fen) => (Some(fen), &args.position[..]),
         None => {
-            // A move never holds a `/`, a `,` or a space; a FEN (even a
-            // broken one) almost always does.
+            // A move never holds a `/` or a `,`; a FEN (even a broken one)
+            // almost always does, or a space, unless it is a pasted list of
+            // moves.
             let first = args.position.first().filter(|a| {
-                a.trim().is_empty() || a.contains(['/', ',']) || a.contains(char::is_whitespace)
+                a.trim().is_empty()
+                    || a.contains(['/', ','])
+                    || (a.contains(char::is_whitespace) && !is_move_list(a))
             });
             let skip = usize::from(first.is_some());
             (first, &args.position[skip..])

@@ -231,6 +231,54 @@ fn moves_after_the_fen_are_played_first() {
 }
 
 #[test]
+fn a_pasted_game_and_playok_tokens_are_moves() {
+    let dir = tables().to_str().unwrap();
+    let plain = query(
+        &["--tables", dir, "--json", EXAMPLE_3, "91", "12"],
+        None,
+        None,
+    );
+    assert_code(&plain, 0);
+    for args in [
+        &["--tables", dir, "--json", EXAMPLE_3, "1. 91 12"][..],
+        &["--tables", dir, "--json", EXAMPLE_3, "1. 91", "1... 12"],
+        &["--tables", dir, "--json", "--fen", EXAMPLE_3, "91 12"],
+    ] {
+        let out = query(args, None, None);
+        assert_code(&out, 0);
+        assert_eq!(stdout(&out), stdout(&plain), "{args:?}");
+    }
+    // From the start, one argument: moves, not a FEN (too many stones for
+    // these tables, so exit 3 with the position reached).
+    let out = query(&["--tables", dir, "--json", "1. 76 98 2. 22"], None, None);
+    let j = json_of(&out);
+    assert_eq!(j["kind"], "no_table", "{j}");
+    let moves = query(&["--tables", dir, "--json", "76", "98", "22"], None, None);
+    assert_eq!(stdout(&out), stdout(&moves));
+    let out = query(&["--tables", dir, "--json", "21(10) 21(10)"], None, None);
+    assert_eq!(
+        json_of(&out)["position"],
+        "10S,10S,10S,10S,10S,10S,10S,1S,1/1,1S,10S,10S,10S,10S,10S,10S,10S 10 10 S 2"
+    );
+    let out = query(&["--tables", dir, "--json", "21(11)"], None, None);
+    assert_code(&out, 2);
+    assert_eq!(json_of(&out)["kind"], "illegal_move");
+    // Still a FEN when it is not a move list.
+    let out = query(&["--tables", dir, "not a fen"], None, None);
+    assert_code(&out, 2);
+    assert!(stderr(&out).contains("5 fields"), "{}", stderr(&out));
+    // In batch mode too.
+    let out = query(
+        &["--tables", dir, "-"],
+        None,
+        Some(&format!("{EXAMPLE_3} 1. 91(79) 12\n")),
+    );
+    assert_code(&out, 0);
+    let line: Json = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(line["played"], json!(["91", "12"]));
+}
+
+#[test]
 fn standard_input_answers_every_line_in_order() {
     let dir = tables().to_str().unwrap();
     let input = format!("{EXAMPLE_3}\nnot a fen\n\n9/1S,8 80 81 S 1\r\n  {EXAMPLE_3} \n");

@@ -831,6 +831,23 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
         .then(|| (name.to_owned(), value.to_owned()))
 }
 
+/// A move as PlayOK writes it, `21(10)`, split into the move (`21`) and
+/// the kazan written after it (`10`, the mover's kazan after the move); a
+/// move without `(k)` has none. `None` when the parentheses do not hold a
+/// count of 1 to 3 digits.
+pub fn split_kazan(token: &str) -> Option<(&str, Option<u32>)> {
+    match token.split_once('(') {
+        Some((text, k)) => {
+            let k = k.strip_suffix(')')?;
+            if k.is_empty() || k.len() > 3 || !k.bytes().all(|d| d.is_ascii_digit()) {
+                return None;
+            }
+            Some((text, Some(k.parse().ok()?)))
+        }
+        None => Some((token, None)),
+    }
+}
+
 /// Reads one token into `game`: a move number (`12.` or `12...`, possibly
 /// glued to the move after it), a move, or a result.
 /// A record with a FEN tag may number its moves from `1.` or from the
@@ -879,16 +896,7 @@ fn read_token(
             return Ok(());
         }
     }
-    let (text, kazan) = match rest.split_once('(') {
-        Some((text, k)) => {
-            let k = k.strip_suffix(')').ok_or_else(bad)?;
-            if k.is_empty() || k.len() > 3 || !k.bytes().all(|d| d.is_ascii_digit()) {
-                return Err(bad());
-            }
-            (text, Some(k.parse().map_err(|_| bad())?))
-        }
-        None => (rest, None),
-    };
+    let (text, kazan) = split_kazan(rest).ok_or_else(bad)?;
     let b = text.as_bytes();
     let traditional = matches!(
         b,
