@@ -464,10 +464,8 @@ fn error_json(fen: &str, f: &Failure, position: Option<String>) -> String {
 
 /// A line of moves from `pos` in traditional notation.
 fn line_names(pos: &Position, line: &[Move]) -> Vec<String> {
-    let mut p = *pos;
-    line.iter()
-        .map(|&mv| p.play_unchecked(mv).traditional())
-        .collect()
+    // The tables' line is played from `pos`: every move is legal there.
+    togyz_probe::notation::line(pos, line).unwrap_or_default()
 }
 
 /// The text report: diagram, verdict, moves, line of best play.

@@ -277,6 +277,16 @@ fn playok_tokens_and_a_pasted_game_as_one_argument() {
 }
 
 #[test]
+fn each_help_speaks_of_its_own_command() {
+    let perft = stdout(&run(&["perft", "--help"]));
+    assert!(!perft.contains("play"), "{perft}");
+    assert!(perft.contains("Exit codes: 0 done"), "{perft}");
+    let play = stdout(&run(&["play", "--help"]));
+    assert!(play.contains("`play -i` exits with 0"), "{play}");
+    assert!(play.contains("[MOVE]..."), "{play}");
+}
+
+#[test]
 fn play_without_moves_shows_the_position() {
     let start = run(&["play"]);
     assert_code(&start, 0);
