@@ -559,10 +559,25 @@ fn a_damaged_table_exits_4_naming_the_file() {
     let err = stderr(&out);
     assert!(err.contains("togyz-04.tkb"), "{err}");
     assert!(err.contains("togyz-gen verify"), "{err}");
-    // A damaged header stops every query.
+    // A damaged header: the 4-stone positions answer its error, the others
+    // are answered, with a warning naming the file.
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[20] ^= 0x10;
     std::fs::write(&path, bytes).unwrap();
+    let out = query(
+        &[
+            "--json",
+            "--tables",
+            dir.path().to_str().unwrap(),
+            EXAMPLE_3,
+        ],
+        None,
+        None,
+    );
+    assert_code(&out, 4);
+    let j = json_of(&out);
+    assert_eq!(j["kind"], "damaged_table");
+    assert!(j["error"].as_str().unwrap().contains("togyz-04.tkb"));
     let out = query(
         &[
             "--json",
@@ -573,10 +588,33 @@ fn a_damaged_table_exits_4_naming_the_file() {
         None,
         None,
     );
+    assert_code(&out, 0);
+    assert_eq!(json_of(&out)["result"], "draw");
+    assert!(stderr(&out).starts_with("warning: "), "{}", stderr(&out));
+    assert!(stderr(&out).contains("togyz-04.tkb"), "{}", stderr(&out));
+    // A truncated file too (the case: a 5-stone file, a 4-stone
+    // query; here the 4-stone file and a 3-stone query).
+    let bytes = std::fs::read(tables().join(file_name(4))).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    let three = "9/1S,1S,1S,6 79 80 S 1";
+    let out = query(
+        &["--json", "--tables", dir.path().to_str().unwrap(), three],
+        None,
+        None,
+    );
+    assert_code(&out, 0);
+    assert!(stderr(&out).contains("togyz-04.tkb"), "{}", stderr(&out));
+    let out = query(
+        &[
+            "--json",
+            "--tables",
+            dir.path().to_str().unwrap(),
+            EXAMPLE_3,
+        ],
+        None,
+        None,
+    );
     assert_code(&out, 4);
-    let j = json_of(&out);
-    assert_eq!(j["kind"], "damaged_table");
-    assert!(j["error"].as_str().unwrap().contains("togyz-04.tkb"));
     // A finished game needs no table.
     let out = query(
         &["--tables", dir.path().to_str().unwrap(), "9/4S,8 79 79 N 1"],
