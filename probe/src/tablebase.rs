@@ -560,7 +560,8 @@ impl Tablebase {
     /// 81:81, when a position repeats (the line then shows the cycle of
     /// endless play), or after [`DRAW_LINE_PLIES`] plies.
     ///
-    /// Empty when the game is over.
+    /// Empty when the game is over. [`crate::notation::line`] writes it
+    /// in traditional notation (`91 12 91 12`).
     ///
     /// # Errors
     ///
