@@ -60,7 +60,7 @@ fn games(out: &Output) -> Vec<Json> {
 
 #[test]
 fn the_samples_in_words_and_in_json() {
-    let out = annotate(&["--search-time", "0.3"], SAMPLE);
+    let out = annotate(&["--search-nodes", "20000"], SAMPLE);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.matches("\nGame ").count() + 1, 3, "{text}");
@@ -68,7 +68,7 @@ fn the_samples_in_words_and_in_json() {
         "end: North wins 83:79 (South has no stones; North collects 5); recorded 1-0 — the record's result disagrees"
     ));
     let out = annotate(
-        &["--json", "--search-time", "0.3", "--search-memory", "64M"],
+        &["--json", "--search-nodes", "20000", "--search-memory", "64M"],
         SAMPLE.replace('\n', "\r\n"),
     );
     assert_eq!(out.status.code(), Some(0));
@@ -154,7 +154,7 @@ fn self_play_verdicts_and_marked_moves_match_the_solver() {
         file.push_str(&record);
         all.push(positions);
     }
-    let out = annotate(&["--json", "--search-time", "5"], &file);
+    let out = annotate(&["--json", "--search-nodes", "200000"], &file);
     assert_eq!(
         out.status.code(),
         Some(0),
