@@ -36,9 +36,11 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// The position: a PlayStrategy FEN in quotes, then moves played from
-    /// it (traditional `76`/`36x`, UCI `g1d2`, or a hole number; move
-    /// numbers such as `1.` are skipped). Without a FEN (the first argument
-    /// has no `/`, `,` or space) the moves start from the initial position.
+    /// it (traditional `76`/`36x`, UCI `g1d2`, a hole number, or PlayOK's
+    /// `21(10)`/`36X`; move numbers such as `1.` are skipped, and a game
+    /// pasted whole may be one argument). Without a FEN (the first argument
+    /// has no `/` or `,`, and spaces only between moves) the moves start
+    /// from the initial position.
     /// `-` alone reads one FEN per line from standard input (moves may
     /// follow it on the line) and answers each with a JSON line.
     #[arg(value_name = "FEN|MOVE")]
