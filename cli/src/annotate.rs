@@ -140,8 +140,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
             &mut out,
         )?
     } else {
-        let file = std::fs::File::open(&args.file)
-            .map_err(|e| Failure::new(Kind::BadFen, format!("cannot read {}: {e}", args.file)))?;
+        let cannot =
+            |e: io::Error| Failure::new(Kind::BadFen, format!("cannot read {}: {e}", args.file));
+        let file = std::fs::File::open(&args.file).map_err(cannot)?;
+        // A folder opens, and fails only at the first read.
+        if file.metadata().map_err(cannot)?.is_dir() {
+            return Err(cannot(io::Error::from(io::ErrorKind::IsADirectory)));
+        }
         annotate_stream(
             io::BufReader::new(file),
             &tables,
@@ -149,7 +154,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
             args.json,
             None,
             &mut out,
-        )?
+        )
+        .map_err(|f| match f.kind {
+            // Reading the file, not standard input, failed.
+            Kind::Io if f.message.starts_with("cannot read the input") => {
+                Failure::new(Kind::BadFen, f.message.replacen("the input", &args.file, 1))
+            }
+            _ => f,
+        })?
     };
     if failed {
         return Err(Failure::new(

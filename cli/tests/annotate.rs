@@ -68,7 +68,13 @@ fn the_samples_in_words_and_in_json() {
         "end: North wins 83:79 (South has no stones; North collects 5); recorded 1-0 — the record's result disagrees"
     ));
     let out = annotate(
-        &["--json", "--search-nodes", "20000", "--search-memory", "64M"],
+        &[
+            "--json",
+            "--search-nodes",
+            "20000",
+            "--search-memory",
+            "64M",
+        ],
         SAMPLE.replace('\n', "\r\n"),
     );
     assert_eq!(out.status.code(), Some(0));
@@ -221,6 +227,22 @@ fn bad_search_limits_and_empty_input_are_errors() {
     }
     let out = annotate(&[], "  \r\n");
     assert_eq!(out.status.code(), Some(2));
+    // A folder or a missing file in the record's place.
+    let dir = tempfile::tempdir().unwrap();
+    for (path, says) in [
+        (dir.path().to_path_buf(), "is a directory"),
+        (dir.path().join("none.txt"), "No such file"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_togyz-probe"))
+            .args(["annotate", "--tables"])
+            .arg(setup().1.path())
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.starts_with("error: cannot read ") && err.contains(says), "{err}");
+    }
 }
 
 #[test]
