@@ -451,17 +451,25 @@ pub struct Records<R: BufRead> {
     lossy_line: Option<usize>,
 }
 
+/// The first bytes of the input, read to look for a byte order mark, then
+/// the rest.
+type Head<R> = io::Chain<io::Cursor<Vec<u8>>, R>;
+
 /// The bytes under [`Records`]: as given, or UTF-16 turned into UTF-8.
 enum Input<R: BufRead> {
-    Bytes(R),
-    Utf16(io::BufReader<Utf16<R>>),
+    /// Not looked at yet.
+    Start(R),
+    Bytes(Head<R>),
+    Utf16(io::BufReader<Utf16<Head<R>>>),
+    /// Refused at the start, or while [`Records::start`] looks.
+    Gone,
 }
 
 impl<R: BufRead> Records<R> {
     /// Reads the games of `input`.
     pub fn new(input: R) -> Records<R> {
         Records {
-            input: Input::Bytes(input),
+            input: Input::Start(input),
             buf: Vec::new(),
             line_no: 0,
             state: Parser::default(),
@@ -478,44 +486,53 @@ impl<R: BufRead> Records<R> {
         self.lossy_line
     }
 
-    /// Looks at the first bytes: a byte order mark, or text that is not
-    /// text. `Err` ends the input.
+    /// Looks at the first bytes (however the input delivers them): a byte
+    /// order mark, or text that is not text. `Err` ends the input.
     fn start(&mut self) -> Result<(), RecordError> {
-        let Input::Bytes(input) = &mut self.input else {
+        let Input::Start(mut input) = std::mem::replace(&mut self.input, Input::Gone) else {
             return Ok(());
         };
-        let head = input.fill_buf().map_err(|e| RecordError::Read {
-            line: 1,
-            message: e.to_string(),
-        })?;
-        let (le, skip) = match head {
-            [0xef, 0xbb, 0xbf, ..] => {
-                input.consume(3);
-                return Ok(());
+        let mut head = Vec::with_capacity(3);
+        while head.len() < 3 {
+            let chunk = match input.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(RecordError::Read {
+                        line: 1,
+                        message: e.to_string(),
+                    })
+                }
+            };
+            if chunk.is_empty() {
+                break;
             }
-            [0xff, 0xfe, ..] => (true, 2),
-            [0xfe, 0xff, ..] => (false, 2),
+            let n = chunk.len().min(3 - head.len());
+            head.extend_from_slice(&chunk[..n]);
+            input.consume(n);
+        }
+        let (utf16, skip) = match head[..] {
+            [0xef, 0xbb, 0xbf, ..] => (None, 3),
+            [0xff, 0xfe, ..] => (Some(true), 2),
+            [0xfe, 0xff, ..] => (Some(false), 2),
             // ASCII in UTF-16 without a mark: every other byte is zero.
-            [a, 0, ..] if *a != 0 => {
+            [a, 0, ..] if a != 0 => {
                 return Err(RecordError::Utf16NoMark {
                     little_endian: true,
                 })
             }
-            [0, b, ..] if *b != 0 => {
+            [0, b, ..] if b != 0 => {
                 return Err(RecordError::Utf16NoMark {
                     little_endian: false,
                 })
             }
-            _ => return Ok(()),
+            _ => (None, 0),
         };
-        input.consume(skip);
-        let Input::Bytes(input) = std::mem::replace(
-            &mut self.input,
-            Input::Utf16(io::BufReader::new(Utf16::new(None, true))),
-        ) else {
-            unreachable!("matched above")
+        let rest = io::Read::chain(io::Cursor::new(head.split_off(skip)), input);
+        self.input = match utf16 {
+            None => Input::Bytes(rest),
+            Some(le) => Input::Utf16(io::BufReader::new(Utf16::new(rest, le))),
         };
-        self.input = Input::Utf16(io::BufReader::new(Utf16::new(Some(input), le)));
         Ok(())
     }
 
@@ -524,6 +541,7 @@ impl<R: BufRead> Records<R> {
         let read = match &mut self.input {
             Input::Bytes(r) => read_line_capped(r, &mut self.buf, MAX_LINE_BYTES),
             Input::Utf16(r) => read_line_capped(r, &mut self.buf, MAX_LINE_BYTES),
+            Input::Start(_) | Input::Gone => Ok(Line::End),
         };
         self.line_no += 1;
         let line_no = self.line_no;
@@ -644,11 +662,11 @@ impl<R: BufRead> Iterator for Units<R> {
 }
 
 impl<R: BufRead> Utf16<R> {
-    fn new(input: Option<R>, little_endian: bool) -> Utf16<R> {
+    fn new(input: R, little_endian: bool) -> Utf16<R> {
         let error = Arc::new(Mutex::new(None));
         Utf16 {
             chars: char::decode_utf16(Units {
-                input,
+                input: Some(input),
                 little_endian,
                 error: Arc::clone(&error),
             }),
@@ -1046,6 +1064,39 @@ mod tests {
         assert_eq!(read(), (Line::Read, String::new()));
         assert_eq!(read(), (Line::Read, "k".to_string()));
         assert_eq!(read(), (Line::End, String::new()));
+    }
+
+    /// Input that comes one byte at a time, as a slow pipe or socket may
+    /// deliver it.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl io::Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            match (self.0.split_first(), out.first_mut()) {
+                (Some((b, rest)), Some(o)) => {
+                    *o = *b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn a_mark_split_over_reads_is_still_a_mark() {
+        let text = "[White \"a\"]\n1. 21(10) 21(10) 1-0\n";
+        let utf8 = [b"\xef\xbb\xbf".as_slice(), text.as_bytes()].concat();
+        let utf16: Vec<u8> = [0xff, 0xfe]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let want = parse_records(text);
+        for bytes in [utf8, utf16] {
+            let games: Vec<_> =
+                Records::new(io::BufReader::with_capacity(1, Trickle(&bytes))).collect();
+            assert_eq!(games, want);
+        }
     }
 
     #[test]
