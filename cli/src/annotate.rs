@@ -1,16 +1,18 @@
-//! `togyz-probe annotate [--tables DIR] [--json] [--search-time S] FILE|-`:
-//! replays every game of a record file (PlayOK's text format or a plain move
-//! list), checks every recorded landing and kazan, and marks each move that
-//! changes the result.
+//! `togyz-probe annotate [--tables DIR] [--json] [--search-time S |
+//! --search-nodes N] FILE|-`: replays every game of a record file (PlayOK's
+//! text format or a plain move list), checks every recorded landing and
+//! kazan, and marks each move that changes the result.
 //!
+//! The file is read game by game ([`annotate_stream`]), each report written
+//! when its game is done, so memory does not grow with the input.
 //! Positions are evaluated from the end of the game backwards: by the
 //! tables when they cover the position, else by proof search within
-//! `--search-time` seconds. The walk stops at the second unproven position
-//! in a row (earlier positions hold more stones and are harder still), so
-//! the game is settled from the first position of an unbroken run of
-//! evaluated positions to the end. A game that cannot be read or replayed
-//! is reported with the line or ply at fault, and the next game goes on;
-//! the exit code is then 2.
+//! `--search-time` seconds or `--search-nodes` nodes. The walk stops at the
+//! second unproven position in a row (earlier positions hold more stones
+//! and are harder still), so the game is settled from the first position
+//! of an unbroken run of evaluated positions to the end. A game that cannot
+//! be read or replayed is reported with the line or ply at fault, and the
+//! next game goes on; the exit code is then 2.
 
 use std::io::{self, Write};
 use std::time::Instant;
