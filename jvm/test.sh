@@ -25,9 +25,11 @@ if [ ! -f "$jna" ]; then
 fi
 
 # The cargo profile to build and use ($TOGYZ_PROFILE: scripts/test.sh uses
-# ci; a no-op build when it is fresh).
+# ci).
 profile=${TOGYZ_PROFILE:-release}
-cargo build --quiet --profile "$profile" -p togyz-tb-capi -p togyz-gen
+# scripts/test.sh has built them ($TOGYZ_BUILT), with the workspace's
+# features: building two packages alone would build them again with others.
+[ -n "${TOGYZ_BUILT:-}" ] || cargo build --quiet --profile "$profile" -p togyz-tb-capi -p togyz-gen
 lib=target/$profile
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,22 +1,25 @@
-//! `togyz-probe annotate [--tables DIR] [--json] [--search-time S] FILE|-`:
-//! replays every game of a record file (PlayOK's text format or a plain move
-//! list), checks every recorded landing and kazan, and marks each move that
-//! changes the result.
+//! `togyz-probe annotate [--tables DIR] [--json] [--search-time S |
+//! --search-nodes N] FILE|-`: replays every game of a record file (PlayOK's
+//! text format or a plain move list), checks every recorded landing and
+//! kazan, and marks each move that changes the result.
 //!
+//! The file is read game by game ([`annotate_stream`]), each report written
+//! when its game is done, so memory does not grow with the input.
 //! Positions are evaluated from the end of the game backwards: by the
 //! tables when they cover the position, else by proof search within
-//! `--search-time` seconds. The walk stops at the second unproven position
-//! in a row (earlier positions hold more stones and are harder still), so
-//! the game is settled from the first position of an unbroken run of
-//! evaluated positions to the end. A game that cannot be read or replayed
-//! is reported with the line or ply at fault, and the next game goes on;
-//! the exit code is then 2.
+//! `--search-time` seconds or `--search-nodes` nodes. The walk stops at the
+//! second unproven position in a row (earlier positions hold more stones
+//! and are harder still), so the game is settled from the first position
+//! of an unbroken run of evaluated positions to the end. A game that cannot
+//! be read or replayed is reported with the line or ply at fault, and the
+//! next game goes on; the exit code is then 2.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
+use std::time::Instant;
 
 use serde::Serialize;
 use togyz_probe::notation::{result_text, traditional};
-use togyz_probe::record::{move_label, parse_records, GameRecord};
+use togyz_probe::record::{move_label, GameRecord, RecordError, Records, Replay};
 use togyz_probe::search::{Budget, Source};
 use togyz_probe::tablebase::terminal_value;
 use togyz_probe::{Metric, Move, Position, ProbeError, Side, Solver, Tablebase, Value, Wdl};
@@ -34,9 +37,16 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Search time per position above the tables, in seconds (fractions
-    /// allowed; 0 uses the tables only).
+    /// allowed; 0 uses the tables only). How far a time budget gets depends
+    /// on the machine and its load: --search-nodes gives the same report
+    /// everywhere.
     #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = parse_seconds)]
     search_time: f64,
+    /// Instead of a time budget: at most this many search nodes per
+    /// position (per question of the proof-number search, on one thread),
+    /// so that the report is the same on any machine.
+    #[arg(long, value_name = "NODES", conflicts_with = "search_time", value_parser = clap::value_parser!(u64).range(1..))]
+    search_nodes: Option<u64>,
     #[command(flatten)]
     memory: MemoryArg,
     /// The record file, or `-` for standard input.
@@ -91,8 +101,8 @@ struct MoveJson {
     better: Option<String>,
 }
 
-#[derive(Serialize)]
-struct GameJson {
+#[derive(Serialize, Default)]
+struct GameJson<M> {
     game: usize,
     line: usize,
     tags: serde_json::Map<String, serde_json::Value>,
@@ -107,109 +117,54 @@ struct GameJson {
     /// How the game ended on the board, if it did.
     end: Option<String>,
     mistakes: usize,
-    moves: Vec<MoveJson>,
-}
-
-/// The text of a record file, and whether bytes had to be replaced. Moves
-/// are ASCII, so a file in a legacy code page (player names in
-/// Windows-1251, say) still replays: only its tag values are marred, while
-/// a bad byte inside the moves is a syntax error naming the line.
-fn decode(bytes: &[u8]) -> (String, bool) {
-    let utf16 = |le: bool| {
-        let units = bytes[2..].chunks(2).map(|c| match (c, le) {
-            ([a, b], true) => u16::from_le_bytes([*a, *b]),
-            ([a, b], false) => u16::from_be_bytes([*a, *b]),
-            // An odd last byte: no whole unit, so a replacement.
-            _ => 0xd800,
-        });
-        let text: String = char::decode_utf16(units)
-            .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
-            .collect();
-        let lossy = bytes.len() % 2 == 1 || text.contains(char::REPLACEMENT_CHARACTER);
-        (text, lossy)
-    };
-    match bytes {
-        [0xff, 0xfe, ..] => utf16(true),
-        [0xfe, 0xff, ..] => utf16(false),
-        _ => match std::str::from_utf8(bytes) {
-            Ok(t) => (t.to_owned(), false),
-            Err(_) => (String::from_utf8_lossy(bytes).into_owned(), true),
-        },
-    }
+    moves: M,
 }
 
 /// Runs the subcommand. Games that cannot be read or replayed are reported
 /// in place and make the exit code 2 at the end.
 pub fn run(args: Args) -> Result<(), Failure> {
-    let mut bytes = Vec::new();
-    if args.file == "-" {
-        io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(Failure::input)?;
-    } else {
-        bytes = std::fs::read(&args.file)
-            .map_err(|e| Failure::new(Kind::BadFen, format!("cannot read {}: {e}", args.file)))?;
-    }
-    let (text, lossy) = decode(&bytes);
-    if lossy {
-        eprintln!(
-            "warning: {} is not valid UTF-8 (or UTF-16 with a byte order mark); \
-             its bad bytes read as \u{fffd}",
-            if args.file == "-" {
-                "standard input"
-            } else {
-                &args.file
-            }
-        );
-    }
     let tables = args.tables.open();
     if let Some(f) = tables.open_failure() {
         return Err(f);
     }
-    let budget = args.memory.limits(args.search_time).budget();
+    let budget = match args.search_nodes {
+        Some(nodes) => node_budget(nodes, args.memory.limits(0.0).memory),
+        None => args.memory.limits(args.search_time).budget(),
+    };
     let mut out = io::stdout().lock();
-    let mut failed = false;
-    let games = parse_records(&text);
-    if games.is_empty() {
-        return Err(Failure::new(Kind::BadMove, "the input holds no game"));
-    }
-    for (i, game) in games.into_iter().enumerate() {
-        let number = i + 1;
-        let mut json = GameJson {
-            game: number,
-            line: 0,
-            tags: serde_json::Map::new(),
-            result: None,
-            plies: 0,
-            error: None,
-            first_settled: None,
-            should_win: None,
-            end: None,
-            mistakes: 0,
-            moves: Vec::new(),
-        };
-        let mut text = String::new();
-        match game {
-            Err(e) => {
-                failed = true;
-                json.error = Some(e.to_string());
-                text.push_str(&format!("Game {number}: error: {e}\n"));
-            }
-            Ok(g) => {
-                failed |= annotate(&tables, budget, &g, &mut json, &mut text)?;
-            }
+    let failed = if args.file == "-" {
+        annotate_stream(
+            io::stdin().lock(),
+            &tables,
+            budget,
+            args.json,
+            None,
+            &mut out,
+        )?
+    } else {
+        let cannot =
+            |e: io::Error| Failure::new(Kind::BadFen, format!("cannot read {}: {e}", args.file));
+        let file = std::fs::File::open(&args.file).map_err(cannot)?;
+        // A folder opens, and fails only at the first read.
+        if file.metadata().map_err(cannot)?.is_dir() {
+            return Err(cannot(io::Error::from(io::ErrorKind::IsADirectory)));
         }
-        let written = if args.json {
-            writeln!(
-                out,
-                "{}",
-                serde_json::to_string(&json).expect("a game always serialises")
-            )
-        } else {
-            writeln!(out, "{text}")
-        };
-        written.and_then(|()| out.flush())?;
-    }
+        annotate_stream(
+            io::BufReader::new(file),
+            &tables,
+            budget,
+            args.json,
+            None,
+            &mut out,
+        )
+        .map_err(|f| match f.kind {
+            // Reading the file, not standard input, failed.
+            Kind::Io if f.message.starts_with("cannot read the input") => {
+                Failure::new(Kind::BadFen, f.message.replacen("the input", &args.file, 1))
+            }
+            _ => f,
+        })?
+    };
     if failed {
         return Err(Failure::new(
             Kind::BadMove,
@@ -219,108 +174,283 @@ pub fn run(args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Annotates one game into `json` and `text`; returns whether it failed to
-/// replay.
-fn annotate(
-    tables: &Tables,
-    budget: Budget,
-    g: &GameRecord,
-    json: &mut GameJson,
-    text: &mut String,
-) -> Result<bool, Failure> {
-    json.line = g.line;
-    json.plies = g.moves.len();
-    json.result = g.result.map(|r| r.text());
-    for (k, v) in &g.tags {
-        json.tags.insert(k.clone(), v.clone().into());
+/// A budget of `nodes` per search and no time limit, with `memory` bytes
+/// if given: df-pn on one thread, which asks its two questions in turn, so
+/// that no race between threads decides what a search leaves in its
+/// tables for the next.
+fn node_budget(nodes: u64, memory: Option<u64>) -> Budget {
+    let b = Budget {
+        dfpn_threads: 1,
+        ..Budget::nodes(nodes)
+    };
+    // `--search-memory` let through only what `with_memory` takes.
+    memory.map_or(b, |m| b.with_memory(m).unwrap_or(b))
+}
+
+/// Annotates every game of `input` (a record file: PlayOK text or plain
+/// move lists, UTF-8 or UTF-16 with a byte order mark), writing each game's
+/// report to `out` as soon as it is done: the text report, or one JSON
+/// object a line when `json`. The input is read game by game, so memory
+/// does not grow with it: a game is at most
+/// [`MAX_GAME_PLIES`](togyz_probe::record::MAX_GAME_PLIES) plies and a
+/// line at most [`MAX_LINE_BYTES`](togyz_probe::record::MAX_LINE_BYTES)
+/// bytes, past which the game is reported as an error. Positions above the
+/// tables are searched within `budget`, but none after `deadline`: they
+/// are then left unsettled, as with `--search-time 0`. Bytes that are not
+/// UTF-8 read as U+FFFD, with a warning on standard error.
+///
+/// Returns whether some game could not be read or replayed (each is
+/// reported in its place, and the games after it go on).
+///
+/// # Errors
+/// An input that holds no game ([`Kind::BadMove`]), that cannot be read
+/// ([`Kind::Io`]), a damaged table, or a failure to write `out`.
+pub fn annotate_stream(
+    input: impl std::io::BufRead,
+    tables: &crate::tables::Tables,
+    budget: togyz_probe::search::Budget,
+    json: bool,
+    deadline: Option<std::time::Instant>,
+    out: &mut impl std::io::Write,
+) -> Result<bool, crate::failure::Failure> {
+    let mut records = Records::new(input);
+    let mut failed = false;
+    let mut number = 0;
+    let mut warned = false;
+    while let Some(game) = records.next() {
+        number += 1;
+        if let (Some(line), false) = (records.lossy_line(), warned) {
+            warned = true;
+            eprintln!(
+                "warning: line {line} of the input is not valid UTF-8 (nor UTF-16 with a byte \
+                 order mark); its bad bytes read as \u{fffd}"
+            );
+        }
+        let game = match game {
+            Err(RecordError::Read { message, .. }) => {
+                return Err(Failure::new(
+                    Kind::Io,
+                    format!("cannot read the input: {message}"),
+                ))
+            }
+            g => g,
+        };
+        let mut report = Report {
+            game: number,
+            json,
+            out: &mut *out,
+        };
+        failed |= match game {
+            Err(e) => report.unreadable(&e)?,
+            // A solver of its own for each game, as before streaming.
+            Ok(g) => annotate(tables, &mut None, budget, deadline, &g, &mut report)?,
+        };
+        out.flush()?;
     }
-    text.push_str(&format!("Game {} (line {}): {g}\n", json.game, g.line));
+    if number == 0 {
+        return Err(Failure::new(Kind::BadMove, "the input holds no game"));
+    }
+    Ok(failed)
+}
+
+/// Where one game's report goes.
+struct Report<'o, W> {
+    game: usize,
+    json: bool,
+    out: &'o mut W,
+}
+
+impl<W: Write> Report<'_, W> {
+    /// A game that could not be read: always a failure.
+    fn unreadable(&mut self, e: &RecordError) -> Result<bool, Failure> {
+        if self.json {
+            let json = GameJson::<[(); 0]> {
+                game: self.game,
+                error: Some(e.to_string()),
+                ..GameJson::default()
+            };
+            serde_json::to_writer(&mut *self.out, &json).map_err(io::Error::from)?;
+            writeln!(self.out)?;
+        } else {
+            writeln!(self.out, "Game {}: error: {e}\n", self.game)?;
+        }
+        Ok(true)
+    }
+}
+
+/// One game read, replayed and evaluated: what its report is made of.
+struct Walk<'a> {
+    g: &'a GameRecord,
+    replay: &'a Replay,
+    evals: &'a [Option<Eval>],
+    first_mover: Side,
+}
+
+impl Walk<'_> {
+    /// `29. 91` or `29... 91`: ply `k + 1`.
+    fn label(&self, k: usize) -> String {
+        move_label(k + 1, self.first_mover, &self.g.moves[k].text)
+    }
+
+    /// Whether ply `k + 1` changes the result.
+    fn is_mistake(&self, k: usize) -> bool {
+        match (self.evals[k], self.evals[k + 1]) {
+            (Some(b), Some(a)) => a.wdl.flip() < b.wdl,
+            _ => false,
+        }
+    }
+
+    /// For a move that changes the result: what it throws, and the move
+    /// that kept the value.
+    fn mistake(&self, k: usize) -> Option<(&'static str, Option<String>)> {
+        if !self.is_mistake(k) {
+            return None;
+        }
+        let b = self.evals[k].expect("a mistake is between evaluated positions");
+        let what = if b.wdl == Wdl::Win {
+            "throws the win"
+        } else {
+            "throws the draw"
+        };
+        let before_pos = &self.replay.positions[k];
+        let better = b.best.map(|(mv, v)| {
+            let name = traditional(before_pos, mv).unwrap_or_default();
+            match (v, b.wdl) {
+                (Some(Value::Win(d)), _) => format!("{name} wins in {d}"),
+                (_, Wdl::Win) => format!("{name} wins"),
+                _ => format!("{name} holds the draw"),
+            }
+        });
+        Some((what, better))
+    }
+
+    /// Ply `k + 1` in JSON.
+    fn move_json(&self, k: usize) -> MoveJson {
+        let positions = &self.replay.positions;
+        let (what, better) = self.mistake(k).unzip();
+        MoveJson {
+            ply: k + 1,
+            label: self.label(k),
+            fen_before: positions[k].fen(),
+            before: self.evals[k].map(|e| eval_json(&positions[k], &e)),
+            after: self.evals[k + 1].map(|e| eval_json(&positions[k + 1], &e)),
+            mistake: what.map(str::to_string),
+            better: better.flatten(),
+        }
+    }
+}
+
+/// The moves of a game in JSON, made one at a time as they are written.
+struct MovesJson<'a>(&'a Walk<'a>);
+
+impl Serialize for MovesJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((0..self.0.g.moves.len()).map(|k| self.0.move_json(k)))
+    }
+}
+
+/// Annotates one game into `report`; returns whether it failed to replay.
+fn annotate<'t, W: Write>(
+    tables: &'t Tables,
+    solver: &mut Option<Solver<'t>>,
+    budget: Budget,
+    deadline: Option<Instant>,
+    g: &GameRecord,
+    report: &mut Report<'_, W>,
+) -> Result<bool, Failure> {
+    let mut json = GameJson::<[(); 0]> {
+        game: report.game,
+        line: g.line,
+        tags: g
+            .tags
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone().into()))
+            .collect(),
+        result: g.result.map(|r| r.text()),
+        plies: g.moves.len(),
+        ..GameJson::default()
+    };
+    let out = &mut *report.out;
+    if !report.json {
+        writeln!(out, "Game {} (line {}): {g}", report.game, g.line)?;
+    }
     let replay = match g.replay() {
         Ok(r) => r,
         Err(e) => {
-            json.error = Some(e.to_string());
-            text.push_str(&format!("  error: {e}\n"));
+            if report.json {
+                json.error = Some(e.to_string());
+                serde_json::to_writer(&mut *out, &json).map_err(io::Error::from)?;
+                writeln!(out)?;
+            } else {
+                writeln!(out, "  error: {e}\n")?;
+            }
             return Ok(true);
         }
     };
-    let evals = evaluate(&tables.tb, budget, &replay.positions).map_err(|e| tables.failure(e))?;
-    let first_mover = replay.positions[0].side_to_move();
+    let evals = evaluate(&tables.tb, solver, budget, deadline, &replay.positions)
+        .map_err(|e| tables.failure(e))?;
+    let walk = Walk {
+        g,
+        replay: &replay,
+        evals: &evals,
+        first_mover: replay.positions[0].side_to_move(),
+    };
     let first = evals.iter().position(Option::is_some);
     json.first_settled = first;
-    if let Some(f) = first {
-        let pos = &replay.positions[f];
-        let e = evals[f].expect("settled");
-        json.should_win = Some(winner_of(pos, e.wdl));
-        let at = if f == 0 {
-            "the start".to_string()
-        } else {
-            format!(
-                "ply {f}, after {}",
-                move_label(f, first_mover, &g.moves[f - 1].text)
-            )
-        };
-        text.push_str(&format!(
-            "  settled from {at} ({} stones): {}\n",
-            pos.stones_on_board(),
-            verdict(pos, &e)
-        ));
-    } else {
-        text.push_str("  no position settled by the tables or the search\n");
-    }
-    for (k, m) in g.moves.iter().enumerate() {
-        let before_pos = &replay.positions[k];
-        let label = move_label(k + 1, first_mover, &m.text);
-        let (before, after) = (evals[k], evals[k + 1]);
-        let mut mj = MoveJson {
-            ply: k + 1,
-            label: label.clone(),
-            fen_before: before_pos.fen(),
-            before: before.map(|e| eval_json(before_pos, &e)),
-            after: after.map(|e| eval_json(&replay.positions[k + 1], &e)),
-            mistake: None,
-            better: None,
-        };
-        let mut mistake = None;
-        if let (Some(b), Some(a)) = (before, after) {
-            let got = a.wdl.flip();
-            if got < b.wdl {
-                let what = if b.wdl == Wdl::Win {
-                    "throws the win"
-                } else {
-                    "throws the draw"
-                };
-                let better = b.best.map(|(mv, v)| {
-                    let name = traditional(before_pos, mv).unwrap_or_default();
-                    match (v, b.wdl) {
-                        (Some(Value::Win(d)), _) => format!("{name} wins in {d}"),
-                        (_, Wdl::Win) => format!("{name} wins"),
-                        _ => format!("{name} holds the draw"),
-                    }
-                });
-                json.mistakes += 1;
-                mj.mistake = Some(what.to_string());
-                mj.better = better.clone();
-                mistake = Some(match better {
-                    Some(b) => format!("{what}: {b}"),
-                    None => what.to_string(),
-                });
-            }
-        }
-        if before.is_some() {
-            let change = format!(
-                "{} → {}",
-                standing(before_pos, before),
-                standing(&replay.positions[k + 1], after)
-            );
-            match mistake {
-                Some(m) => text.push_str(&format!("  {label}?? {m} ({change})\n")),
-                None => text.push_str(&format!("  {label:<12} {change}\n")),
-            }
-        }
-        json.moves.push(mj);
-    }
+    json.should_win =
+        first.map(|f| winner_of(&replay.positions[f], evals[f].expect("settled").wdl));
+    json.mistakes = (0..g.moves.len()).filter(|&k| walk.is_mistake(k)).count();
     let last = replay.positions.last().expect("the start at least");
     json.end = result_text(last);
+    if report.json {
+        let game = GameJson {
+            game: json.game,
+            line: json.line,
+            tags: json.tags,
+            result: json.result,
+            plies: json.plies,
+            error: json.error,
+            first_settled: json.first_settled,
+            should_win: json.should_win,
+            end: json.end,
+            mistakes: json.mistakes,
+            moves: MovesJson(&walk),
+        };
+        serde_json::to_writer(&mut *out, &game).map_err(io::Error::from)?;
+        writeln!(out)?;
+        return Ok(false);
+    }
+    match first {
+        Some(f) => {
+            let pos = &replay.positions[f];
+            let at = if f == 0 {
+                "the start".to_string()
+            } else {
+                format!("ply {f}, after {}", walk.label(f - 1))
+            };
+            writeln!(
+                out,
+                "  settled from {at} ({} stones): {}",
+                pos.stones_on_board(),
+                verdict(pos, &evals[f].expect("settled"))
+            )?;
+        }
+        None => writeln!(out, "  no position settled by the tables or the search")?,
+    }
+    for k in 0..g.moves.len() {
+        let Some(before) = evals[k] else { continue };
+        let label = walk.label(k);
+        let change = format!(
+            "{} → {}",
+            standing(&replay.positions[k], Some(before)),
+            standing(&replay.positions[k + 1], evals[k + 1])
+        );
+        match walk.mistake(k) {
+            Some((what, Some(better))) => writeln!(out, "  {label}?? {what}: {better} ({change})")?,
+            Some((what, None)) => writeln!(out, "  {label}?? {what} ({change})")?,
+            None => writeln!(out, "  {label:<12} {change}")?,
+        }
+    }
     let recorded = g.result.map_or("no result", |r| r.text());
     match &json.end {
         Some(end) => {
@@ -331,17 +461,19 @@ fn annotate(
                 _ => true,
             };
             let note = if agree {
-                String::new()
+                ""
             } else {
-                " — the record's result disagrees with the rules (docs/rules.md)".to_string()
+                " — the record's result disagrees with the rules (docs/rules.md)"
             };
-            text.push_str(&format!("  end: {end}; recorded {recorded}{note}\n"));
+            writeln!(out, "  end: {end}; recorded {recorded}{note}")?;
         }
-        None => text.push_str(&format!(
-            "  the record stops before the end of the game; recorded {recorded}\n"
-        )),
+        None => writeln!(
+            out,
+            "  the record stops before the end of the game; recorded {recorded}"
+        )?,
     }
-    text.push_str(&format!(
+    writeln!(
+        out,
         "  summary: first settled {}, should have won: {}, {} result-changing move{}\n",
         first.map_or("nowhere".to_string(), |f| format!("at ply {f}")),
         json.should_win.map_or("unknown", |w| match w {
@@ -351,21 +483,25 @@ fn annotate(
         }),
         json.mistakes,
         if json.mistakes == 1 { "" } else { "s" }
-    ));
+    )?;
     Ok(false)
 }
 
 /// Evaluates positions from the last backwards; stops at the second
 /// unproven position in a row and leaves everything before it `None`.
-fn evaluate(
-    tb: &Tablebase,
+/// The solver is made at the first search (a game the tables settle needs
+/// none); no search starts after `deadline`, and none runs past it.
+fn evaluate<'t>(
+    tb: &'t Tablebase,
+    solver: &mut Option<Solver<'t>>,
     budget: Budget,
+    deadline: Option<Instant>,
     positions: &[Position],
 ) -> Result<Vec<Option<Eval>>, ProbeError> {
     let mut out = vec![None; positions.len()];
-    let mut solver = Solver::new(tb, budget);
     let mut misses = 0;
     for (i, pos) in positions.iter().enumerate().rev() {
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         let eval = if let Some(v) = terminal_value(pos) {
             Some(Eval {
                 wdl: v.wdl(),
@@ -386,9 +522,15 @@ fn evaluate(
                 best,
                 source: Source::Tables,
             })
-        } else if budget.time.is_some_and(|t| t.is_zero()) {
+        } else if budget.time.is_some_and(|t| t.is_zero()) || left.is_some_and(|l| l.is_zero()) {
             None
         } else {
+            let solver = solver.get_or_insert_with(|| Solver::new(tb, budget));
+            let time = match (budget.time, left) {
+                (Some(t), Some(l)) => Some(t.min(l)),
+                (t, l) => t.or(l),
+            };
+            solver.set_budget(Budget { time, ..budget });
             let r = solver.solve(pos)?;
             r.proven().map(|wdl| Eval {
                 wdl,
@@ -471,5 +613,42 @@ fn winner_of(pos: &Position, w: Wdl) -> &'static str {
         Wdl::Win => name(pos.side_to_move()),
         Wdl::Loss => name(pos.side_to_move().opponent()),
         Wdl::Draw => "draw",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_search_after_the_deadline() {
+        let levels = togyz_gen::retro::solve_all(4).expect("levels solve");
+        let dir = tempfile::tempdir().unwrap();
+        for n in 1..=4 {
+            togyz_gen::write::write_table(dir.path(), n, &levels.table(n)).unwrap();
+        }
+        let tables = Tables::open(dir.path().to_path_buf());
+        // 7 stones over 4-stone tables: settled by search, or not at all.
+        let record = "[FEN \"1,1S,2,1S,3,2S/1,1S,2,1S,3,1S 78 77 S 20\"]\n\n1. 23 *\n";
+        let run = |deadline| {
+            let mut out = Vec::new();
+            let failed = annotate_stream(
+                record.as_bytes(),
+                &tables,
+                node_budget(100_000, None),
+                true,
+                deadline,
+                &mut out,
+            )
+            .unwrap();
+            assert!(!failed);
+            serde_json::from_slice::<serde_json::Value>(&out).unwrap()
+        };
+        let searched = run(None);
+        assert_eq!(searched["first_settled"], 0, "{searched}");
+        assert_eq!(searched["moves"][0]["before"]["source"], "search");
+        let late = run(Some(Instant::now()));
+        assert_eq!(late["first_settled"], serde_json::Value::Null, "{late}");
+        assert_eq!(late["moves"][0]["before"], serde_json::Value::Null);
     }
 }

@@ -27,8 +27,13 @@ Exit codes: 0 done; 1 standard input or output failed; 2 bad input (FEN,
 move, arguments); 3 no table covers the position; 4 a table is damaged;
 5 a table or the tables folder cannot be read (permissions, I/O).";
 
-/// The exit codes of the commands that read no tables.
+/// The exit codes of `perft`, which reads no tables.
 const EXIT_CODES_NO_TABLES: &str = "\
+Exit codes: 0 done; 1 standard input or output failed; 2 bad input (FEN,
+move, arguments).";
+
+/// The exit codes of `play`.
+const EXIT_CODES_PLAY: &str = "\
 Exit codes: 0 done; 1 standard input or output failed; 2 bad input (FEN,
 move, arguments). `play -i` exits with 0 at `quit` or the end of input.";
 
@@ -49,7 +54,7 @@ enum Command {
     Query(query::Args),
     /// Replay moves and print each move and the FEN after it, or play at a
     /// prompt with the tables' verdicts (`-i`).
-    #[command(after_help = EXIT_CODES_NO_TABLES)]
+    #[command(after_help = EXIT_CODES_PLAY)]
     Play(play::Args),
     /// Replay game records (PlayOK text or plain move lists), check their
     /// landings and kazans, and mark every move that changes the result.

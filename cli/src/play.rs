@@ -1,6 +1,7 @@
-//! `togyz-probe play [--fen FEN] [--board] MOVE...`: replays moves and
+//! `togyz-probe play [--fen FEN] [--board] [MOVE...]`: replays moves and
 //! prints each in traditional notation with the FEN after it (and the board
-//! with `--board`), then the result if the game has ended. `play -i` plays
+//! with `--board`), then the result if the game has ended; without moves,
+//! the position and its board. `play -i` plays
 //! interactively (see [`crate::interactive`]).
 
 use std::io::Write;
@@ -32,9 +33,12 @@ pub struct Args {
     /// Tables for the verdicts of `-i`.
     #[command(flatten)]
     tables: TablesArg,
-    /// Moves: traditional (`76`, `36x`), UCI (`g1d2`) or a hole number;
-    /// move numbers such as `1.` are skipped.
-    #[arg(required_unless_present = "interactive", value_name = "MOVE")]
+    /// Moves: traditional (`76`, `36x`), UCI (`g1d2`), a hole number, or
+    /// as PlayOK writes them (`21(10)`, `36X`: the kazan and tuzdyk mark
+    /// are checked); move numbers such as `1.` are skipped, and a whole
+    /// pasted game (`'1. 76 98 2. 22'`) may be one argument. Without moves,
+    /// the position is shown.
+    #[arg(value_name = "MOVE")]
     moves: Vec<String>,
 }
 
@@ -61,6 +65,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
         return interactive::run(start, played, &args.tables.open());
     }
     let mut out = std::io::stdout().lock();
+    if played.is_empty() {
+        // Nothing to replay: the position itself.
+        writeln!(out, "{}\n{}", start, diagram(&start))?;
+        if let Some(result) = result_text(&start) {
+            writeln!(out, "{result}")?;
+        }
+        return Ok(());
+    }
     for p in &played {
         writeln!(
             out,

@@ -7,9 +7,10 @@
 //! codes are [`Kind::code`]'s; in that batch mode, the highest code of any
 //! line.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
 use serde::Serialize;
+use togyz_probe::record::{read_line_capped, Line};
 use togyz_probe::rules::{Move, Position};
 use togyz_probe::search::kazan_bounds;
 use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
@@ -17,7 +18,7 @@ use togyz_probe::{Metric, Solver, Value};
 
 use crate::above::{self, Limits, MemoryArg};
 use crate::failure::{Failure, Kind};
-use crate::moves::{fen_arg, replay};
+use crate::moves::{fen_arg, is_move_list, replay};
 use crate::render::{count, diagram, ending, legal_moves, names, valued_moves, verdict};
 use crate::tables::{Tables, TablesArg};
 
@@ -35,9 +36,11 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// The position: a PlayStrategy FEN in quotes, then moves played from
-    /// it (traditional `76`/`36x`, UCI `g1d2`, or a hole number; move
-    /// numbers such as `1.` are skipped). Without a FEN (the first argument
-    /// has no `/`, `,` or space) the moves start from the initial position.
+    /// it (traditional `76`/`36x`, UCI `g1d2`, a hole number, or PlayOK's
+    /// `21(10)`/`36X`; move numbers such as `1.` are skipped, and a game
+    /// pasted whole may be one argument). Without a FEN (the first argument
+    /// has no `/` or `,`, and spaces only between moves) the moves start
+    /// from the initial position.
     /// `-` alone reads one FEN per line from standard input (moves may
     /// follow it on the line) and answers each with a JSON line.
     #[arg(value_name = "FEN|MOVE")]
@@ -240,10 +243,13 @@ fn asked(args: &Args) -> (String, Result<Asked, Failure>) {
     let (fen, moves) = match &args.fen {
         Some(fen) => (Some(fen), &args.position[..]),
         None => {
-            // A move never holds a `/`, a `,` or a space; a FEN (even a
-            // broken one) almost always does.
+            // A move never holds a `/` or a `,`; a FEN (even a broken one)
+            // almost always does, or a space, unless it is a pasted list of
+            // moves.
             let first = args.position.first().filter(|a| {
-                a.trim().is_empty() || a.contains(['/', ',']) || a.contains(char::is_whitespace)
+                a.trim().is_empty()
+                    || a.contains(['/', ','])
+                    || (a.contains(char::is_whitespace) && !is_move_list(a))
             });
             let skip = usize::from(first.is_some());
             (first, &args.position[skip..])
@@ -307,7 +313,13 @@ fn answer<'t>(
     }
 }
 
-/// Answers each line of standard input with a JSON line.
+/// The longest line `query -` reads (64 KiB: a FEN and a game of
+/// thousands of moves); a longer one is answered with an error object and
+/// read past without being held.
+const MAX_LINE_BYTES: usize = 64 << 10;
+
+/// Answers each line of standard input with a JSON line; blank lines are
+/// skipped.
 fn run_stdin(tables: &Tables, limits: Limits) -> Result<(), Failure> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
@@ -317,17 +329,33 @@ fn run_stdin(tables: &Tables, limits: Limits) -> Result<(), Failure> {
     let mut line = Vec::new();
     let mut solver = None;
     loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line).map_err(Failure::input)? == 0 {
+        let read =
+            read_line_capped(&mut input, &mut line, MAX_LINE_BYTES).map_err(Failure::input)?;
+        if read == Line::End {
             break;
         }
+        if line.trim_ascii().is_empty() {
+            // Blank lines (a trailing one too) ask nothing.
+            continue;
+        }
         lines += 1;
+        if read == Line::TooLong {
+            // Echo only its start.
+            line.truncate(60);
+            line.extend_from_slice("…".as_bytes());
+        }
         let text = String::from_utf8_lossy(&line);
-        let fen = text.trim_end_matches(['\n', '\r']);
-        let asked = if std::str::from_utf8(&line).is_err() {
+        let fen = text.trim_end_matches('\r');
+        let asked = if read == Line::TooLong {
+            Err(Failure::new(
+                Kind::BadFen,
+                format!(
+                    "the line is longer than {MAX_LINE_BYTES} bytes: not a FEN and moves \
+                     (read past it)"
+                ),
+            ))
+        } else if std::str::from_utf8(&line).is_err() {
             Err(Failure::new(Kind::BadFen, "the line is not valid UTF-8"))
-        } else if fen.trim().is_empty() {
-            Err(Failure::new(Kind::BadFen, "empty line: expected a FEN"))
         } else {
             // The FEN's five fields, then moves, as on the command line.
             let fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
@@ -438,10 +466,8 @@ fn error_json(fen: &str, f: &Failure, position: Option<String>) -> String {
 
 /// A line of moves from `pos` in traditional notation.
 fn line_names(pos: &Position, line: &[Move]) -> Vec<String> {
-    let mut p = *pos;
-    line.iter()
-        .map(|&mv| p.play_unchecked(mv).traditional())
-        .collect()
+    // The tables' line is played from `pos`: every move is legal there.
+    togyz_probe::notation::line(pos, line).unwrap_or_default()
 }
 
 /// The text report: diagram, verdict, moves, line of best play.

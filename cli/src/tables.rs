@@ -69,6 +69,11 @@ impl Tables {
                 Some(e),
             ),
         };
+        // Said once, up front: the probes that need such a file fail with
+        // its error, the others are answered.
+        for (n, e) in tb.damaged() {
+            eprintln!("warning: {e} (positions with {n} stones cannot be answered)");
+        }
         Tables {
             dir,
             open_error,

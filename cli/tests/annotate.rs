@@ -60,7 +60,7 @@ fn games(out: &Output) -> Vec<Json> {
 
 #[test]
 fn the_samples_in_words_and_in_json() {
-    let out = annotate(&["--search-time", "0.3"], SAMPLE);
+    let out = annotate(&["--search-nodes", "20000"], SAMPLE);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.matches("\nGame ").count() + 1, 3, "{text}");
@@ -68,7 +68,13 @@ fn the_samples_in_words_and_in_json() {
         "end: North wins 83:79 (South has no stones; North collects 5); recorded 1-0 — the record's result disagrees"
     ));
     let out = annotate(
-        &["--json", "--search-time", "0.3", "--search-memory", "64M"],
+        &[
+            "--json",
+            "--search-nodes",
+            "20000",
+            "--search-memory",
+            "64M",
+        ],
         SAMPLE.replace('\n', "\r\n"),
     );
     assert_eq!(out.status.code(), Some(0));
@@ -154,7 +160,7 @@ fn self_play_verdicts_and_marked_moves_match_the_solver() {
         file.push_str(&record);
         all.push(positions);
     }
-    let out = annotate(&["--json", "--search-time", "5"], &file);
+    let out = annotate(&["--json", "--search-nodes", "200000"], &file);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -221,6 +227,22 @@ fn bad_search_limits_and_empty_input_are_errors() {
     }
     let out = annotate(&[], "  \r\n");
     assert_eq!(out.status.code(), Some(2));
+    // A folder or a missing file in the record's place.
+    let dir = tempfile::tempdir().unwrap();
+    for (path, says) in [
+        (dir.path().to_path_buf(), "is a directory"),
+        (dir.path().join("none.txt"), "No such file"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_togyz-probe"))
+            .args(["annotate", "--tables"])
+            .arg(setup().1.path())
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.starts_with("error: cannot read ") && err.contains(says), "{err}");
+    }
 }
 
 #[test]
@@ -249,7 +271,7 @@ fn windows_exports_read_a_byte_order_mark_utf16_and_a_legacy_code_page() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8(out.stderr.clone())
         .unwrap()
-        .starts_with("warning: standard input is not valid UTF-8"));
+        .starts_with("warning: line 4 of the input is not valid UTF-8"));
     let g = games(&out);
     assert_eq!(g[0]["tags"]["White"], "\u{fffd}".repeat(4));
     assert_eq!(g[0]["plies"], 79);
@@ -261,4 +283,92 @@ fn windows_exports_read_a_byte_order_mark_utf16_and_a_legacy_code_page() {
     let error = g[0]["error"].as_str().unwrap();
     assert!(error.starts_with("line 8:"), "{error}");
     assert!(g[1].get("error").is_none());
+}
+
+#[test]
+fn a_node_budget_gives_the_same_report_every_time() {
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut file = String::new();
+    for i in 0..6 {
+        file.push_str(&self_play(&mut rng, 6, i).0);
+    }
+    let first = annotate(&["--json", "--search-nodes", "300"], &file);
+    assert_eq!(first.status.code(), Some(0));
+    let searched = games(&first)
+        .iter()
+        .flat_map(|g| g["moves"].as_array().unwrap().clone())
+        .filter(|m| m["before"]["source"] == "search")
+        .count();
+    assert!(searched > 0, "some positions are settled by search");
+    for _ in 0..2 {
+        let again = annotate(&["--json", "--search-nodes", "300"], &file);
+        assert_eq!(again.stdout, first.stdout);
+    }
+    for bad in [
+        &["--search-nodes", "0"][..],
+        &["--search-nodes", "x"],
+        &["--search-nodes", "10", "--search-time", "1"],
+    ] {
+        assert_eq!(annotate(bad, &file).status.code(), Some(2), "{bad:?}");
+    }
+}
+
+#[test]
+fn a_game_past_the_cap_is_an_error_and_the_next_game_is_annotated() {
+    // An endless cycle (docs/rules.md sets no move limit): 18 plies that
+    // come back to the start, written out past the cap.
+    let cycle: Vec<String> = ["91".to_string(), "91".to_string()]
+        .into_iter()
+        .chain((1..9).flat_map(|h| [format!("{h}{}", h + 1), format!("{h}{}", h + 1)]))
+        .collect();
+    let fen = "[FEN \"1S,8/8,1S 80 80 S 1\"]\n\n";
+    let plies = togyz_probe::record::MAX_GAME_PLIES + 18;
+    let mut long = fen.to_string();
+    for k in 0..plies / 18 {
+        long.push_str(&cycle.join(" "));
+        long.push_str(if k % 5 == 4 { "\n" } else { " " });
+    }
+    long.push_str("*\n");
+    let input = format!("{long}\n{fen}1. 91 91 *\n");
+    let out = annotate(&["--json", "--search-time", "0"], &input);
+    assert_eq!(out.status.code(), Some(2));
+    let g = games(&out);
+    assert_eq!(g.len(), 2);
+    assert!(
+        g[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("goes on past 100000 plies"),
+        "{}",
+        g[0]
+    );
+    assert_eq!(g[1]["plies"], 2);
+    assert!(g[1].get("error").is_none());
+    // Just under the cap, the whole cycle replays.
+    let mut short = fen.to_string();
+    for _ in 0..togyz_probe::record::MAX_GAME_PLIES / 18 {
+        short.push_str(&cycle.join(" "));
+        short.push('\n');
+    }
+    let out = annotate(&["--search-time", "0"], &short);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_fen_game_may_number_from_the_fen_and_utf16_without_a_mark_is_named() {
+    let numbered = "[FEN \"1,1S,2,1S,3,2S/1,1S,2,1S,3,1S 78 77 S 219\"]\n\n219. 23 *\n";
+    for text in [numbered.to_string(), numbered.replace("219. ", "1. ")] {
+        let out = annotate(&["--json", "--search-time", "0"], &text);
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert_eq!(games(&out)[0]["plies"], 1);
+    }
+    let utf16: Vec<u8> = SAMPLE.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let out = annotate(&["--search-time", "0"], &utf16);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("looks like UTF-16 (little-endian) without a byte order mark"),
+        "{text}"
+    );
+    assert!(!text.contains('\0') && !out.stderr.contains(&0));
 }

@@ -247,12 +247,66 @@ fn pasted_move_numbers_are_skipped_and_hole_numbers_read() {
 }
 
 #[test]
+fn playok_tokens_and_a_pasted_game_as_one_argument() {
+    let plain = run(&["play", "21", "21", "23"]);
+    assert_code(&plain, 0);
+    // The issue's example: a PlayOK token after a plain move.
+    for args in [
+        &["play", "21", "21(10)", "23"][..],
+        &["play", "1. 21(10) 21(10) 2. 23"],
+        &["play", "1.21(10)", "21(10) 2.23 *"],
+    ] {
+        let out = run(args);
+        assert_code(&out, 0);
+        assert_eq!(stdout(&out), stdout(&plain), "{args:?}");
+    }
+    // The kazan and the tuzdyk mark are checked, as annotate checks them.
+    let out = run(&["play", "1. 21(10) 21(11)"]);
+    assert_code(&out, 2);
+    assert!(
+        stderr(&out).starts_with(
+            "error: move 2 of 2: `21(11)` says the mover's kazan is 11, the move makes it 10\n\
+             The position after 21: "
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["play", "21", "21X"]);
+    assert_code(&out, 2);
+    assert!(stderr(&out).contains("makes no tuzdyk"), "{}", stderr(&out));
+}
+
+#[test]
+fn each_help_speaks_of_its_own_command() {
+    let perft = stdout(&run(&["perft", "--help"]));
+    assert!(!perft.contains("play"), "{perft}");
+    assert!(perft.contains("Exit codes: 0 done"), "{perft}");
+    let play = stdout(&run(&["play", "--help"]));
+    assert!(play.contains("`play -i` exits with 0"), "{play}");
+    assert!(play.contains("[MOVE]..."), "{play}");
+}
+
+#[test]
+fn play_without_moves_shows_the_position() {
+    let start = run(&["play"]);
+    assert_code(&start, 0);
+    let text = stdout(&start);
+    assert!(text.starts_with("9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1\n"));
+    assert!(text.contains("kazan 0"), "{text}");
+    let over = run(&["play", "--board", "--fen", "9/4S,8 79 79 N 1"]);
+    assert_code(&over, 0);
+    assert!(
+        stdout(&over).ends_with("South wins 83:79 (North has no stones; South collects 4)\n"),
+        "{}",
+        stdout(&over)
+    );
+}
+
+#[test]
 fn usage_errors_exit_with_2() {
     for args in [
         &["perft", "abc"][..],
         &["perft"],
-        &["play"],
-        &["play", "--board"],
         &["frobnicate"],
         &[],
         &["perft", "3", "--bogus"],

@@ -231,6 +231,54 @@ fn moves_after_the_fen_are_played_first() {
 }
 
 #[test]
+fn a_pasted_game_and_playok_tokens_are_moves() {
+    let dir = tables().to_str().unwrap();
+    let plain = query(
+        &["--tables", dir, "--json", EXAMPLE_3, "91", "12"],
+        None,
+        None,
+    );
+    assert_code(&plain, 0);
+    for args in [
+        &["--tables", dir, "--json", EXAMPLE_3, "1. 91 12"][..],
+        &["--tables", dir, "--json", EXAMPLE_3, "1. 91", "1... 12"],
+        &["--tables", dir, "--json", "--fen", EXAMPLE_3, "91 12"],
+    ] {
+        let out = query(args, None, None);
+        assert_code(&out, 0);
+        assert_eq!(stdout(&out), stdout(&plain), "{args:?}");
+    }
+    // From the start, one argument: moves, not a FEN (too many stones for
+    // these tables, so exit 3 with the position reached).
+    let out = query(&["--tables", dir, "--json", "1. 76 98 2. 22"], None, None);
+    let j = json_of(&out);
+    assert_eq!(j["kind"], "no_table", "{j}");
+    let moves = query(&["--tables", dir, "--json", "76", "98", "22"], None, None);
+    assert_eq!(stdout(&out), stdout(&moves));
+    let out = query(&["--tables", dir, "--json", "21(10) 21(10)"], None, None);
+    assert_eq!(
+        json_of(&out)["position"],
+        "10S,10S,10S,10S,10S,10S,10S,1S,1/1,1S,10S,10S,10S,10S,10S,10S,10S 10 10 S 2"
+    );
+    let out = query(&["--tables", dir, "--json", "21(11)"], None, None);
+    assert_code(&out, 2);
+    assert_eq!(json_of(&out)["kind"], "illegal_move");
+    // Still a FEN when it is not a move list.
+    let out = query(&["--tables", dir, "not a fen"], None, None);
+    assert_code(&out, 2);
+    assert!(stderr(&out).contains("5 fields"), "{}", stderr(&out));
+    // In batch mode too.
+    let out = query(
+        &["--tables", dir, "-"],
+        None,
+        Some(&format!("{EXAMPLE_3} 1. 91(79) 12\n")),
+    );
+    assert_code(&out, 0);
+    let line: Json = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(line["played"], json!(["91", "12"]));
+}
+
+#[test]
 fn standard_input_answers_every_line_in_order() {
     let dir = tables().to_str().unwrap();
     let input = format!("{EXAMPLE_3}\nnot a fen\n\n9/1S,8 80 81 S 1\r\n  {EXAMPLE_3} \n");
@@ -241,20 +289,47 @@ fn standard_input_answers_every_line_in_order() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 5);
+    // The blank line is skipped.
+    assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["pv"], json!(["91", "12", "91", "12"]));
     assert_eq!(lines[1]["fen"], "not a fen");
     assert_eq!(lines[1]["kind"], "bad_fen");
     assert!(lines[1]["error"].as_str().unwrap().contains("5 fields"));
-    assert!(lines[2]["error"].as_str().unwrap().contains("empty"));
-    assert_eq!(lines[2]["kind"], "bad_fen");
-    assert_eq!(lines[3]["result"], "draw");
+    assert_eq!(lines[2]["result"], "draw");
     // Spaces around a FEN are forgiven.
-    assert_eq!(lines[4], lines[0]);
+    assert_eq!(lines[3], lines[0]);
     assert_eq!(
         stderr(&out),
-        "error: 2 of 5 lines were not answered: their JSON error objects say why\n"
+        "error: 1 of 4 lines was not answered: its JSON error object says why\n"
     );
+    // Blank lines only, a trailing one too: nothing asked, nothing failed.
+    let out = query(
+        &["--tables", dir, "-"],
+        None,
+        Some(&format!("\n \r\n{EXAMPLE_3}\n\n")),
+    );
+    assert_code(&out, 0);
+    assert_eq!(stdout(&out).lines().count(), 1);
+    // A line past the cap is an error object echoing only its start, and
+    // the next line is answered.
+    let long = format!("{EXAMPLE_3}{}", " 91".repeat(30_000));
+    let out = query(
+        &["--tables", dir, "-"],
+        None,
+        Some(&format!("{long}\n{EXAMPLE_3}\n")),
+    );
+    assert_code(&out, 2);
+    let lines: Vec<Json> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("longer than 65536 bytes"));
+    assert!(lines[0]["fen"].as_str().unwrap().len() < 100);
+    assert_eq!(lines[1]["pv"], json!(["91", "12", "91", "12"]));
     // Moves after the FEN on a line, as on the command line.
     let out = query(
         &["--tables", dir, "-"],
@@ -484,10 +559,25 @@ fn a_damaged_table_exits_4_naming_the_file() {
     let err = stderr(&out);
     assert!(err.contains("togyz-04.tkb"), "{err}");
     assert!(err.contains("togyz-gen verify"), "{err}");
-    // A damaged header stops every query.
+    // A damaged header: the 4-stone positions answer its error, the others
+    // are answered, with a warning naming the file.
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[20] ^= 0x10;
     std::fs::write(&path, bytes).unwrap();
+    let out = query(
+        &[
+            "--json",
+            "--tables",
+            dir.path().to_str().unwrap(),
+            EXAMPLE_3,
+        ],
+        None,
+        None,
+    );
+    assert_code(&out, 4);
+    let j = json_of(&out);
+    assert_eq!(j["kind"], "damaged_table");
+    assert!(j["error"].as_str().unwrap().contains("togyz-04.tkb"));
     let out = query(
         &[
             "--json",
@@ -498,10 +588,33 @@ fn a_damaged_table_exits_4_naming_the_file() {
         None,
         None,
     );
+    assert_code(&out, 0);
+    assert_eq!(json_of(&out)["result"], "draw");
+    assert!(stderr(&out).starts_with("warning: "), "{}", stderr(&out));
+    assert!(stderr(&out).contains("togyz-04.tkb"), "{}", stderr(&out));
+    // A truncated file too (the case: a 5-stone file, a 4-stone
+    // query; here the 4-stone file and a 3-stone query).
+    let bytes = std::fs::read(tables().join(file_name(4))).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    let three = "9/1S,1S,1S,6 79 80 S 1";
+    let out = query(
+        &["--json", "--tables", dir.path().to_str().unwrap(), three],
+        None,
+        None,
+    );
+    assert_code(&out, 0);
+    assert!(stderr(&out).contains("togyz-04.tkb"), "{}", stderr(&out));
+    let out = query(
+        &[
+            "--json",
+            "--tables",
+            dir.path().to_str().unwrap(),
+            EXAMPLE_3,
+        ],
+        None,
+        None,
+    );
     assert_code(&out, 4);
-    let j = json_of(&out);
-    assert_eq!(j["kind"], "damaged_table");
-    assert!(j["error"].as_str().unwrap().contains("togyz-04.tkb"));
     // A finished game needs no table.
     let out = query(
         &["--tables", dir.path().to_str().unwrap(), "9/4S,8 79 79 N 1"],

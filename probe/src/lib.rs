@@ -30,8 +30,9 @@
 //! let tb = Tablebase::open([tables])?;
 //! let pos = notation::parse_fen("7,2S,1/8,2S 79 79 S 1")?;
 //! assert_eq!(tb.value(&pos)?, Value::Loss(4));
-//! let line = tb.principal_variation(&pos)?; // 91 12 91 12
-//! assert_eq!(line.len(), 4);
+//! let line = tb.principal_variation(&pos)?;
+//! // Moves, in traditional notation from where each is played.
+//! assert_eq!(notation::line(&pos, &line)?.join(" "), "91 12 91 12");
 //! # Ok(())
 //! # }
 //! ```

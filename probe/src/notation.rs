@@ -157,7 +157,7 @@ pub enum NotationError {
         number: u8,
     },
     /// The side-to-move field is not `S` or `N`.
-    #[error("the side to move must be `S` or `N`, found `{text}`")]
+    #[error("the side to move must be `S` or `N` (or `s`, `n`), found `{text}`")]
     BadSide {
         /// The field.
         text: String,
@@ -381,8 +381,8 @@ pub fn parse_fen(fen: &str) -> Result<Position, NotationError> {
         kazan(Side::North, fields[2])?,
     ];
     let side = match fields[3] {
-        "S" => Side::South,
-        "N" => Side::North,
+        "S" | "s" => Side::South,
+        "N" | "n" => Side::North,
         other => {
             return Err(NotationError::BadSide {
                 text: other.to_owned(),
@@ -562,6 +562,30 @@ pub fn traditional(pos: &Position, mv: Move) -> Result<String, NotationError> {
             text: mv.to_string(),
             reason,
         })
+}
+
+/// A line of moves played one after the other from `pos` (a principal
+/// variation, a game), each in traditional notation: `["91", "12", "91",
+/// "12"]`; join them with spaces for the text `91 12 91 12`. (A move's own
+/// `Display` is only its hole, `9`: the landing hole needs the position.)
+///
+/// # Errors
+///
+/// [`NotationError::IllegalMove`] for the first move that cannot be played
+/// where the line has got to.
+pub fn line(pos: &Position, moves: &[Move]) -> Result<Vec<String>, NotationError> {
+    let mut p = *pos;
+    moves
+        .iter()
+        .map(|&mv| {
+            p.play(mv)
+                .map(|r| r.traditional())
+                .map_err(|e| NotationError::IllegalMove {
+                    text: mv.to_string(),
+                    reason: e.into(),
+                })
+        })
+        .collect()
 }
 
 /// Writes a move in PlayStrategy UCI (`f1e2`).

@@ -147,9 +147,18 @@ pub struct Position {
 /// else); whether it can be played depends on the position
 /// ([`Position::is_legal`], [`Position::play`]). Displayed as the hole
 /// number (`6`); the notations with the landing hole are in
-/// [`notation`](crate::notation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// [`notation`](crate::notation), and a line of moves in them is
+/// [`notation::line`](crate::notation::line) (`91 12 91 12`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(u8);
+
+impl fmt::Debug for Move {
+    /// `Move(9)` for hole 9: holes are numbered 1 to 9 everywhere, the
+    /// 0-based index is only inside.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({})", self.hole())
+    }
+}
 
 impl Move {
     /// The move from hole `hole` (1..=9) of the mover's row; `None` for

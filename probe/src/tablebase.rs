@@ -1,9 +1,11 @@
 //! Lazy, thread-safe probing of a set of table files.
 //!
 //! [`Tablebase::open`] looks for `togyz-NN.tkb` files in the given folders
-//! and validates every header at once (a cheap read of 168 bytes per file),
-//! so a damaged header or a file with the wrong name is reported before the
-//! first probe. Each file is opened, and its block index read and checked,
+//! and validates every header at once (a cheap read of 168 bytes per file).
+//! A file whose header is damaged, that is truncated or that holds another
+//! stone count than its name says is kept aside with its error
+//! ([`Tablebase::damaged`]): the probes that need it report that error,
+//! naming the file, and the others are answered. Each file is opened, and its block index read and checked,
 //! the first time a probe needs it; a [`OnceLock`] per file makes sure two
 //! threads never open the same file twice. Blocks are read through a memory
 //! map by default, or with positioned reads (`pread`) on request
@@ -150,6 +152,9 @@ impl Weighter<u64, Arc<[u8]>> for BlockWeighter {
 pub struct Tablebase {
     /// `tables[n]`: the table for `n` stones, if present.
     tables: Vec<Option<Table>>,
+    /// `damaged[n]`: why the file for `n` stones could not be opened, if it
+    /// could not (then `tables[n]` is `None`).
+    damaged: Vec<Option<TableError>>,
     cache: Cache<u64, Arc<[u8]>, BlockWeighter>,
     /// [`TableFile::split_sums`] of the DTC blocks probed (2 KiB a block),
     /// keyed as the blocks: a warm DTC probe then adds a few splits, not
@@ -183,7 +188,11 @@ impl Tablebase {
     /// Every `togyz-NN.tkb` file is found and its header validated now.
     /// When two folders hold a table for the same stone count, the first
     /// folder wins. Other files are ignored. Finding no table at all is not
-    /// an error: probes then answer [`ProbeError::MissingTable`].
+    /// an error: probes then answer [`ProbeError::MissingTable`]. Nor is a
+    /// damaged file (its header unreadable or damaged, the file truncated,
+    /// or another stone count than its name says): it is listed by
+    /// [`Tablebase::damaged`], and the probes that need it answer its
+    /// error, while the others are answered from the other tables.
     ///
     /// **Table files must not change while the tablebase lives.** Each file
     /// is memory-mapped when first probed, and a file that another program
@@ -198,9 +207,7 @@ impl Tablebase {
     ///
     /// # Errors
     ///
-    /// [`ProbeError::Directory`] if a folder cannot be listed;
-    /// [`ProbeError::Table`] if a table's header cannot be read or is
-    /// damaged, or holds another stone count than its name says.
+    /// [`ProbeError::Directory`] if a folder cannot be listed.
     pub fn open<P: AsRef<Path>>(
         dirs: impl IntoIterator<Item = P>,
     ) -> Result<Tablebase, ProbeError> {
@@ -236,6 +243,7 @@ impl Tablebase {
         backend: Backend,
     ) -> Result<Tablebase, ProbeError> {
         let mut tables: Vec<Option<Table>> = (0..=MAX_STONES).map(|_| None).collect();
+        let mut damaged: Vec<Option<TableError>> = (0..=MAX_STONES).map(|_| None).collect();
         for dir in dirs {
             let dir = dir.as_ref();
             let dir_err = |e: io::Error| ProbeError::Directory {
@@ -250,19 +258,32 @@ impl Tablebase {
                     found.push((n, entry.path()));
                 }
             }
+            // Listing order is the file system's: the same files, the same
+            // tables, whatever it is.
+            found.sort();
             for (n, path) in found {
-                if n > MAX_STONES || tables[n as usize].is_some() {
+                let n_us = n as usize;
+                if n > MAX_STONES || tables[n_us].is_some() || damaged[n_us].is_some() {
                     continue;
                 }
-                let header = read_header(&path)?;
-                if header.stones != n {
-                    return Err(TableError::InconsistentHeader {
-                        path,
-                        detail: format!("holds {} stones, its name says {n}", header.stones),
+                let header = read_header(&path).and_then(|header| {
+                    if header.stones == n {
+                        Ok(header)
+                    } else {
+                        Err(TableError::InconsistentHeader {
+                            path: path.clone(),
+                            detail: format!("holds {} stones, its name says {n}", header.stones),
+                        })
                     }
-                    .into());
-                }
-                tables[n as usize] = Some(Table {
+                });
+                let header = match header {
+                    Ok(h) => h,
+                    Err(e) => {
+                        damaged[n_us] = Some(e);
+                        continue;
+                    }
+                };
+                tables[n_us] = Some(Table {
                     path,
                     layout: Layout::new(n),
                     header,
@@ -274,26 +295,41 @@ impl Tablebase {
         let estimated_blocks = (cache_bytes / 16384).clamp(16, 1 << 20) as usize;
         Ok(Tablebase {
             tables,
+            damaged,
             cache: Cache::with_weighter(estimated_blocks, cache_bytes, BlockWeighter),
             split_sums: Cache::new(estimated_blocks),
         })
     }
 
-    /// The stone counts that have a table, ascending.
+    /// The stone counts that have a table, ascending (damaged ones
+    /// included: see [`Tablebase::damaged`]).
     pub fn stones(&self) -> impl Iterator<Item = u32> + '_ {
-        self.tables
+        (0..=MAX_STONES).filter(|&n| self.present(n))
+    }
+
+    /// The table files found that could not be opened, with why: their
+    /// stone counts are answered with that error.
+    pub fn damaged(&self) -> impl Iterator<Item = (u32, &TableError)> + '_ {
+        self.damaged
             .iter()
             .enumerate()
-            .filter(|(_, t)| t.is_some())
-            .map(|(n, _)| n as u32)
+            .filter_map(|(n, e)| e.as_ref().map(|e| (n as u32, e)))
+    }
+
+    /// Whether a file for `n` stones was found, damaged or not.
+    fn present(&self, n: u32) -> bool {
+        let n = n as usize;
+        self.tables.get(n).is_some_and(Option::is_some)
+            || self.damaged.get(n).is_some_and(Option::is_some)
     }
 
     /// The largest `N` such that tables for 1..=N stones are all present
     /// (0 if the 1-stone table is missing): every position with at most `N`
-    /// stones can be probed.
+    /// stones can be probed. A damaged table counts as present: the
+    /// positions that need it answer its error, not a search around it.
     pub fn complete_up_to(&self) -> u32 {
         (1..=MAX_STONES)
-            .take_while(|&n| self.tables[n as usize].is_some())
+            .take_while(|&n| self.present(n))
             .last()
             .unwrap_or(0)
     }
@@ -335,7 +371,15 @@ impl Tablebase {
     fn locate(&self, pos: &Position) -> Result<(u32, &Table, u64, u32), ProbeError> {
         let n = pos.stones_on_board();
         let missing = ProbeError::MissingTable { stones: n };
-        let table = self.table(n).ok_or(missing.clone())?;
+        let table = match self.table(n) {
+            Some(t) => t,
+            None => {
+                return Err(match self.damaged.get(n as usize) {
+                    Some(Some(e)) => ProbeError::Table(e.clone()),
+                    _ => missing,
+                })
+            }
+        };
         // `None` only for a kazan over 81, which the callers have answered.
         let slot = Slot::of(pos).ok_or(missing)?;
         let gb = table.layout.global_board(slot.config.id(), slot.board);
@@ -516,7 +560,8 @@ impl Tablebase {
     /// 81:81, when a position repeats (the line then shows the cycle of
     /// endless play), or after [`DRAW_LINE_PLIES`] plies.
     ///
-    /// Empty when the game is over.
+    /// Empty when the game is over. [`crate::notation::line`] writes it
+    /// in traditional notation (`91 12 91 12`).
     ///
     /// # Errors
     ///

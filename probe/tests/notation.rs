@@ -122,11 +122,17 @@ fn bad_kazans_side_and_move_number() {
     // An empty field is a missing one: whitespace between fields is free.
     assert_eq!(err("9/9  81 S 1"), NotationError::FieldCount { found: 4 });
     assert_eq!(err("9/9 81 81  1"), NotationError::FieldCount { found: 4 });
-    for s in ["W", "s", "SN"] {
+    for s in ["W", "w", "SN", "sn", "South"] {
         assert_eq!(
             err(&format!("9/9 81 81 {s} 1")),
             NotationError::BadSide { text: s.into() }
         );
+    }
+    // A lower-case side to move is the same side.
+    for (lower, upper) in [("s", "S"), ("n", "N")] {
+        let fen = |side| format!("7,2S,1/8,2S 79 79 {side} 1");
+        assert_eq!(parse_fen(&fen(lower)), parse_fen(&fen(upper)));
+        assert!(parse_fen(&fen(lower)).is_ok());
     }
     for n in ["0", "-1", "x", "01", "4294967296", "1.5"] {
         assert_eq!(
@@ -404,4 +410,21 @@ fn a_bare_hole_number_is_the_move_from_that_hole() {
             }),
         })
     );
+}
+
+#[test]
+fn a_line_in_traditional_notation_and_moves_in_debug_by_hole() {
+    let pos = parse_fen("7,2S,1/8,2S 79 79 S 1").unwrap();
+    let m = |h| togyz_probe::Move::new(h).unwrap();
+    let pv = [m(9), m(1), m(9), m(1)];
+    assert_eq!(
+        togyz_probe::notation::line(&pos, &pv).unwrap().join(" "),
+        "91 12 91 12"
+    );
+    assert!(matches!(
+        togyz_probe::notation::line(&pos, &[m(9), m(5)]),
+        Err(NotationError::IllegalMove { .. })
+    ));
+    assert_eq!(format!("{:?}", m(9)), "Move(9)");
+    assert_eq!(format!("{:?}", m(1)), "Move(1)");
 }
