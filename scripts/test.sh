@@ -23,6 +23,8 @@ venv=target/py-venv
 TOGYZ_GEN="$PWD/target/ci/togyz-gen" TOGYZ_PROBE="$PWD/target/ci/togyz-probe" \
     "$venv/bin/python" -m pytest -q python/tests
 
+bash scripts/browser-test.sh
+
 echo "== the search measurements of docs/ agree with each other"
 python3 scripts/search-agree.py docs/search-measure-*.csv
 
