@@ -16,7 +16,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -261,31 +260,34 @@ def screenshot(d, path, width, height):
 # ---- the run ----
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(bin_dir, tables, log):
-    port = free_port()
+def start_server(bin_dir, tables, log_path):
+    """`togyz-probe serve` on a port the system picks (it prints the
+    address); its log goes to `log_path`."""
+    log = open(log_path, "w")
     proc = subprocess.Popen(
-        [os.path.join(bin_dir, "togyz-probe"), "serve", "--tables", tables, "--bind", f"127.0.0.1:{port}",
+        [os.path.join(bin_dir, "togyz-probe"), "serve", "--tables", tables, "--bind", "127.0.0.1:0",
          "--search-time", "10"],
         stdout=log, stderr=subprocess.STDOUT,
     )
-    url = f"http://127.0.0.1:{port}/"
-    for _ in range(200):
+    url = None
+    for _ in range(400):
         if proc.poll() is not None:
-            raise Failed(f"togyz-probe serve exited with {proc.returncode} (log: {log.name})")
-        try:
-            with urllib.request.urlopen(url + "healthz", timeout=1) as r:
-                if r.status == 200:
-                    return proc, url
-        except OSError:
-            time.sleep(0.05)
+            raise Failed(f"togyz-probe serve exited with {proc.returncode} (log: {log_path})")
+        if url is None:
+            with open(log_path) as f:
+                m = re.search(r"127\.0\.0\.1:([1-9][0-9]*)", f.read())
+            if m:
+                url = f"http://127.0.0.1:{m.group(1)}/"
+        if url:
+            try:
+                with urllib.request.urlopen(url + "healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return proc, url
+            except OSError:
+                pass
+        time.sleep(0.05)
     proc.kill()
-    raise Failed("togyz-probe serve did not answer /healthz within 10 s")
+    raise Failed(f"togyz-probe serve did not answer /healthz within 20 s (log: {log_path})")
 
 
 def browser():
@@ -368,11 +370,13 @@ def run(d, cli, url, out):
     game = games[0]
     check(game["mistakes"] >= 2, f"the record has result-changing moves ({game['mistakes']})")
     paste(d, record)
-    final = None
-    WebDriverWait(d, 30).until(lambda d: len(move_marks(d)) == game["plies"])
     last = game["plies"]
-    final = d.execute_script("return document.getElementById('board').dataset.fen")
+    # The game's last position, from query: where the page must end up.
+    before = game["moves"][-1]
+    text = re.sub(r"^[0-9]+\.(\.\.)?\s*", "", before["label"]).replace("X", "x")
+    final = next(m["fen"] for m in cli.query(before["fen_before"])["moves"] if m["move"] == text)
     wait_ready(d, final)
+    check_board(d, final)
     marks = move_marks(d)
     want = expected_marks(game)
     check(marks == want, f"each move's mark and verdict equal annotate's: {marks}")
@@ -429,9 +433,8 @@ def main():
                 check=True, stdout=subprocess.DEVNULL,
             )
         url = args.url
-        log = open(os.path.join(args.out, "serve.log"), "w")
         if not url:
-            proc, url = start_server(args.bin, tables, log)
+            proc, url = start_server(args.bin, tables, os.path.join(args.out, "serve.log"))
         print(f"server {url}, tables {tables}")
         driver, profile = browser()
         run(driver, Cli(args.bin, tables), url, args.out)
