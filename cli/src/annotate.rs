@@ -13,6 +13,7 @@
 //! the exit code is then 2.
 
 use std::io::{self, Read, Write};
+use std::time::Instant;
 
 use serde::Serialize;
 use togyz_probe::notation::{result_text, traditional};
@@ -150,7 +151,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         bytes = std::fs::read(&args.file)
             .map_err(|e| Failure::new(Kind::BadFen, format!("cannot read {}: {e}", args.file)))?;
     }
-    let (text, lossy) = decode(&bytes);
+    let (_, lossy) = decode(&bytes);
     if lossy {
         eprintln!(
             "warning: {} is not valid UTF-8 (or UTF-16 with a byte order mark); \
@@ -168,6 +169,39 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     let budget = args.memory.limits(args.search_time).budget();
     let mut out = io::stdout().lock();
+    let failed = annotate_stream(&bytes[..], &tables, budget, args.json, None, &mut out)?;
+    if failed {
+        return Err(Failure::new(
+            Kind::BadMove,
+            "some games could not be read or replayed (see above)",
+        ));
+    }
+    Ok(())
+}
+
+/// Annotates every game of `input` (a record file, as `annotate` reads it),
+/// writing each game's report to `out` as soon as it is done: one JSON
+/// object per line when `json`, else the text report. After `deadline`
+/// nothing more is searched: positions above the tables are left
+/// unsettled.
+///
+/// Returns whether some game could not be read or replayed (its report
+/// says why).
+///
+/// # Errors
+/// The input cannot be read or holds no game, `out` cannot be written, or a
+/// table is damaged or unreadable.
+pub fn annotate_stream(
+    mut input: impl std::io::BufRead,
+    tables: &Tables,
+    budget: Budget,
+    json: bool,
+    deadline: Option<Instant>,
+    out: &mut impl Write,
+) -> Result<bool, Failure> {
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes).map_err(Failure::input)?;
+    let (text, _) = decode(&bytes);
     let mut failed = false;
     let games = parse_records(&text);
     if games.is_empty() {
@@ -175,7 +209,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     for (i, game) in games.into_iter().enumerate() {
         let number = i + 1;
-        let mut json = GameJson {
+        let mut report = GameJson {
             game: number,
             line: 0,
             tags: serde_json::Map::new(),
@@ -192,31 +226,25 @@ pub fn run(args: Args) -> Result<(), Failure> {
         match game {
             Err(e) => {
                 failed = true;
-                json.error = Some(e.to_string());
+                report.error = Some(e.to_string());
                 text.push_str(&format!("Game {number}: error: {e}\n"));
             }
             Ok(g) => {
-                failed |= annotate(&tables, budget, &g, &mut json, &mut text)?;
+                failed |= annotate(tables, budget, deadline, &g, &mut report, &mut text)?;
             }
         }
-        let written = if args.json {
+        let written = if json {
             writeln!(
                 out,
                 "{}",
-                serde_json::to_string(&json).expect("a game always serialises")
+                serde_json::to_string(&report).expect("a game always serialises")
             )
         } else {
             writeln!(out, "{text}")
         };
         written.and_then(|()| out.flush())?;
     }
-    if failed {
-        return Err(Failure::new(
-            Kind::BadMove,
-            "some games could not be read or replayed (see above)",
-        ));
-    }
-    Ok(())
+    Ok(failed)
 }
 
 /// Annotates one game into `json` and `text`; returns whether it failed to
@@ -224,6 +252,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
 fn annotate(
     tables: &Tables,
     budget: Budget,
+    deadline: Option<Instant>,
     g: &GameRecord,
     json: &mut GameJson,
     text: &mut String,
@@ -243,7 +272,8 @@ fn annotate(
             return Ok(true);
         }
     };
-    let evals = evaluate(&tables.tb, budget, &replay.positions).map_err(|e| tables.failure(e))?;
+    let evals =
+        evaluate(&tables.tb, budget, deadline, &replay.positions).map_err(|e| tables.failure(e))?;
     let first_mover = replay.positions[0].side_to_move();
     let first = evals.iter().position(Option::is_some);
     json.first_settled = first;
@@ -357,9 +387,11 @@ fn annotate(
 
 /// Evaluates positions from the last backwards; stops at the second
 /// unproven position in a row and leaves everything before it `None`.
+/// No search runs past `deadline`, and none for longer than what is left.
 fn evaluate(
     tb: &Tablebase,
     budget: Budget,
+    deadline: Option<Instant>,
     positions: &[Position],
 ) -> Result<Vec<Option<Eval>>, ProbeError> {
     let mut out = vec![None; positions.len()];
@@ -389,13 +421,24 @@ fn evaluate(
         } else if budget.time.is_some_and(|t| t.is_zero()) {
             None
         } else {
-            let r = solver.solve(pos)?;
-            r.proven().map(|wdl| Eval {
-                wdl,
-                dtm: None,
-                best: r.best_move.map(|m| (m, None)),
-                source: r.source,
-            })
+            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            if left.is_some_and(|l| l.is_zero()) {
+                None
+            } else {
+                if let Some(left) = left.filter(|&l| budget.time.is_none_or(|t| t > l)) {
+                    solver.set_budget(Budget {
+                        time: Some(left),
+                        ..budget
+                    });
+                }
+                let r = solver.solve(pos)?;
+                r.proven().map(|wdl| Eval {
+                    wdl,
+                    dtm: None,
+                    best: r.best_move.map(|m| (m, None)),
+                    source: r.source,
+                })
+            }
         };
         match eval {
             Some(_) => misses = 0,
