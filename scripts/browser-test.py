@@ -250,8 +250,11 @@ def key(d, k):
     d.find_element(By.TAG_NAME, "body").send_keys(k)
 
 
-def screenshot(d, path, width, height):
+def screenshot(d, path, width, height, whole=False):
+    """The window at `width` × `height`, or the whole page that wide."""
     d.set_window_size(width, height)
+    if whole:
+        d.set_window_size(width, min(3000, d.execute_script("return document.documentElement.scrollHeight")))
     time.sleep(0.3)
     d.save_screenshot(path)
     print(f"  screenshot {path}")
@@ -398,7 +401,6 @@ def run(d, cli, url, out):
     wait_ready(d, game["moves"][at]["fen_before"] if at < last else final)
     note = d.find_element(By.ID, "move-note").text
     check(note.startswith(f"{first['label']}?? {first['mistake']}"), f"the move's note: {note!r}")
-    screenshot(d, os.path.join(out, "game-desktop.png"), 1280, 860)
 
     print("== the game's link")
     link = d.current_url
@@ -407,8 +409,10 @@ def run(d, cli, url, out):
     d.get(link)
     wait_ready(d, game["moves"][at]["fen_before"] if at < last else final)
     check(move_marks(d) == want, "the link brings back the game with the same marks")
-    d.set_window_size(390, 844)
-    screenshot(d, os.path.join(out, "game-phone.png"), 390, 844)
+    key(d, Keys.HOME)
+    wait_ready(d, POSITION)
+    screenshot(d, os.path.join(out, "game-desktop.png"), 1280, 860)
+    screenshot(d, os.path.join(out, "game-phone.png"), 390, 844, whole=True)
 
     errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]]
     check(not errors, f"no errors in the browser's console: {errors}")
