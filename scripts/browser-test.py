@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -34,6 +35,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 POSITION = "1S,5,1S,2/1S,1,1S,2,1S,2,1S 77 79 S 30"
 # Above the 6-stone tables: 8 stones, for the search's verdict and spinner.
 ABOVE = "5,2S,2,1S/2S,1,1S,2S,5 75 79 S 30"
+# Not a FEN: the North row has two holes.
+BAD = "9S,9S/9S 0 0 S 1"
 START = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1"
 CHROMIUM_FLAGS = [
     "--headless",
@@ -320,6 +323,14 @@ def run(d, cli, url, out):
     playable = {h[3] for h in board_of(d)["holes"] if h[3]}
     check(playable == {m["uci"] for m in q["moves"]}, "exactly the legal moves' holes are playable")
 
+    print("== a bad FEN")
+    paste(d, BAD)
+    WebDriverWait(d, 10).until(lambda d: d.find_element(By.ID, "error").is_displayed())
+    shown = d.find_element(By.ID, "error").text
+    check(shown == cli.query(BAD)["error"], f"the server's message for a bad FEN, as query gives it: {shown!r}")
+    wait_ready(d, POSITION)
+    check(True, "the board keeps its position")
+
     print("== a click on a hole")
     move = next(m for m in q["moves"] if m["result"] == "draw")
     d.find_element(By.CSS_SELECTOR, f'#board g.hole[data-uci="{move["uci"]}"]').click()
@@ -342,10 +353,24 @@ def run(d, cli, url, out):
     d.set_window_size(1280, 860)
 
     print("== above the tables: proof search")
-    d.find_element(By.CSS_SELECTOR, '#search-time option[value="5"]').click()
+    d.find_element(By.CSS_SELECTOR, '#search-time option[value="10"]').click()
+    # Every state the verdict goes through, with the spinner's.
+    d.execute_script(
+        """
+        window.seen = [];
+        const verdict = document.getElementById('verdict');
+        new MutationObserver(() => window.seen.push([
+          document.getElementById('verdict-text').textContent,
+          !verdict.querySelector('.spinner').hidden])).observe(
+          verdict, {subtree: true, childList: true, characterData: true, attributes: true});
+        """
+    )
     paste(d, ABOVE)
     wait_ready(d, ABOVE, timeout=40)
-    s = cli.query(ABOVE, seconds=5)
+    seen = d.execute_script("return window.seen")
+    check(any("searching" in text and spinning for text, spinning in seen),
+          f"a spinner while the search runs: {[t for t, _ in seen][-3:]}")
+    s = cli.query(ABOVE, seconds=10)
     check(s.get("source") == "search", "query answers the position by search")
     verdict = d.find_element(By.ID, "verdict-text").text
     if s["result"] != "unknown":
@@ -414,7 +439,11 @@ def run(d, cli, url, out):
     screenshot(d, os.path.join(out, "game-desktop.png"), 1280, 860)
     screenshot(d, os.path.join(out, "game-phone.png"), 390, 844, whole=True)
 
-    errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]]
+    # The console: no script error, and no failed request but the bad
+    # FEN's 400 (and the favicon there is none of).
+    expected = ("favicon.ico", "fen=" + urllib.parse.quote(BAD.replace(" ", "_"), safe="_"))
+    errors = [e for e in d.get_log("browser")
+              if e["level"] == "SEVERE" and not any(x in e["message"] for x in expected)]
     check(not errors, f"no errors in the browser's console: {errors}")
 
 

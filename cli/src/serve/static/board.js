@@ -188,6 +188,7 @@
     svg.replaceChildren();
     svg.setAttribute('viewBox', `0 0 ${G.width} ${G.height}`);
     svg.setAttribute('data-fen', st.fen);
+    $('fen-out').value = st.fen;
     if (!b) {
       svg.appendChild(s('text', { x: G.width / 2, y: G.height / 2, 'text-anchor': 'middle', class: 'msg' }, 'not a FEN'));
       return;
@@ -266,7 +267,6 @@
       if (i >= 0) notes.push(`X: ${sideName(other(side))}'s tuzdyk in ${sideName(side)}'s hole ${i + 1}`);
     }
     $('tuzdyks').textContent = notes.join('; ');
-    $('fen-out').value = st.fen;
   }
 
   // ---- the answer: verdict, proof, moves, line ----
@@ -337,6 +337,8 @@
         result === 'draw'
           ? `${sideName(side)} to move: a draw with best play.`
           : `${sideName(side)} to move ${inWords(result, a.dtm, a.dtc)}.`;
+    } else if (source === 'none' && searching) {
+      text = `${sideName(side)} to move, above the tables (${a.stones} stones): searching, up to ${$('search-time').value} s…`;
     } else if (source === 'none') {
       text = `${sideName(side)} to move; no table covers this position (${a.stones} stones).`;
       const shown = shownText(side, a.proven);
@@ -358,7 +360,7 @@
       }
     }
     verdict.className = `v-${result}`;
-    setBusy(!!searching, searching ? `${text.replace(/\.$/, '')} … searching (up to ${$('search-time').value} s)` : text);
+    setBusy(!!searching, text);
     if (searching) verdict.className = 'v-unknown';
 
     $('moves').hidden = moves.length === 0;
@@ -396,7 +398,9 @@
     return { fen: st.fen, ply: st.ply, lastUci: st.lastUci };
   }
 
-  function show(entry) {
+  /** Shows `entry`'s position; `first` is its tables-only answer when
+   * already asked. */
+  function show(entry, first) {
     st.fen = entry.fen;
     st.ply = entry.ply === undefined ? null : entry.ply;
     st.lastUci = entry.lastUci || null;
@@ -404,17 +408,17 @@
     renderBoard();
     renderGameCursor();
     writeHash();
-    analyse();
+    analyse(first);
   }
 
-  async function analyse() {
+  async function analyse(first) {
     const token = ++st.token;
     const fen = st.fen;
     const seconds = Number($('search-time').value);
     setBusy(true, 'Asking the tables…');
     // First the tables alone: instant, and it lists the legal moves even
     // above the tables, so that the board can be played at once.
-    const a = await ask(fen, 0);
+    const a = first || (await ask(fen, 0));
     if (token !== st.token) return;
     st.answer = a;
     const above = a && a.kind === 'no_table' && Array.isArray(a.moves) && a.moves.length > 0;
@@ -802,21 +806,22 @@
       const fields = text.split(/\s+/);
       const fen = fields.slice(0, 5).join(' ');
       const moves = fields.slice(5).filter((m) => !/^[0-9]+\.+$/.test(m));
-      st.game = null;
-      $('game').hidden = true;
-      if (moves.length === 0) {
-        st.back = [];
-        st.fwd = [];
-        show({ fen, ply: null });
-        return;
-      }
+      // Asked before anything changes: a bad FEN or move leaves the board
+      // as it was, with the server's message.
       const a = await ask(fen, 0, moves);
       if (isError(a)) {
         showError(`${a.error || 'no answer'}${a.move_index !== undefined ? ` (move ${a.move_index + 1})` : ''}`);
         return;
       }
-      st.back = [{ fen: a.start || fen, ply: null, lastUci: null }];
+      st.game = null;
+      $('game').hidden = true;
       st.fwd = [];
+      if (moves.length === 0) {
+        st.back = [];
+        show({ fen, ply: null }, a);
+        return;
+      }
+      st.back = [{ fen: a.start || fen, ply: null, lastUci: null }];
       show({ fen: a.position || a.fen, ply: null });
       return;
     }
