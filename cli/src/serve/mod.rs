@@ -28,6 +28,9 @@ pub use config::Args;
 
 use crate::failure::{Failure, Kind};
 
+/// The longest request head (request line and headers) read.
+const MAX_HEAD: usize = 64 * 1024;
+
 /// Runs the server until it is stopped (Ctrl-C, SIGTERM).
 ///
 /// # Errors
@@ -98,6 +101,10 @@ async fn serve(config: config::Config, tables: crate::tables::Tables) -> Result<
             let conn = http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
+                // A request's head (its line and headers) fits in 64 KiB;
+                // a longer one gets 431 or 414 and the connection closes.
+                .max_buf_size(MAX_HEAD)
+                .max_header_size(MAX_HEAD)
                 .serve_connection(TokioIo::new(stream), TowerToHyperService::new(svc));
             // A client that goes away or times out is no error of ours.
             let _ = conn.await;

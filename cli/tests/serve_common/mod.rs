@@ -64,6 +64,11 @@ impl Server {
         self.log.lock().unwrap().clone()
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Whether the process is still running.
     pub fn alive(&mut self) -> bool {
         self.child.try_wait().unwrap().is_none()
