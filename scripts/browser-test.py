@@ -438,6 +438,27 @@ def run(d, cli, url, out):
     wait_ready(d, POSITION)
     screenshot(d, os.path.join(out, "game-desktop.png"), 1280, 860)
     screenshot(d, os.path.join(out, "game-phone.png"), 390, 844, whole=True)
+    d.set_window_size(1280, 860)
+
+    print("== a variation off the game")
+    off = next(m for m in cli.query(POSITION)["moves"] if m["fen"] != game["moves"][1]["fen_before"])
+    d.find_element(By.CSS_SELECTOR, f'#board g.hole[data-uci="{off["uci"]}"]').click()
+    wait_ready(d, off["fen"])
+    check(d.find_element(By.ID, "to-game").is_displayed(), "off the game's line, a button leads back")
+    check("game=" in d.current_url and "fen=" + off["fen"].replace(" ", "_") in d.current_url,
+          "the URL holds the game and the variation's position")
+    key(d, Keys.ARROW_LEFT)
+    wait_ready(d, POSITION)
+    check(not d.find_element(By.ID, "to-game").is_displayed(), "← returns to the game's line")
+
+    print("== a record that does not replay")
+    kazan = re.search(r"\(([0-9]+)\)", record).group(1)
+    broken = record.replace(f"({kazan})", f"({int(kazan) + 1})", 1)
+    error = cli.annotate(broken)[0]["error"]
+    paste(d, broken)
+    WebDriverWait(d, 10).until(lambda d: d.find_element(By.ID, "error").is_displayed())
+    shown = d.find_element(By.ID, "error").text
+    check(error in shown, f"annotate's error is shown: {shown!r}")
 
     # The console: no script error, and no failed request but the bad
     # FEN's 400 (and the favicon there is none of).

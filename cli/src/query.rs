@@ -211,7 +211,7 @@ pub fn reply(
             if let Some(tb) = serve {
                 a.extend(tb);
             }
-            Reply::Search(a)
+            Reply::Search(*a)
         }
         Ok(Verdict::Beyond(pos, f)) => Reply::Beyond(beyond_json(given, &f, reached, &pos, serve)),
         Err(f) => {
@@ -241,7 +241,7 @@ pub enum Verdict {
     /// The tables answer it.
     Tables(Answer),
     /// Above the tables: what proof search showed.
-    Search(above::SearchAnswer),
+    Search(Box<above::SearchAnswer>),
     /// No table covers it (and no search ran): the board and the legal
     /// moves can still be shown.
     Beyond(Position, Failure),
@@ -366,7 +366,7 @@ pub fn answer<'t>(
         // Made at the first search: a table answer needs no solver.
         let solver = solver.get_or_insert_with(|| above::solver(&tables.tb, limits));
         return above::answer(solver, pos, limits.seconds, progress)
-            .map(Verdict::Search)
+            .map(|a| Verdict::Search(Box::new(a)))
             .map_err(|e| tables.failure(e));
     }
     let probe = || -> Result<Answer, ProbeError> {

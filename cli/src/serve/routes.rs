@@ -162,18 +162,22 @@ struct PositionQuery {
     search_time: Option<String>,
 }
 
-/// The search time asked for (`text`, in seconds), capped by the server's.
-fn search_time(config: &Config, text: Option<&str>, default: f64) -> Result<f64, Response> {
+/// The search time asked for (`text`, in seconds), capped by the server's;
+/// `default` (capped) without one.
+///
+/// # Errors
+/// The 400 answer for a text that is no number of seconds.
+fn search_time(config: &Config, text: Option<&str>, default: f64) -> Result<f64, Box<Response>> {
     let Some(text) = text else {
         return Ok(default.min(config.search_time));
     };
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && s >= 0.0 => Ok(s.min(config.search_time)),
-        _ => Err(error(
+        _ => Err(Box::new(error(
             StatusCode::BAD_REQUEST,
             "bad_request",
             format!("search_time `{text}` is not a number of seconds (0 or more)"),
-        )),
+        ))),
     }
 }
 
@@ -205,7 +209,7 @@ async fn position(
     };
     let seconds = match search_time(&s.config, q.search_time.as_deref(), s.config.search_time) {
         Ok(t) => t,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     // lila's `_` for spaces, which need no escaping in a URL.
     let given = q
@@ -305,7 +309,7 @@ async fn annotate(
     // One second a position by default, as `annotate` searches.
     let seconds = match search_time(&s.config, q.search_time.as_deref(), 1.0) {
         Ok(t) => t,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let ndjson = match q.format.as_deref() {
         None => headers
