@@ -533,6 +533,12 @@
     return who;
   }
 
+  /** The verdict of the position shown, after a record failed to load. */
+  function restore() {
+    if (st.answer) renderAnswer(st.answer, false);
+    else setBusy(false, '');
+  }
+
   async function loadRecord(text, then) {
     setBusy(true, 'Annotating the game…');
     showError('');
@@ -545,7 +551,7 @@
     });
     const games = Array.isArray(j) ? j : j && Array.isArray(j.games) ? j.games : j && j.moves ? [j] : [];
     if (games.length === 0) {
-      setBusy(false, '');
+      restore();
       showError(`The record could not be read: ${(j && j.error) || 'no game in it'}`);
       return;
     }
@@ -568,7 +574,7 @@
     if (j.error) {
       st.game = null;
       $('game').hidden = true;
-      setBusy(false, '');
+      restore();
       showError(`Game ${j.game || i + 1} (line ${j.line}): ${j.error}`);
       writeHash();
       return;
@@ -585,6 +591,7 @@
       const want = texts[texts.length - 1].replace(/X/g, 'x');
       const m = (a.moves || []).find((x) => x.move === want || x.uci === want);
       if (!m) {
+        restore();
         showError(`The game's last move ${want} is not among the server's moves: ${a.error || ''}`);
         return;
       }
