@@ -83,16 +83,17 @@
     games: [],
     game: null,
     token: 0,
+    searching: null, // the AbortController of the search under way
   };
 
   // ---- the server ----
 
   /** GET /v1/togyzkumalak: the answer object, or an error object. */
-  async function ask(fen, seconds, moves) {
+  async function ask(fen, seconds, moves, signal) {
     const q = [`fen=${encodeURIComponent(fen.trim().replace(/\s+/g, '_'))}`];
     if (moves && moves.length) q.push(`moves=${encodeURIComponent(moves.join(','))}`);
     q.push(`search_time=${seconds}`);
-    return getJson(`v1/togyzkumalak?${q.join('&')}`);
+    return getJson(`v1/togyzkumalak?${q.join('&')}`, signal ? { signal } : undefined);
   }
 
   async function getJson(url, options) {
@@ -413,6 +414,10 @@
 
   async function analyse(first) {
     const token = ++st.token;
+    if (st.searching) {
+      st.searching.abort();
+      st.searching = null;
+    }
     const fen = st.fen;
     const seconds = Number($('search-time').value);
     setBusy(true, 'Asking the tables…');
@@ -425,8 +430,15 @@
     renderBoard();
     renderAnswer(a, above && seconds > 0);
     if (!above || seconds <= 0) return;
-    const b = await ask(fen, seconds);
+    // Stepping through positions quickly should not start a search for
+    // each: wait a moment, and drop the search when the page moves on.
+    await new Promise((resolve) => setTimeout(resolve, 250));
     if (token !== st.token) return;
+    if (st.searching) st.searching.abort();
+    st.searching = new AbortController();
+    const b = await ask(fen, seconds, null, st.searching.signal);
+    if (token !== st.token) return;
+    st.searching = null;
     if (isError(b)) {
       renderAnswer(a, false);
       $('proof').textContent = `Search: ${b.error || 'no answer'}`;
