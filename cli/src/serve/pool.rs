@@ -33,6 +33,21 @@ impl Weighter<Key, Cached> for Bytes {
     }
 }
 
+/// Lowers the calling thread's priority to the least (nice 19): a search
+/// (and the threads it starts, which inherit it) then gets a core only when
+/// the async workers answering from the tables leave one free, so that
+/// searches never slow those answers down. Every thread of the blocking
+/// pool runs searches or annotations only, so it stays low.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: setpriority takes integers only and touches no memory of
+        // ours; on Linux, PRIO_PROCESS with `who` 0 is the calling thread
+        // alone. Failing (it cannot, for a lower priority) changes nothing.
+        let _ = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
+    }
+}
+
 /// The bounded searches and their answers.
 pub struct Pool {
     slots: Arc<Semaphore>,
@@ -101,6 +116,7 @@ impl Pool {
         // The slot and the count go with the work: a client that leaves
         // does not free the slot before the search ends.
         let task = tokio::task::spawn_blocking(move || {
+            lower_priority();
             let out = work();
             drop((permit, running));
             out
