@@ -356,7 +356,8 @@
         proof.textContent = `Above the tables (${a.stones} stones), search proved it: ${how}.` +
           (a.best ? ` ${a.best} ${bestVerb}.` : '');
       } else {
-        text = `Not proven within ${$('search-time').value} s: ${shownText(side, a.proven)}.`;
+        // The time the search took: the server may cap what was asked.
+        text = `Not proven in ${Number(stats.seconds || 0).toFixed(1)} s: ${shownText(side, a.proven)}.`;
         proof.textContent = `Above the tables (${a.stones} stones): ${how}.`;
       }
     }
