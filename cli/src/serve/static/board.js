@@ -377,7 +377,7 @@
       const tr = h(
         'tr',
         { class: `r-${r}`, 'data-uci': m.uci, 'data-move': m.move, tabindex: 0, title: `play ${m.move}` },
-        h('td', { class: 'mv' }, m.move),
+        h('td', { class: 'mv' }, m.move, conversion(m)),
         h('td', { class: 'uci' }, m.uci),
         h('td', { class: 'res' }, h('span', { class: `badge r-${r}` }, label)),
         h('td', { class: 'dist' }, dist)
@@ -392,6 +392,30 @@
       pv.appendChild(h('span', { class: 'pv-label' }, result === 'draw' ? 'Drawing line: ' : 'Best line: '));
       pv.appendChild(h('span', { class: 'pv-moves' }, a.pv.join(' ')));
     }
+  }
+
+  /** What a move converts, as the server lists it: stones captured, a
+   * tuzdyk made, stones fed to tuzdyks, the end of the game. */
+  function conversion(m) {
+    const parts = [];
+    const words = [];
+    if (m.tuzdyk) {
+      parts.push('tuzdyk');
+      words.push('makes a tuzdyk');
+    }
+    if (m.capture > 0) {
+      parts.push(`+${m.capture}`);
+      words.push(`takes ${m.capture} stone${m.capture === 1 ? '' : 's'}`);
+    }
+    if (m.feed > 0) {
+      parts.push(`feeds ${m.feed}`);
+      words.push(`sows ${m.feed} into tuzdyks`);
+    }
+    if (m.game_over) {
+      parts.push('ends');
+      words.push('ends the game');
+    }
+    return parts.length ? h('span', { class: 'conv', title: words.join(', ') }, parts.join(' ')) : null;
   }
 
   // ---- navigation ----
