@@ -319,6 +319,13 @@ def run(d, cli, url, out):
     check_board(d, POSITION)
     check_answer(d, cli, POSITION)
     check("fen=" + POSITION.replace(" ", "_") in d.current_url, "the URL holds the position")
+    # Results in lichess's colours: its green and red, and grey for draws.
+    colours = d.execute_script(
+        "return Object.fromEntries([...document.querySelectorAll('#moves .badge')].map("
+        "(b) => [b.className.replace('badge r-', ''), getComputedStyle(b).backgroundColor]));"
+    )
+    check(colours == {"win": "rgb(98, 153, 36)", "draw": "rgb(138, 138, 138)", "loss": "rgb(204, 51, 51)"},
+          f"wins green, draws grey, losses red: {colours}")
     # The holes of the side to move play its moves; their outlines are the moves' colours.
     playable = {h[3] for h in board_of(d)["holes"] if h[3]}
     check(playable == {m["uci"] for m in q["moves"]}, "exactly the legal moves' holes are playable")
