@@ -839,7 +839,8 @@
     const text = raw.trim();
     showError('');
     if (!text) return;
-    const link = /^https?:\/\/\S*?([#?]\S*)$/.exec(text);
+    // A link to the board, or just its `#...` part.
+    const link = /^(?:https?:\/\/\S*?)?([#?]\S*)$/.exec(text);
     if (link) {
       await applyParams(readParams(link[1]));
       return;
