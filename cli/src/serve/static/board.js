@@ -740,7 +740,9 @@
       }
     }
     if (st.ply === 0) {
-      note.textContent = `Start of the game: ${standing(g.moves[0] && g.moves[0].before)}.`;
+      $('movelist').scrollTop = 0;
+      const e = g.moves[0] && g.moves[0].before;
+      note.textContent = `Start of the game: ${e ? standing(e) : 'not settled'}.`;
     } else {
       const m = g.moves[st.ply - 1];
       const change = `${standing(m.before)} → ${standing(m.after)}`;
