@@ -12,7 +12,8 @@
 //! stones (the tables must cover them: every answer must be a 200 from the
 //! tables, with every move ranked); the search positions have 12 to 20
 //! stones, each new, so the cache does not answer them. Bounded in time
-//! (`--seconds` a phase) and in requests (`--max-requests` a phase).
+//! (`--warmup` seconds, then `--seconds` a phase) and in requests
+//! (`--max-requests` a phase).
 
 use std::time::{Duration, Instant};
 
@@ -32,6 +33,7 @@ struct Options {
     max_requests: u64,
     max_stones: u32,
     search_time: f64,
+    warmup: f64,
 }
 
 fn options() -> Options {
@@ -43,6 +45,7 @@ fn options() -> Options {
         max_requests: 2_000_000,
         max_stones: 8,
         search_time: 2.0,
+        warmup: 3.0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -62,6 +65,7 @@ fn options() -> Options {
             "--max-requests" => o.max_requests = parse(key, value),
             "--max-stones" => o.max_stones = parse(key, value),
             "--search-time" => o.search_time = parse(key, value),
+            "--warmup" => o.warmup = parse(key, value),
             _ => panic!("unknown option {key}"),
         }
     }
@@ -168,10 +172,11 @@ async fn searcher(addr: String, seed: u64, search_time: f64, until: Instant) -> 
     (answered, busy)
 }
 
-/// One phase: `o.connections` table clients (and `searchers` searchers).
-async fn phase(o: &Options, searchers: usize, label: &str) {
+/// One phase of `seconds`: `o.connections` table clients (and `searchers`
+/// searchers).
+async fn phase(o: &Options, seconds: f64, searchers: usize, label: &str) {
     let mut rng = SmallRng::seed_from_u64(2026);
-    let until = Instant::now() + Duration::from_secs_f64(o.seconds);
+    let until = Instant::now() + Duration::from_secs_f64(seconds);
     let per = o.max_requests / o.connections as u64;
     let searches: Vec<_> = (0..searchers)
         .map(|i| {
@@ -231,6 +236,11 @@ async fn main() {
          search_time {}",
         o.connections, o.seconds, o.max_stones, o.searchers, o.search_time
     );
-    phase(&o, 0, "tables alone").await;
-    phase(&o, o.searchers, "tables while searching").await;
+    // The same positions in every phase: the first one, not counted,
+    // brings their blocks into the caches, so that the phases compare.
+    if o.warmup > 0.0 {
+        phase(&o, o.warmup, 0, "warm-up (not counted)").await;
+    }
+    phase(&o, o.seconds, 0, "tables alone").await;
+    phase(&o, o.seconds, o.searchers, "tables while searching").await;
 }
