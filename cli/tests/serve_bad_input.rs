@@ -220,6 +220,23 @@ fn a_thousand_bad_requests_then_a_good_one_is_answered() {
     assert!(took < Duration::from_secs(8), "body: {took:?}");
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
 
+    // A connection kept open after its answer is closed once idle for the
+    // client timeout.
+    let mut idle = TcpStream::connect(&s.addr).unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        .unwrap();
+    idle.set_read_timeout(Some(Duration::from_secs(15)))
+        .unwrap();
+    let t = Instant::now();
+    let mut seen = Vec::new();
+    let _ = idle.read_to_end(&mut seen);
+    assert!(seen.starts_with(b"HTTP/1.1 200"));
+    assert!(
+        t.elapsed() < Duration::from_secs(8),
+        "idle: {:?}",
+        t.elapsed()
+    );
+
     // Many connections at once: those over the limit are closed, the rest
     // answered; none waits forever.
     let conns: Vec<TcpStream> = (0..300)

@@ -46,7 +46,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .enable_all()
         .build()
         .map_err(|e| Failure::new(Kind::Io, format!("cannot start the server's threads: {e}")))?;
-    runtime.block_on(serve(config, tables))
+    let served = runtime.block_on(serve(config, tables));
+    // Searches still running are of no use to anyone now: stop waiting for
+    // them soon (a drop would wait for each to run out its time).
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    served
 }
 
 /// Binds the address and serves connections until a stop signal.
