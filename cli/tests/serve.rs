@@ -418,3 +418,22 @@ fn annotate_stops_searching_at_its_time_cap() {
     assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
     assert_eq!(r.json()[0]["first_settled"], Json::Null);
 }
+
+#[test]
+fn annotations_past_the_slots_and_queue_are_turned_away_before_their_bodies() {
+    let s = server(&["--searches", "1", "--queue", "0", "--search-memory", "16M"]);
+    std::thread::scope(|scope| {
+        let long = scope.spawn(|| s.post("/v1/annotate?search_time=2", b"1. 19 21\n"));
+        std::thread::sleep(Duration::from_millis(500));
+        // A body announced but never sent: answered at once, not read.
+        let t = Instant::now();
+        let answer = raw(
+            &s.addr,
+            b"POST /v1/annotate HTTP/1.1\r\nHost: t\r\nContent-Length: 500000\r\n\r\n",
+        );
+        assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+        assert!(answer.contains("\"kind\":\"busy\""));
+        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+        assert_eq!(long.join().unwrap().status, 200);
+    });
+}

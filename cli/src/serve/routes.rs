@@ -15,6 +15,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde::{Deserialize, Serialize};
 use togyz_probe::rules::Position;
+use tokio::sync::Semaphore;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::timeout::RequestBodyDeadlineLayer;
 
@@ -41,6 +42,10 @@ pub struct Inner {
     pub pool: Pool,
     /// The counters.
     pub metrics: Arc<Metrics>,
+    /// Annotations in flight (their bodies read, queued or running): as
+    /// many as the search slots and the queue, so that the bodies held in
+    /// memory are at most that many times `--max-body`.
+    annotations: Arc<Semaphore>,
 }
 
 /// The shared state of the handlers.
@@ -56,6 +61,7 @@ pub fn state(config: Config, tables: Tables) -> Shared {
         metrics.clone(),
     );
     Arc::new(Inner {
+        annotations: Arc::new(Semaphore::new(config.searches + config.queue)),
         config,
         tables: Arc::new(tables),
         pool,
@@ -67,7 +73,13 @@ pub fn state(config: Config, tables: Tables) -> Shared {
 pub fn router(state: Shared) -> Router {
     let mut app = Router::new()
         .route("/v1/togyzkumalak", get(position))
-        .route("/v1/annotate", post(annotate))
+        .route(
+            "/v1/annotate",
+            post(annotate).route_layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                admit_annotation,
+            )),
+        )
         .route("/healthz", get(|| async { "ok\n" }))
         .route(
             "/metrics",
@@ -259,6 +271,20 @@ async fn position(
         ),
         Err(Busy) => busy(&s.config),
     }
+}
+
+/// Lets an annotation in (before its body is read) if fewer than the search
+/// slots and the queue are in flight, else answers 503.
+async fn admit_annotation(
+    State(s): State<Shared>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let Ok(_permit) = s.annotations.clone().try_acquire_owned() else {
+        s.metrics.searches_rejected.inc();
+        return busy(&s.config);
+    };
+    next.run(req).await
 }
 
 /// The query string of `POST /v1/annotate`.
