@@ -73,7 +73,8 @@ Example:
   curl 'http://127.0.0.1:9000/v1/togyzkumalak?fen=7,2S,1/8,2S_79_79_S_1'
 
 Exit codes: 0 stopped (Ctrl-C, SIGTERM); 1 the address cannot be bound;
-2 bad arguments; 5 the tables folder cannot be read.";
+2 bad arguments; 3 the tables folder holds no tables; 5 the tables folder
+cannot be read.";
 
 /// `query --help`'s closing text: examples and the exit codes.
 const QUERY_HELP: &str = "\

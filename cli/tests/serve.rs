@@ -437,3 +437,30 @@ fn annotations_past_the_slots_and_queue_are_turned_away_before_their_bodies() {
         assert_eq!(long.join().unwrap().status, 200);
     });
 }
+
+#[test]
+fn a_folder_without_tables_or_a_taken_port_stops_the_server_at_once() {
+    let empty = tempfile::tempdir().unwrap();
+    let missing = empty.path().join("missing");
+    for (dir, code, says) in [
+        (empty.path(), 3, "holds no tables"),
+        (missing.as_path(), 3, "does not exist"),
+    ] {
+        let args = [
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--tables",
+            dir.to_str().unwrap(),
+        ];
+        let out = common::output(common::command(&args, None), "");
+        assert_eq!(out.status.code(), Some(code));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(says));
+    }
+    let s = server(&[]);
+    let dir = common::tables().to_str().unwrap();
+    let args = ["serve", "--bind", s.addr.as_str(), "--tables", dir];
+    let out = common::output(common::command(&args, None), "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen on"));
+}

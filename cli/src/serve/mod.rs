@@ -34,12 +34,21 @@ const MAX_HEAD: usize = 64 * 1024;
 /// Runs the server until it is stopped (Ctrl-C, SIGTERM).
 ///
 /// # Errors
-/// The tables folder cannot be read, or the address cannot be bound.
+/// The tables folder cannot be read or holds no tables, or the address
+/// cannot be bound.
 pub fn run(args: Args) -> Result<(), Failure> {
     let config = args.config()?;
     let tables = args.tables.open();
     if let Some(f) = tables.open_failure() {
         return Err(f);
+    }
+    // `query` answers finished games without tables; a server without any
+    // is a wrong folder.
+    if tables.tb.stones().next().is_none() {
+        return Err(Failure::new(
+            Kind::NoTable,
+            format!("{}: the server needs tables", tables.coverage()),
+        ));
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(config.workers)
