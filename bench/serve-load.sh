@@ -5,6 +5,7 @@
 # Usage: bench/serve-load.sh TABLES_DIR [SECONDS_A_PHASE]   (output on stdout;
 # $SERVE_BIN: another build of togyz-probe to serve with)
 set -euo pipefail
+SERVE_ARGS=${SERVE_ARGS:-}   # more options for serve, e.g. "--workers 4"
 tables=${1:?usage: bench/serve-load.sh TABLES_DIR [SECONDS]}
 seconds=${2:-10}
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ cargo build -q --profile ci -p togyz-cli --bin togyz-probe --example serve_load
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 # The log line of each request goes to /dev/null: a terminal would be the
 # bottleneck, not the server.
-"${SERVE_BIN:-./target/ci/togyz-probe}" serve --tables "$tables" --bind "127.0.0.1:$port" 2>/dev/null &
+"${SERVE_BIN:-./target/ci/togyz-probe}" serve --tables "$tables" --bind "127.0.0.1:$port" $SERVE_ARGS 2>/dev/null &
 server=$!
 trap 'kill $server' EXIT
 for _ in $(seq 50); do

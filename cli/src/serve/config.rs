@@ -54,6 +54,10 @@ pub struct Args {
     /// Connections open at once; more are closed as they come.
     #[arg(long, value_name = "N", default_value = "1024")]
     max_connections: usize,
+    /// Threads answering requests (from the tables; searches run on threads
+    /// of their own) (default: the cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    workers: Option<u32>,
 }
 
 /// What the server runs with, read from [`Args`].
@@ -132,7 +136,7 @@ impl Args {
         }
         Ok(Config {
             bind: self.bind,
-            workers: cores,
+            workers: self.workers.map_or(cores, |n| n as usize),
             search_time: self.search_time,
             memory: self.memory.clone(),
             searches: self.searches.map_or(cores, |n| n as usize),
