@@ -35,6 +35,9 @@ venv=target/py-venv
 TOGYZ_GEN="$PWD/target/ci/togyz-gen" TOGYZ_PROBE="$PWD/target/ci/togyz-probe" \
     "$venv/bin/python" -m pytest -q python/tests
 
+part "the analysis board in headless Chromium (scripts/browser-test.sh)"
+bash scripts/browser-test.sh
+
 part "the search measurements of docs/ agree with each other"
 python3 scripts/search-agree.py docs/search-measure-*.csv
 

@@ -11,7 +11,7 @@ use serde::Serialize;
 use togyz_probe::notation::{traditional, uci};
 use togyz_probe::search::{Budget, SearchResult};
 use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Position, ProbeError, Solver, Tablebase, Wdl};
+use togyz_probe::{Move, Position, ProbeError, Solver, Tablebase, Wdl};
 
 /// Whether `query` answers `pos` by search: it is above the tables, the game
 /// goes on, some tables are there to search into, and search is allowed.
@@ -27,6 +27,103 @@ pub struct MoveJson {
     traditional: String,
     uci: String,
     fen: String,
+    /// What `serve` adds: the move's result where it is known, and what
+    /// the move does.
+    #[serde(flatten)]
+    extra: Option<SearchMoveExtra>,
+}
+
+/// What `serve` adds to a move above the tables: its result where the
+/// rules, the tables or the search know it, else null; distances are
+/// unknown there.
+#[derive(Serialize)]
+pub struct SearchMoveExtra {
+    /// For the mover: `win`, `draw`, `loss`, or null.
+    result: Option<&'static str>,
+    /// Always null above the tables (present so every answer's moves have
+    /// the same fields).
+    dtm: Option<u32>,
+    /// Always null above the tables.
+    dtc: Option<u32>,
+    #[serde(flatten)]
+    more: MoveExtra,
+}
+
+/// What `serve` adds to every move: lichess's names, and what the move
+/// does on the board.
+#[derive(Serialize)]
+pub struct MoveExtra {
+    /// The traditional notation again, under lichess's name for a move's
+    /// human-readable notation.
+    san: String,
+    /// As lichess's `category`: the result for the side to move after the
+    /// move (a winning move has `loss`), or `unknown`.
+    category: &'static str,
+    /// Stones captured by an even count.
+    capture: u8,
+    /// Whether the move makes a tuzdyk.
+    tuzdyk: bool,
+    /// Stones sown into the tuzdyks.
+    feed: u8,
+    /// Whether stones leave the board (a capture, a tuzdyk made, or stones
+    /// fed into one): the move leads to a smaller table.
+    conversion: bool,
+    /// Whether the game is over after the move.
+    game_over: bool,
+}
+
+impl MoveExtra {
+    /// The additions for the legal move `mv` of `pos`, whose result for the
+    /// mover is `result` where known.
+    pub fn new(pos: &Position, mv: Move, result: Option<Wdl>) -> MoveExtra {
+        let mut after = *pos;
+        let report = after.play_unchecked(mv);
+        let feed = report.fed[0] + report.fed[1];
+        MoveExtra {
+            san: report.traditional(),
+            category: result.map_or("unknown", |w| w.flip().name()),
+            capture: report.captured,
+            tuzdyk: report.tuzdyk_made.is_some(),
+            feed,
+            conversion: after.stones_on_board() < pos.stones_on_board(),
+            game_over: report.outcome.is_some(),
+        }
+    }
+}
+
+/// What `serve` adds to a whole answer.
+#[derive(Serialize)]
+pub struct Extra {
+    /// As lichess names it: `win`, `draw`, `loss` (for the side to move),
+    /// or `unknown`.
+    category: &'static str,
+    /// Whether the game is over in this position.
+    game_over: bool,
+}
+
+impl Extra {
+    /// The additions for `pos`, whose result is `result` where known.
+    pub fn new(result: Option<Wdl>, pos: &Position) -> Extra {
+        Extra {
+            category: result.map_or("unknown", Wdl::name),
+            game_over: terminal_value(pos).is_some(),
+        }
+    }
+}
+
+/// A move's result for the mover, where it is known without search: the
+/// game ends with it, or the tables cover the position it leads to.
+fn known_result(tb: &Tablebase, pos: &Position, mv: Move) -> Option<Wdl> {
+    let after = pos.after_unchecked(mv);
+    if let Some(v) = terminal_value(&after) {
+        return Some(v.wdl().flip());
+    }
+    if after.stones_on_board() > tb.complete_up_to() {
+        return None;
+    }
+    tb.value_with_metric(&after)
+        .ok()
+        .map(|(v, _)| v.wdl().flip())
 }
 
 /// The bounds shown when the result is not proven.
@@ -46,15 +143,49 @@ impl Proven {
     }
 }
 
-/// The legal moves of `pos` for the JSON answer.
-pub fn moves_json(pos: &Position) -> Vec<MoveJson> {
-    pos.legal_moves()
-        .map(|mv| MoveJson {
-            traditional: traditional(pos, mv).unwrap_or_default(),
-            uci: uci(pos, mv).unwrap_or_default(),
-            fen: pos.after_unchecked(mv).fen(),
+/// The legal moves of `pos` for the JSON answer. With `serve`'s tables,
+/// each says what it does and its result where known (`best`: the move
+/// search proved, with its result), best first.
+pub fn moves_json(
+    pos: &Position,
+    serve: Option<&Tablebase>,
+    best: Option<(Move, Wdl)>,
+) -> Vec<MoveJson> {
+    let mut moves: Vec<(u8, MoveJson)> = pos
+        .legal_moves()
+        .map(|mv| {
+            let extra = serve.map(|tb| {
+                let result = match best {
+                    Some((b, w)) if b == mv => Some(w),
+                    _ => known_result(tb, pos, mv),
+                };
+                SearchMoveExtra {
+                    result: result.map(Wdl::name),
+                    dtm: None,
+                    dtc: None,
+                    more: MoveExtra::new(pos, mv, result),
+                }
+            });
+            // Best first: the proven best move, then wins, draws, the
+            // unknown, losses (the rules' order within each).
+            let rank = match (best, extra.as_ref().and_then(|e| e.result)) {
+                (Some((b, _)), _) if b == mv => 0,
+                (_, Some("win")) => 1,
+                (_, Some("draw")) => 2,
+                (_, None) => 3,
+                _ => 4,
+            };
+            let json = MoveJson {
+                traditional: traditional(pos, mv).unwrap_or_default(),
+                uci: uci(pos, mv).unwrap_or_default(),
+                fen: pos.after_unchecked(mv).fen(),
+                extra,
+            };
+            (if serve.is_some() { rank } else { 0 }, json)
         })
-        .collect()
+        .collect();
+    moves.sort_by_key(|(rank, _)| *rank);
+    moves.into_iter().map(|(_, m)| m).collect()
 }
 
 /// How the search went.
@@ -85,12 +216,26 @@ pub struct SearchAnswer {
     best: Option<String>,
     moves: Vec<MoveJson>,
     search: Stats,
+    /// What `serve` adds: lichess's `category`, null distances.
+    #[serde(flatten)]
+    extra: Option<SearchExtra>,
     #[serde(skip)]
     pos: Position,
     #[serde(skip)]
     result_full: SearchResult,
     #[serde(skip)]
     limit: f64,
+}
+
+/// What `serve` adds to a search's answer.
+#[derive(Serialize)]
+pub struct SearchExtra {
+    #[serde(flatten)]
+    extra: Extra,
+    /// Always null: search proves results, not distances.
+    dtm: Option<u32>,
+    /// Always null.
+    dtc: Option<u32>,
 }
 
 /// The `--search-memory` option, shared by the commands that search.
@@ -156,7 +301,7 @@ pub fn solver(tb: &Tablebase, limits: Limits) -> Solver<'_> {
 }
 
 /// Searches `pos` with `solver` (made by [`solver`] with `seconds`), with a
-/// progress line on standard error when it is a terminal.
+/// progress line on standard error when `progress` and it is a terminal.
 ///
 /// # Errors
 /// A damaged table.
@@ -164,18 +309,19 @@ pub fn answer(
     solver: &mut Solver,
     pos: &Position,
     seconds: f64,
+    progress: bool,
 ) -> Result<SearchAnswer, ProbeError> {
     let done = AtomicBool::new(false);
     let r = std::thread::scope(|s| {
-        if std::io::stderr().is_terminal() {
-            s.spawn(|| progress(&done, seconds));
+        if progress && std::io::stderr().is_terminal() {
+            s.spawn(|| show_progress(&done, seconds));
         }
         let r = solver.solve(pos);
         done.store(true, Ordering::SeqCst);
         r
     })?;
     let name = |mv| traditional(pos, mv).unwrap_or_default();
-    let moves = moves_json(pos);
+    let moves = moves_json(pos, None, None);
     Ok(SearchAnswer {
         fen: pos.fen(),
         stones: pos.stones_on_board(),
@@ -185,6 +331,7 @@ pub fn answer(
         proven: r.proven().is_none().then(|| Proven::new(r.lower, r.upper)),
         best: r.proven().and(r.best_move).map(name),
         moves,
+        extra: None,
         search: Stats {
             nodes: r.nodes,
             depth: r.depth,
@@ -200,7 +347,7 @@ pub fn answer(
 }
 
 /// `searching… 1.2 s of 5 s` on standard error, rewritten in place.
-fn progress(done: &AtomicBool, seconds: f64) {
+fn show_progress(done: &AtomicBool, seconds: f64) {
     let start = Instant::now();
     while !done.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(100));
@@ -228,9 +375,18 @@ impl SearchAnswer {
         &self.pos
     }
 
-    /// The JSON line.
-    pub fn json(&self) -> String {
-        serde_json::to_string(self).expect("an answer always serialises")
+    /// Adds what `serve` sends beyond `query --json`'s answer: lichess's
+    /// `category`, and every move's result where known and what it does,
+    /// best first.
+    pub fn extend(&mut self, tb: &Tablebase) {
+        let r = &self.result_full;
+        let best = r.proven().zip(r.best_move);
+        self.moves = moves_json(&self.pos, Some(tb), best.map(|(w, m)| (m, w)));
+        self.extra = Some(SearchExtra {
+            extra: Extra::new(r.proven(), &self.pos),
+            dtm: None,
+            dtc: None,
+        });
     }
 
     /// The verdict and the moves, after the board `diagram`.

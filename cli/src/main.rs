@@ -19,6 +19,7 @@ mod perft;
 mod play;
 mod query;
 mod render;
+mod serve;
 mod tables;
 
 /// The exit codes, for `--help` (`failure::Kind::code` gives them).
@@ -64,7 +65,21 @@ enum Command {
     /// as leaves).
     #[command(after_help = EXIT_CODES_NO_TABLES)]
     Perft(perft::Args),
+    /// Answer over HTTP (docs/http-api.md): positions, game records, the
+    /// analysis board in the browser at `/`.
+    #[command(after_help = SERVE_HELP)]
+    Serve(serve::Args),
 }
+
+/// `serve --help`'s closing text.
+const SERVE_HELP: &str = "\
+Example:
+  togyz-probe serve --tables tables --bind 127.0.0.1:9000
+  curl 'http://127.0.0.1:9000/v1/togyzkumalak?fen=7,2S,1/8,2S_79_79_S_1'
+
+Exit codes: 0 stopped (Ctrl-C, SIGTERM); 1 the address cannot be bound;
+2 bad arguments; 3 the tables folder holds no tables; 5 the tables folder
+cannot be read.";
 
 /// `query --help`'s closing text: examples and the exit codes.
 const QUERY_HELP: &str = "\
@@ -89,6 +104,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Play(args) => play::run(args),
         Command::Query(args) => query::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -14,7 +14,7 @@ use togyz_probe::record::{read_line_capped, Line};
 use togyz_probe::rules::{Move, Position};
 use togyz_probe::search::kazan_bounds;
 use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
-use togyz_probe::{Metric, Solver, Value};
+use togyz_probe::{Metric, Solver, Tablebase, Value};
 
 use crate::above::{self, Limits, MemoryArg};
 use crate::failure::{Failure, Kind};
@@ -59,7 +59,7 @@ pub struct Args {
 
 /// One legal move in the JSON answer.
 #[derive(Serialize)]
-struct MoveJson {
+pub struct MoveJson {
     #[serde(rename = "move")]
     traditional: String,
     uci: String,
@@ -69,11 +69,14 @@ struct MoveJson {
     /// Plies to the next conversion (DTC tables), null where unknown.
     dtc: Option<u32>,
     fen: String,
+    /// What `serve` adds (lichess's names, what the move does).
+    #[serde(flatten)]
+    extra: Option<above::MoveExtra>,
 }
 
-/// The JSON answer for one position.
+/// The JSON answer for one position from the tables.
 #[derive(Serialize)]
-struct AnswerJson {
+pub struct AnswerJson {
     /// Where the moves started, when moves were given.
     #[serde(skip_serializing_if = "Option::is_none")]
     start: Option<String>,
@@ -88,17 +91,21 @@ struct AnswerJson {
     dtm: Option<u32>,
     /// Plies to the next conversion (DTC tables), null where unknown.
     dtc: Option<u32>,
-    /// `tables` (`search` above the tables).
+    /// `tables` (`search` above the tables; `serve` says `game-over` for
+    /// a finished game).
     source: &'static str,
+    /// What `serve` adds: lichess's `category`, whether the game is over.
+    #[serde(flatten)]
+    extra: Option<above::Extra>,
     moves: Vec<MoveJson>,
     pv: Vec<String>,
 }
 
 /// A JSON error object.
 #[derive(Serialize)]
-struct ErrorJson<'a> {
-    fen: &'a str,
-    error: &'a str,
+pub struct ErrorJson {
+    fen: String,
+    error: String,
     kind: &'static str,
     /// The place in the move list of a move that could not be played.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -107,43 +114,123 @@ struct ErrorJson<'a> {
     /// tried in, or the one no table covers.
     #[serde(skip_serializing_if = "Option::is_none")]
     position: Option<String>,
+    /// What failed, for `serve`'s status code.
+    #[serde(skip)]
+    failure: Kind,
 }
 
 /// A position no table covers, when no search ran: the error object, with
 /// what the rules alone show (the kazans' bounds) and the legal moves.
 #[derive(Serialize)]
-struct BeyondJson<'a> {
+pub struct BeyondJson {
     #[serde(flatten)]
-    error: ErrorJson<'a>,
+    error: ErrorJson,
     stones: u32,
     side: String,
     /// Always `unknown`.
     result: &'static str,
     proven: above::Proven,
+    /// What `serve` adds: lichess's `category` (`unknown`).
+    #[serde(flatten)]
+    extra: Option<above::Extra>,
     moves: Vec<above::MoveJson>,
 }
 
-fn beyond_json(fen: &str, f: &Failure, position: Option<String>, pos: &Position) -> String {
+fn beyond_json(
+    fen: &str,
+    f: &Failure,
+    position: Option<String>,
+    pos: &Position,
+    serve: Option<&Tablebase>,
+) -> BeyondJson {
     let (lower, upper) = kazan_bounds(pos);
-    serde_json::to_string(&BeyondJson {
+    BeyondJson {
         error: ErrorJson {
-            fen,
-            error: &f.message,
+            fen: fen.to_owned(),
+            error: f.message.clone(),
             kind: f.kind.name(),
             move_index: None,
             position,
+            failure: f.kind,
         },
         stones: pos.stones_on_board(),
         side: pos.side_to_move().letter().to_string(),
         result: "unknown",
         proven: above::Proven::new(lower, upper),
-        moves: above::moves_json(pos),
-    })
-    .expect("strings always serialise")
+        extra: serve.map(|_| above::Extra::new(None, pos)),
+        moves: above::moves_json(pos, serve, None),
+    }
+}
+
+/// The answer to one position, as `query --json` prints it and `serve`
+/// sends it: one definition for both, so that they cannot drift apart.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Reply {
+    /// The tables' answer (or the rules', for a finished game).
+    Tables(AnswerJson),
+    /// Above the tables: what proof search showed.
+    Search(above::SearchAnswer),
+    /// No table covers the position and no search ran.
+    Beyond(BeyondJson),
+    /// The position could not be answered.
+    Error(ErrorJson),
+}
+
+impl Reply {
+    /// What failed, if the position was not answered (`no_table` for
+    /// [`Reply::Beyond`]).
+    pub fn failure(&self) -> Option<Kind> {
+        match self {
+            Reply::Tables(_) | Reply::Search(_) => None,
+            Reply::Beyond(b) => Some(b.error.failure),
+            Reply::Error(e) => Some(e.failure),
+        }
+    }
+
+    /// The JSON text.
+    pub fn json(&self) -> String {
+        serde_json::to_string(self).expect("an answer always serialises")
+    }
+}
+
+/// The reply for the FEN `given`, the position it and the moves after it
+/// ask about (`asked`), and what [`answer`] said about it. `serve` is the
+/// tables when the server asks: it adds lichess's names and what each move
+/// does (the command line's JSON stays as it was).
+pub fn reply(
+    given: &str,
+    asked: &Result<Asked, Failure>,
+    verdict: Result<Verdict, Failure>,
+    serve: Option<&Tablebase>,
+) -> Reply {
+    let reached = match asked {
+        Ok(q) if !q.played.is_empty() => Some(q.pos.fen()),
+        _ => None,
+    };
+    match verdict {
+        Ok(Verdict::Tables(a)) => Reply::Tables(answer_json(&a, asked.as_ref().ok(), serve)),
+        Ok(Verdict::Search(mut a)) => {
+            if let Some(tb) = serve {
+                a.extend(tb);
+            }
+            Reply::Search(*a)
+        }
+        Ok(Verdict::Beyond(pos, f)) => Reply::Beyond(beyond_json(given, &f, reached, &pos, serve)),
+        Err(f) => {
+            let at = match asked {
+                Err(Failure {
+                    stop: Some(stop), ..
+                }) => Some(stop.pos.fen()),
+                _ => reached,
+            };
+            Reply::Error(error_json(given, &f, at))
+        }
+    }
 }
 
 /// The tables' answer for a position.
-struct Answer {
+pub struct Answer {
     pos: Position,
     value: Value,
     /// What the distances of `value` and `moves` count.
@@ -153,21 +240,22 @@ struct Answer {
 }
 
 /// What `query` can say about a position.
-enum Verdict {
+pub enum Verdict {
     /// The tables answer it.
     Tables(Answer),
     /// Above the tables: what proof search showed.
-    Search(above::SearchAnswer),
+    Search(Box<above::SearchAnswer>),
     /// No table covers it (and no search ran): the board and the legal
     /// moves can still be shown.
     Beyond(Position, Failure),
 }
 
 /// The position asked about: where it came from and the moves to it.
-struct Asked {
+pub struct Asked {
     start: Position,
     played: Vec<String>,
-    pos: Position,
+    /// The position reached.
+    pub pos: Position,
 }
 
 /// Runs the subcommand.
@@ -189,8 +277,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Ok(asked) => asked,
         Err(f) => {
             if args.json {
-                let at = f.stop.as_ref().map(|s| s.pos.fen());
-                writeln!(out, "{}", error_json(&given, &f, at))?;
+                writeln!(
+                    out,
+                    "{}",
+                    reply(&given, &Err(f.clone()), Err(f.clone()), None).json()
+                )?;
             }
             return Err(f);
         }
@@ -200,21 +291,15 @@ pub fn run(args: Args) -> Result<(), Failure> {
         &asked.pos,
         args.memory.limits(args.search_time),
         &mut None,
+        true,
     );
     if args.json {
-        let line = match &verdict {
-            Ok(Verdict::Tables(a)) => answer_json(a, Some(&asked)),
-            Ok(Verdict::Search(a)) => a.json(),
-            Ok(Verdict::Beyond(pos, f)) => {
-                let reached = (!asked.played.is_empty()).then(|| asked.pos.fen());
-                beyond_json(&given, f, reached, pos)
-            }
-            Err(f) => {
-                let reached = (!asked.played.is_empty()).then(|| asked.pos.fen());
-                error_json(&given, f, reached)
-            }
+        let failure = match &verdict {
+            Ok(Verdict::Beyond(_, f)) | Err(f) => Some(f.clone()),
+            _ => None,
         };
-        writeln!(out, "{line}")?;
+        writeln!(out, "{}", reply(&given, &Ok(asked), verdict, None).json())?;
+        return failure.map_or(Ok(()), Err);
     } else {
         if !asked.played.is_empty() {
             writeln!(
@@ -265,7 +350,7 @@ fn asked(args: &Args) -> (String, Result<Asked, Failure>) {
 }
 
 /// Plays `moves` from `start`.
-fn ask(start: Position, moves: &[String]) -> Result<Asked, Failure> {
+pub fn ask(start: Position, moves: &[String]) -> Result<Asked, Failure> {
     let played = replay(&start, moves)?;
     Ok(Asked {
         start,
@@ -275,18 +360,19 @@ fn ask(start: Position, moves: &[String]) -> Result<Asked, Failure> {
 }
 
 /// Answers a position from the tables, or above them by search within
-/// `limits`.
-fn answer<'t>(
+/// `limits` (showing its progress on a terminal if `progress`).
+pub fn answer<'t>(
     tables: &'t Tables,
     pos: &Position,
     limits: Limits,
     solver: &mut Option<Solver<'t>>,
+    progress: bool,
 ) -> Result<Verdict, Failure> {
     if above::applies(&tables.tb, pos, limits.seconds) {
         // Made at the first search: a table answer needs no solver.
         let solver = solver.get_or_insert_with(|| above::solver(&tables.tb, limits));
-        return above::answer(solver, pos, limits.seconds)
-            .map(Verdict::Search)
+        return above::answer(solver, pos, limits.seconds, progress)
+            .map(|a| Verdict::Search(Box::new(a)))
             .map_err(|e| tables.failure(e));
     }
     let probe = || -> Result<Answer, ProbeError> {
@@ -365,33 +451,13 @@ fn run_stdin(tables: &Tables, limits: Limits) -> Result<(), Failure> {
         let verdict = asked
             .as_ref()
             .map_err(Clone::clone)
-            .and_then(|q| answer(tables, &q.pos, limits, &mut solver));
-        let json = match verdict {
-            Ok(Verdict::Tables(a)) => answer_json(&a, asked.as_ref().ok()),
-            Ok(Verdict::Search(a)) => a.json(),
-            Ok(Verdict::Beyond(pos, f)) => {
-                failed += 1;
-                worst = worst.max(Some(f.kind));
-                let at = match &asked {
-                    Ok(q) if !q.played.is_empty() => Some(q.pos.fen()),
-                    _ => None,
-                };
-                beyond_json(fen, &f, at, &pos)
-            }
-            Err(f) => {
-                failed += 1;
-                worst = worst.max(Some(f.kind));
-                let at = match &asked {
-                    Ok(q) if !q.played.is_empty() => Some(q.pos.fen()),
-                    Err(Failure {
-                        stop: Some(stop), ..
-                    }) => Some(stop.pos.fen()),
-                    _ => None,
-                };
-                error_json(fen, &f, at)
-            }
-        };
-        writeln!(out, "{json}")?;
+            .and_then(|q| answer(tables, &q.pos, limits, &mut solver, true));
+        let reply = reply(fen, &asked, verdict, None);
+        if let Some(kind) = reply.failure() {
+            failed += 1;
+            worst = worst.max(Some(kind));
+        }
+        writeln!(out, "{}", reply.json())?;
         // Answer each line as it comes, for programs that talk over a pipe.
         out.flush()?;
     }
@@ -412,7 +478,7 @@ fn run_stdin(tables: &Tables, limits: Limits) -> Result<(), Failure> {
     }
 }
 
-fn answer_json(a: &Answer, asked: Option<&Asked>) -> String {
+fn answer_json(a: &Answer, asked: Option<&Asked>, serve: Option<&Tablebase>) -> AnswerJson {
     let pos = &a.pos;
     let moves = a
         .moves
@@ -426,11 +492,13 @@ fn answer_json(a: &Answer, asked: Option<&Asked>) -> String {
                 dtm: distance_in(m.value, a.metric, Metric::Dtm),
                 dtc: distance_in(m.value, a.metric, Metric::Dtc),
                 fen: pos.after_unchecked(m.mv).fen(),
+                extra: serve.map(|_| above::MoveExtra::new(pos, m.mv, Some(m.value.wdl()))),
             }
         })
         .collect();
     let asked = asked.filter(|q| !q.played.is_empty());
-    let json = AnswerJson {
+    let over = terminal_value(pos).is_some();
+    AnswerJson {
         start: asked.map(|q| q.start.fen()),
         played: asked.map(|q| q.played.clone()),
         fen: pos.fen(),
@@ -439,11 +507,15 @@ fn answer_json(a: &Answer, asked: Option<&Asked>) -> String {
         result: a.value.wdl().name(),
         dtm: distance_in(a.value, a.metric, Metric::Dtm),
         dtc: distance_in(a.value, a.metric, Metric::Dtc),
-        source: "tables",
+        source: if serve.is_some() && over {
+            "game-over"
+        } else {
+            "tables"
+        },
+        extra: serve.map(|_| above::Extra::new(Some(a.value.wdl()), pos)),
         moves,
         pv: line_names(pos, &a.line),
-    };
-    serde_json::to_string(&json).expect("an answer always serialises")
+    }
 }
 
 /// The distance of `v` if it is in `metric` (its table's is `table`).
@@ -453,15 +525,15 @@ fn distance_in(v: Value, table: Metric, metric: Metric) -> Option<u32> {
 
 /// The JSON error object for the FEN given; `position` is where the
 /// failure happened when moves led away from that FEN.
-fn error_json(fen: &str, f: &Failure, position: Option<String>) -> String {
-    serde_json::to_string(&ErrorJson {
-        fen,
-        error: &f.message,
+fn error_json(fen: &str, f: &Failure, position: Option<String>) -> ErrorJson {
+    ErrorJson {
+        fen: fen.to_owned(),
+        error: f.message.clone(),
         kind: f.kind.name(),
         move_index: f.stop.as_ref().map(|s| s.index),
         position,
-    })
-    .expect("strings always serialise")
+        failure: f.kind,
+    }
 }
 
 /// A line of moves from `pos` in traditional notation.

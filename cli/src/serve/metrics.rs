@@ -1,0 +1,179 @@
+//! `GET /metrics` (Prometheus text) and what every request adds to it; the
+//! log line of each request on standard error.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+
+use super::routes::{error, Inner};
+use super::Peer;
+
+/// A request's labels: the route (as routed, so that random paths add no
+/// series), the method and the status.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    route: String,
+    method: String,
+    status: u16,
+}
+
+/// The route label of the latency histogram.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RouteLabel {
+    route: String,
+}
+
+type Latency = Family<RouteLabel, Histogram, fn() -> Histogram>;
+
+/// Every metric the server keeps.
+pub struct Metrics {
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    latency: Latency,
+    /// Search answers found in the cache.
+    pub cache_hits: Counter,
+    /// Search answers not in the cache.
+    pub cache_misses: Counter,
+    /// Searches (and annotations) running.
+    pub searches_running: Gauge,
+    /// Searches waiting for a slot.
+    pub searches_queued: Gauge,
+    /// Searches turned away with 503.
+    pub searches_rejected: Counter,
+}
+
+impl Metrics {
+    /// The metrics, registered under `togyz_`.
+    pub fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("togyz");
+        let requests = Family::<RequestLabels, Counter>::default();
+        fn latency() -> Histogram {
+            // 0.1 ms to about 15 s.
+            Histogram::new(exponential_buckets(0.0001, 2.5, 14))
+        }
+        let latency: Latency = Family::new_with_constructor(latency);
+        let m = Metrics {
+            requests: requests.clone(),
+            latency: latency.clone(),
+            cache_hits: Counter::default(),
+            cache_misses: Counter::default(),
+            searches_running: Gauge::default(),
+            searches_queued: Gauge::default(),
+            searches_rejected: Counter::default(),
+            registry: Registry::default(),
+        };
+        registry.register(
+            "http_requests",
+            "HTTP requests by route, method and status",
+            requests,
+        );
+        registry.register(
+            "http_request_duration_seconds",
+            "Time to answer a request, by route",
+            latency,
+        );
+        registry.register(
+            "cache_hits",
+            "Search answers served from the cache",
+            m.cache_hits.clone(),
+        );
+        registry.register(
+            "cache_misses",
+            "Search answers not in the cache",
+            m.cache_misses.clone(),
+        );
+        registry.register(
+            "searches_running",
+            "Searches and annotations running",
+            m.searches_running.clone(),
+        );
+        registry.register(
+            "searches_queued",
+            "Searches waiting for a slot",
+            m.searches_queued.clone(),
+        );
+        registry.register(
+            "searches_rejected",
+            "Searches turned away with 503 (queue full)",
+            m.searches_rejected.clone(),
+        );
+        Metrics { registry, ..m }
+    }
+
+    /// The Prometheus (OpenMetrics) text.
+    pub fn text(&self) -> Response {
+        let mut s = String::new();
+        prometheus_client::encoding::text::encode(&mut s, &self.registry)
+            .expect("writing to a String cannot fail");
+        (
+            [(
+                CONTENT_TYPE,
+                "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            )],
+            s,
+        )
+            .into_response()
+    }
+}
+
+/// Counts, times and logs every request, and bounds its whole time.
+pub async fn track(State(state): State<Arc<Inner>>, req: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("other", MatchedPath::as_str)
+        .to_owned();
+    let method = req.method().as_str().to_owned();
+    let peer = req.extensions().get::<Peer>().map(|p| p.0);
+    // The path only: a query string may be long, and is the client's.
+    let mut path: String = req.uri().path().chars().take(100).collect();
+    if req.uri().path().len() > path.len() {
+        path.push('…');
+    }
+    let limit = state.config.request_timeout();
+    let response = match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => error(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "timeout",
+            format!("the request took more than {} s", limit.as_secs()),
+        ),
+    };
+    let took = start.elapsed();
+    let status = response.status().as_u16();
+    let m = &state.metrics;
+    m.requests
+        .get_or_create(&RequestLabels {
+            route: route.clone(),
+            method: method.clone(),
+            status,
+        })
+        .inc();
+    m.latency
+        .get_or_create(&RouteLabel { route })
+        .observe(took.as_secs_f64());
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs_f64();
+    let peer = peer.map_or("-".to_string(), |p| p.ip().to_string());
+    // Nowhere to report a failure to write the log.
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "{now:.3} {peer} {method} {path} {status} {:.2}ms",
+        took.as_secs_f64() * 1000.0
+    );
+    response
+}

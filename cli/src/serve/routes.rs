@@ -1,0 +1,413 @@
+//! The routes and their answers: `GET /v1/togyzkumalak`, `POST
+//! /v1/annotate`, the board, `/healthz`, `/metrics`; JSON errors with the
+//! command line's `kind`s for everything else.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::http::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER};
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use serde::{Deserialize, Serialize};
+use togyz_probe::rules::Position;
+use tokio::sync::Semaphore;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::timeout::RequestBodyDeadlineLayer;
+
+use super::board;
+use super::config::Config;
+use super::metrics::{track, Metrics};
+use super::pool::{Busy, Cached, Pool};
+use crate::above;
+use crate::failure::{Failure, Kind};
+use crate::moves::fen_arg;
+use crate::query;
+use crate::tables::Tables;
+
+/// The longest query string taken (a FEN and a few thousand moves).
+const MAX_QUERY: usize = 32 * 1024;
+
+/// What every request shares.
+pub struct Inner {
+    /// The limits.
+    pub config: Config,
+    /// The tables.
+    pub tables: Arc<Tables>,
+    /// The searches and their cache.
+    pub pool: Pool,
+    /// The counters.
+    pub metrics: Arc<Metrics>,
+    /// Annotations in flight (their bodies read, queued or running): as
+    /// many as the search slots and the queue, so that the bodies held in
+    /// memory are at most that many times `--max-body`.
+    annotations: Arc<Semaphore>,
+}
+
+/// The shared state of the handlers.
+pub type Shared = Arc<Inner>;
+
+/// The state of a server with `config` over `tables`.
+pub fn state(config: Config, tables: Tables) -> Shared {
+    let metrics = Arc::new(Metrics::new());
+    let pool = Pool::new(
+        config.searches,
+        config.queue,
+        config.cache_bytes,
+        metrics.clone(),
+    );
+    Arc::new(Inner {
+        annotations: Arc::new(Semaphore::new(config.searches + config.queue)),
+        config,
+        tables: Arc::new(tables),
+        pool,
+        metrics,
+    })
+}
+
+/// Every route, with CORS, the body limits and the tracking of requests.
+pub fn router(state: Shared) -> Router {
+    let mut app = Router::new()
+        .route("/v1/togyzkumalak", get(position))
+        .route(
+            "/v1/annotate",
+            post(annotate).route_layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                admit_annotation,
+            )),
+        )
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route(
+            "/metrics",
+            get(|State(s): State<Shared>| async move { s.metrics.text() }),
+        );
+    for path in board::paths() {
+        app = app.route(path, get(move || async move { board::file(path) }));
+    }
+    let config = &state.config;
+    let mut app = app
+        .fallback(|| async {
+            error(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "no such route: see docs/http-api.md",
+            )
+        })
+        .method_not_allowed_fallback(|method: Method| async move {
+            error(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                format!("{method} is not allowed on this route"),
+            )
+        })
+        .layer(DefaultBodyLimit::max(config.max_body))
+        .layer(RequestBodyDeadlineLayer::new(config.client_timeout))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), track));
+    if config.cors_on {
+        let origin = match &config.cors {
+            None => AllowOrigin::any(),
+            Some(list) => AllowOrigin::list(list.clone()),
+        };
+        app = app.layer(
+            CorsLayer::new()
+                .allow_origin(origin)
+                .allow_methods([Method::GET, Method::POST])
+                .allow_headers([CONTENT_TYPE]),
+        );
+    }
+    app.with_state(state)
+}
+
+/// A JSON error of the server's own: `{"error": ..., "kind": ...}`.
+pub fn error(status: StatusCode, kind: &str, message: impl Into<String>) -> Response {
+    #[derive(Serialize)]
+    struct ErrorJson<'a> {
+        error: String,
+        kind: &'a str,
+    }
+    let body = ErrorJson {
+        error: message.into(),
+        kind,
+    };
+    json(
+        status,
+        serde_json::to_string(&body).expect("strings serialise"),
+    )
+}
+
+/// A JSON response.
+fn json(status: StatusCode, body: String) -> Response {
+    (status, [(CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// The status for a failure of `kind`: the client's (400) or ours (500).
+fn status_of(kind: Kind) -> StatusCode {
+    match kind {
+        Kind::BadFen | Kind::BadMove | Kind::IllegalMove => StatusCode::BAD_REQUEST,
+        // The legal moves and what the rules show are still an answer.
+        Kind::NoTable => StatusCode::OK,
+        Kind::Io | Kind::DamagedTable | Kind::UnreadableTable => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// 503 with Retry-After: every search slot and the queue are taken.
+fn busy(config: &Config) -> Response {
+    let mut r = error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "busy",
+        "every search slot and the queue behind them are taken: try again later",
+    );
+    let wait = config.search_time.ceil().max(1.0) as u64;
+    r.headers_mut().insert(RETRY_AFTER, wait.into());
+    r
+}
+
+/// The query string of `GET /v1/togyzkumalak`.
+#[derive(Deserialize)]
+struct PositionQuery {
+    fen: Option<String>,
+    moves: Option<String>,
+    search_time: Option<String>,
+}
+
+/// The search time asked for (`text`, in seconds), capped by the server's;
+/// `default` (capped) without one.
+///
+/// # Errors
+/// The 400 answer for a text that is no number of seconds.
+fn search_time(config: &Config, text: Option<&str>, default: f64) -> Result<f64, Box<Response>> {
+    let Some(text) = text else {
+        return Ok(default.min(config.search_time));
+    };
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s.min(config.search_time)),
+        _ => Err(Box::new(error(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!("search_time `{text}` is not a number of seconds (0 or more)"),
+        ))),
+    }
+}
+
+/// Whether the query string is too long to take.
+fn too_long(uri: &Uri) -> Option<Response> {
+    let n = uri.query().map_or(0, str::len);
+    (n > MAX_QUERY).then(|| {
+        error(
+            StatusCode::URI_TOO_LONG,
+            "too_large",
+            format!("the query string has {n} bytes; at most {MAX_QUERY} are taken"),
+        )
+    })
+}
+
+/// `GET /v1/togyzkumalak?fen=FEN&moves=M1,M2&search_time=S`: the answer
+/// `query --json` gives, with lichess's names added.
+async fn position(
+    State(s): State<Shared>,
+    uri: Uri,
+    params: Result<Query<PositionQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    if let Some(r) = too_long(&uri) {
+        return r;
+    }
+    let Query(q) = match params {
+        Ok(q) => q,
+        Err(e) => return error(StatusCode::BAD_REQUEST, "bad_request", e.body_text()),
+    };
+    let seconds = match search_time(&s.config, q.search_time.as_deref(), s.config.search_time) {
+        Ok(t) => t,
+        Err(r) => return *r,
+    };
+    // lila's `_` for spaces, which need no escaping in a URL.
+    let given = q
+        .fen
+        .map_or_else(|| Position::start().fen(), |f| f.replace('_', " "));
+    let moves: Vec<String> = q
+        .moves
+        .unwrap_or_default()
+        .split([',', ' '])
+        .filter(|m| !m.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let asked = fen_arg(&given, &[]).and_then(|start| query::ask(start, &moves));
+    let limits = s.config.limits(seconds);
+    let searched = matches!(&asked, Ok(a) if above::applies(&s.tables.tb, &a.pos, seconds));
+    if !searched {
+        // From the tables (or the rules): answered here, at once.
+        let verdict = asked
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|a| query::answer(&s.tables, &a.pos, limits, &mut None, false));
+        let reply = query::reply(&given, &asked, verdict, Some(&s.tables.tb));
+        return json(
+            reply.failure().map_or(StatusCode::OK, status_of),
+            reply.json(),
+        );
+    }
+    let pos = asked
+        .as_ref()
+        .map(|a| a.pos)
+        .expect("searched positions were asked");
+    let tables = s.tables.clone();
+    let search = move || -> (Cached, bool) {
+        let verdict = query::answer(&tables, &pos, limits, &mut None, false);
+        let reply = query::reply(&given, &asked, verdict, Some(&tables.tb));
+        let status = reply.failure().map_or(StatusCode::OK, status_of);
+        (
+            Arc::new((status.as_u16(), reply.json())),
+            status == StatusCode::OK,
+        )
+    };
+    let millis = (seconds * 1000.0).round() as u64;
+    match s.pool.cached(pos.fen(), millis, search).await {
+        Ok(answer) => json(
+            StatusCode::from_u16(answer.0).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            answer.1.clone(),
+        ),
+        Err(Busy) => busy(&s.config),
+    }
+}
+
+/// Lets an annotation in (before its body is read) if fewer than the search
+/// slots and the queue are in flight, else answers 503.
+async fn admit_annotation(
+    State(s): State<Shared>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let Ok(_permit) = s.annotations.clone().try_acquire_owned() else {
+        s.metrics.searches_rejected.inc();
+        return busy(&s.config);
+    };
+    next.run(req).await
+}
+
+/// The query string of `POST /v1/annotate`.
+#[derive(Deserialize)]
+struct AnnotateQuery {
+    search_time: Option<String>,
+    format: Option<String>,
+}
+
+/// `POST /v1/annotate[?search_time=S][&format=ndjson]` with a game record
+/// as the body: what `annotate --json` prints, as one JSON array (or its
+/// lines, NDJSON).
+async fn annotate(
+    State(s): State<Shared>,
+    uri: Uri,
+    headers: HeaderMap,
+    params: Result<Query<AnnotateQuery>, axum::extract::rejection::QueryRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    if let Some(r) = too_long(&uri) {
+        return r;
+    }
+    let Query(q) = match params {
+        Ok(q) => q,
+        Err(e) => return error(StatusCode::BAD_REQUEST, "bad_request", e.body_text()),
+    };
+    let body = match body {
+        Ok(b) => b,
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!(
+                    "the body is over {} bytes (the server's --max-body)",
+                    s.config.max_body
+                ),
+            )
+        }
+        // The client stopped sending, or sent too slowly.
+        Err(e) => {
+            return error(
+                StatusCode::REQUEST_TIMEOUT,
+                "timeout",
+                format!("the body could not be read: {}", e.body_text()),
+            )
+        }
+    };
+    // One second a position by default, as `annotate` searches.
+    let seconds = match search_time(&s.config, q.search_time.as_deref(), 1.0) {
+        Ok(t) => t,
+        Err(r) => return *r,
+    };
+    let ndjson = match q.format.as_deref() {
+        None => headers
+            .get(ACCEPT)
+            .and_then(|a| a.to_str().ok())
+            .is_some_and(|a| a.contains("application/x-ndjson")),
+        Some("ndjson") => true,
+        Some("json") => false,
+        Some(other) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                format!("format `{other}` is neither `json` nor `ndjson`"),
+            )
+        }
+    };
+    let budget = s.config.limits(seconds).budget();
+    let deadline = Instant::now() + s.config.annotate_time;
+    let tables = s.tables.clone();
+    let work = move || -> Result<Vec<u8>, Failure> {
+        let mut out = Vec::new();
+        crate::annotate::annotate_stream(
+            &body[..],
+            &tables,
+            budget,
+            true,
+            Some(deadline),
+            &mut out,
+        )?;
+        Ok(out)
+    };
+    match s.pool.run(work).await {
+        Err(Busy) => busy(&s.config),
+        Ok(Err(f)) => error(status_of(f.kind), f.kind.name(), f.message),
+        Ok(Ok(lines)) if ndjson => (
+            StatusCode::OK,
+            [(CONTENT_TYPE, "application/x-ndjson")],
+            lines,
+        )
+            .into_response(),
+        Ok(Ok(lines)) => {
+            // The lines of objects, as one array.
+            let mut array = Vec::with_capacity(lines.len() + 2);
+            array.push(b'[');
+            for (i, line) in lines
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .enumerate()
+            {
+                if i > 0 {
+                    array.push(b',');
+                }
+                array.extend_from_slice(line);
+            }
+            array.push(b']');
+            (StatusCode::OK, [(CONTENT_TYPE, "application/json")], array).into_response()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_follow_whose_fault_it_is() {
+        assert_eq!(status_of(Kind::BadFen), StatusCode::BAD_REQUEST);
+        assert_eq!(status_of(Kind::IllegalMove), StatusCode::BAD_REQUEST);
+        assert_eq!(status_of(Kind::NoTable), StatusCode::OK);
+        assert_eq!(
+            status_of(Kind::DamagedTable),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
+    }
+}
