@@ -241,7 +241,10 @@ fn bad_search_limits_and_empty_input_are_errors() {
             .unwrap();
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8(out.stderr).unwrap();
-        assert!(err.starts_with("error: cannot read ") && err.contains(says), "{err}");
+        assert!(
+            err.starts_with("error: cannot read ") && err.contains(says),
+            "{err}"
+        );
     }
 }
 
