@@ -822,22 +822,30 @@ pub(crate) fn solve_level<S: UnitSolver>(
     }
 }
 
+/// The lock of unit `u` in work folder `dir`, taken for `doing` it;
+/// `None` when another process holds it (it is on the unit) or the folder
+/// is gone (another shard wrote the table).
+fn lock_unit(dir: &Path, u: UnitId, doing: &str) -> Result<Option<lock::Lock>, GenerateError> {
+    let lock_path = dir.join(work::unit_lock_name(u));
+    match lock::try_exclusive(&lock_path, &format!("{doing} unit {u:?}")) {
+        Ok(lock) => Ok(Some(lock)),
+        Err(lock::LockError::Held { .. }) => Ok(None),
+        Err(lock::LockError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Removes the damaged file of unit `u` of level `n` from work folder
 /// `dir` with a warning, so that the unit is solved again; under the
 /// unit's lock, and only if it is still damaged then (a process holding
 /// the lock is solving the unit and replaces the file itself).
 fn discard_damaged(dir: &Path, n: u32, u: UnitId) -> Result<(), GenerateError> {
-    let lock_path = dir.join(work::unit_lock_name(u));
-    let lock = match lock::try_exclusive(&lock_path, &format!("replacing unit {u:?}")) {
-        Ok(lock) => lock,
-        Err(lock::LockError::Held { .. }) => return Ok(()),
-        // The work folder is gone: another shard wrote the table.
-        Err(lock::LockError::Io { source, .. })
-            if source.kind() == std::io::ErrorKind::NotFound =>
-        {
-            return Ok(())
-        }
-        Err(e) => return Err(e.into()),
+    let Some(lock) = lock_unit(dir, u, "replacing")? else {
+        return Ok(());
     };
     if let UnitState::Damaged { path, reason } = work::check_unit(dir, n, u) {
         warn!(
@@ -890,18 +898,8 @@ fn solve_units<S: UnitSolver>(
         // What is free now, with the smaller levels already loaded.
         let budget = plan::UnitBudget::new(plan::units_budget(max_memory));
         let r = todo.par_iter().with_max_len(1).try_for_each(|&u| {
-            let lock_path = dir.join(work::unit_lock_name(u));
-            let lock = match lock::try_exclusive(&lock_path, &format!("solving unit {u:?}")) {
-                Ok(lock) => lock,
-                // Another process is solving it.
-                Err(lock::LockError::Held { .. }) => return Ok(()),
-                // The work folder is gone: another shard wrote the table.
-                Err(lock::LockError::Io { source, .. })
-                    if source.kind() == std::io::ErrorKind::NotFound =>
-                {
-                    return Ok(())
-                }
-                Err(e) => return Err(e.into()),
+            let Some(lock) = lock_unit(dir, u, "solving")? else {
+                return Ok(());
             };
             // The table (the work folder's name with the table extension)
             // appears, by a rename, only once every unit is done.
