@@ -29,5 +29,4 @@ python3 scripts/search-agree.py docs/search-measure-*.csv
 echo "== JVM example (jvm/): Java through JNA"
 bash jvm/test.sh
 
-echo "== fuzz targets, a few seconds each (skipped without nightly and cargo-fuzz)"
 bash scripts/fuzz-smoke.sh
