@@ -274,7 +274,8 @@ impl GameRecord {
 impl GameRecord {
     /// Who moves first: South, unless a FEN tag says North.
     pub fn first_mover(&self) -> Side {
-        match self.tag("FEN").and_then(|f| f.split(' ').nth(3)) {
+        // Fields split as the FEN parser splits them (any whitespace).
+        match self.tag("FEN").and_then(|f| f.split_whitespace().nth(3)) {
             Some("N") => Side::North,
             _ => Side::South,
         }
