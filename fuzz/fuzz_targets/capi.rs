@@ -70,11 +70,20 @@ fn fen_round_trip(pos: &TogyzPosition) {
         ok_or_refused(status);
         assert!(buf[len..].iter().all(|&b| b == 0x55), "wrote past {len}");
         if status == TogyzStatus::Ok {
-            let nul = buf[..len].iter().position(|&b| b == 0).expect("NUL-terminated");
+            let nul = buf[..len]
+                .iter()
+                .position(|&b| b == 0)
+                .expect("NUL-terminated");
             let mut back = empty();
             // SAFETY: NUL-terminated, `back` valid for writing.
             let status = unsafe { togyz_position_from_fen(buf.as_ptr().cast(), &mut back) };
-            assert_eq!(status, TogyzStatus::Ok, "{}: {}", String::from_utf8_lossy(&buf[..nul]), last_error());
+            assert_eq!(
+                status,
+                TogyzStatus::Ok,
+                "{}: {}",
+                String::from_utf8_lossy(&buf[..nul]),
+                last_error()
+            );
             assert_eq!(back, *pos);
         }
     }
@@ -92,7 +101,8 @@ fn probes(pos: &TogyzPosition) {
     let mut count = 0usize;
     for capacity in [0, 1, TOGYZ_MAX_MOVES] {
         // SAFETY: `moves` holds `capacity` moves; `count` valid for writing.
-        let status = unsafe { togyz_tb_root(tb, pos, moves.as_mut_ptr().cast(), capacity, &mut count) };
+        let status =
+            unsafe { togyz_tb_root(tb, pos, moves.as_mut_ptr().cast(), capacity, &mut count) };
         ok_or_refused(status);
         if status == TogyzStatus::Ok {
             assert!(count <= capacity);

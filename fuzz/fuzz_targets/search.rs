@@ -32,7 +32,9 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Some(v) = r.proven() {
         if terminal_value(&pos).is_none() {
-            let mv = r.best_move.unwrap_or_else(|| panic!("{pos}: proven without a move"));
+            let mv = r
+                .best_move
+                .unwrap_or_else(|| panic!("{pos}: proven without a move"));
             let after = pos.after(mv).expect("the proving move is legal");
             if let Some(t) = known(&after) {
                 assert_eq!(t.flip(), v, "{pos}: {mv} leads to {t}");

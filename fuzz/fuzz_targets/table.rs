@@ -17,8 +17,8 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use togyz_gen::dtc::solve_all as solve_dtc;
-use togyz_gen::retro::LevelValues;
 use togyz_gen::retro::solve_all;
+use togyz_gen::retro::LevelValues;
 use togyz_gen::write::write_table;
 use togyz_gen::write_dtc::write_dtc_table;
 use togyz_probe::raw::format::{file_name, HEADER_LEN, INDEX_ENTRY_LEN, METRIC_DTC};
