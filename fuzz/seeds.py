@@ -104,6 +104,8 @@ def main():
     put("record", sample)
     put("record", '[FEN "7,2S,1/8,2S 79 79 S 1"]\n\n1. 23 {a comment} 1/2-1/2\n')
     put("record", "1. 76 g1d2 2. 7 *\n")
+    # The input of probe/tests/fuzz_found.rs (a doubled space in the FEN tag).
+    put("record", '[FEN "7,2S,1/8,2S 79  79 N 1"]\n\n1... 21 2. 23 *\n')
 
 
 if __name__ == "__main__":
