@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 secs="${1:-${FUZZ_SMOKE_SECONDS:-5}}"
 
 if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-    echo "== fuzz smoke: skipped, no nightly toolchain (rustup toolchain install nightly)"
+    echo "== fuzz smoke: skipped, no rustup with a nightly toolchain (rustup toolchain install nightly)"
     exit 0
 fi
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
@@ -41,6 +41,6 @@ for t in $(cargo +nightly fuzz list); do
         exit 1
     fi
     echo "-- $t: $(grep -E '^stat::number_of_executed_units' "$log" | grep -oE '[0-9]+$') runs," \
-        "$(grep -E '^#[0-9]+ +DONE' "$log" | grep -oE 'cov: [0-9]+ ft: [0-9]+')"
+        "$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | grep -oE 'cov: [0-9]+ ft: [0-9]+')"
 done
 echo "   fuzz smoke done in $((SECONDS - start)) s"
