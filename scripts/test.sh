@@ -44,4 +44,7 @@ python3 scripts/search-agree.py docs/search-measure-*.csv
 part "JVM example (jvm/): Java through JNA"
 bash jvm/test.sh
 
+part "fuzzing smoke run (scripts/fuzz-smoke.sh)"
+bash scripts/fuzz-smoke.sh
+
 part "done"

@@ -316,6 +316,7 @@ impl GameRecord {
 impl GameRecord {
     /// Who moves first: South, unless a FEN tag says North.
     pub fn first_mover(&self) -> Side {
+        // Fields split as the FEN parser splits them (any whitespace).
         match self.tag("FEN").and_then(|f| f.split_whitespace().nth(3)) {
             Some("N" | "n") => Side::North,
             _ => Side::South,
