@@ -58,7 +58,7 @@ impl Entry {
 /// The depth-first prover's transposition table: two-way buckets,
 /// growing up to the budget's size ([`table::Buckets`]).
 pub(super) struct Tt {
-    buckets: Buckets<Entry>,
+    buckets: Buckets<Entry, 2>,
 }
 
 impl Slot for Entry {
@@ -77,7 +77,7 @@ impl Tt {
     fn new(size: usize) -> Option<Tt> {
         // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
         // with `used` false.
-        let buckets = unsafe { Buckets::new(2, table_size(size)) }?;
+        let buckets = unsafe { Buckets::new(table_size(size)) }?;
         Some(Tt { buckets })
     }
 
@@ -103,34 +103,17 @@ impl Tt {
     fn entry(&mut self, key: &Key, deadline: Option<Instant>) -> &mut Entry {
         let hash = key_hash(key);
         let slots = self.buckets.slots(hash);
-        let found = slots.iter().position(|e| e.used && e.key == *key);
-        let i = match found {
-            Some(i) => i,
-            None => {
-                let mut i = if slots[0].worth() <= slots[1].worth() {
-                    0
-                } else {
-                    1
-                };
-                if !slots[i].used {
-                    self.buckets.claim(deadline);
-                    // The table may have doubled: the key's bucket moved,
-                    // and still has a free slot.
-                    i = (self.buckets.slots(hash).iter())
-                        .position(|e| !e.used)
-                        .expect("a claimed bucket has a free slot");
-                }
-                let b = self.buckets.bucket(hash);
-                self.buckets.entries()[b + i] = Entry {
-                    key: *key,
-                    used: true,
-                    ..EMPTY
-                };
-                i
-            }
+        if let Some(i) = slots.iter().position(|e| e.used && e.key == *key) {
+            return self.buckets.slot_for(hash, i, deadline);
+        }
+        let pick = usize::from(slots[0].worth() > slots[1].worth());
+        let e = self.buckets.slot_for(hash, pick, deadline);
+        *e = Entry {
+            key: *key,
+            used: true,
+            ..EMPTY
         };
-        let b = self.buckets.bucket(hash);
-        &mut self.buckets.entries()[b + i]
+        e
     }
 }
 

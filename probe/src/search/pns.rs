@@ -58,7 +58,7 @@ const _: () = assert!(ENTRY_BYTES == 48);
 /// and the other numbers only steer, so a position searched again (the
 /// next position of a game, say) starts from what was found before.
 pub(crate) struct Table {
-    entries: Buckets<Entry>,
+    entries: Buckets<Entry, WAYS>,
     search: u8,
     asked: usize,
 }
@@ -79,7 +79,7 @@ impl Table {
     pub(crate) fn new(entries: usize) -> Option<Table> {
         // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
         // with `used` false.
-        let table = unsafe { Buckets::new(WAYS, super::table_size(entries).max(WAYS)) }?;
+        let table = unsafe { Buckets::new(super::table_size(entries).max(WAYS)) }?;
         Some(Table {
             entries: table,
             search: 0,
@@ -124,7 +124,7 @@ pub(crate) struct Pns<'a> {
     tb: &'a Tablebase,
     table_stones: u32,
     x: Side,
-    entries: &'a mut Buckets<Entry>,
+    entries: &'a mut Buckets<Entry, WAYS>,
     search: u8,
     /// The hashes of the keys on the current path. Two keys with one hash
     /// would only mark a position off the path as on it, which taints a
@@ -224,28 +224,17 @@ impl<'a> Pns<'a> {
         let slots = self.entries.slots(hash);
         let found = slots.iter().position(|e| e.used && e.key == *key);
         // A key searched again adds to what it has cost so far.
-        let (i, before) = match found {
+        let (pick, before) = match found {
             Some(i) => (i, slots[i].work as u64),
             None => {
-                let (i, e) = (slots.iter().enumerate())
+                let (i, _) = (slots.iter().enumerate())
                     .min_by_key(|(_, e)| cost(e))
                     .expect("a bucket has slots");
-                if e.used {
-                    (i, 0)
-                } else {
-                    self.entries.claim(self.deadline);
-                    // The table may have doubled: the key's bucket moved,
-                    // and still has a free slot.
-                    let free = (self.entries.slots(hash).iter())
-                        .position(|e| !e.used)
-                        .expect("a claimed bucket has a free slot");
-                    (free, 0)
-                }
+                (i, 0)
             }
         };
         let work = (before + work).min(u32::MAX as u64) as u32;
-        let b = self.entries.bucket(hash);
-        self.entries.entries()[b + i] = Entry {
+        *self.entries.slot_for(hash, pick, self.deadline) = Entry {
             key: *key,
             pn: n.pn,
             dn: n.dn,

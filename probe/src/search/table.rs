@@ -146,13 +146,12 @@ pub(crate) trait Slot: Copy {
     fn hash(&self) -> u64;
 }
 
-/// A hash table of buckets of `ways` slots that grows from
-/// [`FIRST_ENTRIES`] to a ceiling (both powers of two), doubling when half
-/// full. The caller picks the slot within a bucket (and so what to
-/// replace); before claiming an unused slot it calls [`Buckets::claim`].
-pub(crate) struct Buckets<T> {
+/// A hash table of buckets of `WAYS` slots (a power of two) that grows
+/// from [`FIRST_ENTRIES`] to a ceiling (both powers of two), doubling when
+/// half full. The caller picks the slot within a bucket (its key's, or what
+/// to replace), and [`Buckets::slot_for`] gives the place to write.
+pub(crate) struct Buckets<T, const WAYS: usize> {
     entries: ZeroTable<T>,
-    ways: usize,
     ceiling: usize,
     used: usize,
     /// What the last doubling cost a moved entry, in nanoseconds, to tell
@@ -160,19 +159,18 @@ pub(crate) struct Buckets<T> {
     per_entry_ns: f64,
 }
 
-impl<T: Slot> Buckets<T> {
+impl<T: Slot, const WAYS: usize> Buckets<T, WAYS> {
     /// An empty table that may grow to `ceiling` entries (a power of two, at
-    /// least `ways`), or `None` if the system refuses even its first size.
+    /// least `WAYS`), or `None` if the system refuses even its first size.
     ///
     /// # Safety
     /// All-zero bytes must be a valid `T`, one whose [`Slot::used`] is false.
-    pub(crate) unsafe fn new(ways: usize, ceiling: usize) -> Option<Buckets<T>> {
-        debug_assert!(ways.is_power_of_two() && ceiling.is_power_of_two() && ceiling >= ways);
+    pub(crate) unsafe fn new(ceiling: usize) -> Option<Buckets<T, WAYS>> {
+        debug_assert!(WAYS.is_power_of_two() && ceiling.is_power_of_two() && ceiling >= WAYS);
         // SAFETY: passed on from the caller.
         let entries = unsafe { ZeroTable::new(FIRST_ENTRIES.min(ceiling)) }?;
         Some(Buckets {
             entries,
-            ways,
             ceiling,
             used: 0,
             per_entry_ns: 20.0,
@@ -180,24 +178,39 @@ impl<T: Slot> Buckets<T> {
     }
 
     /// The first slot of the bucket of `hash`.
-    pub(crate) fn bucket(&self, hash: u64) -> usize {
-        hash as usize & (self.entries.len - 1) & !(self.ways - 1)
+    fn bucket(&self, hash: u64) -> usize {
+        hash as usize & (self.entries.len - 1) & !(WAYS - 1)
     }
 
     /// The slots of the bucket of `hash`.
-    pub(crate) fn slots(&self, hash: u64) -> &[T] {
+    pub(crate) fn slots(&self, hash: u64) -> &[T; WAYS] {
         let b = self.bucket(hash);
-        &self.entries[b..b + self.ways]
+        self.entries[b..b + WAYS]
+            .try_into()
+            .expect("a bucket is WAYS slots")
     }
 
-    /// The entries (`len()` of them, a power of two).
-    pub(crate) fn entries(&mut self) -> &mut [T] {
-        &mut self.entries
+    /// Where to write the entry hashed to `hash` into slot `pick` of its
+    /// bucket (its key's slot, or the one to replace). When that slot is
+    /// unused, the entry is counted first, and the table may double
+    /// ([`Buckets::claim`]): the place is then the first free slot of the
+    /// key's bucket, which a doubling keeps free.
+    pub(crate) fn slot_for(&mut self, hash: u64, pick: usize, deadline: Option<Instant>) -> &mut T {
+        let mut i = self.bucket(hash) + pick;
+        if !self.entries[i].used() {
+            self.claim(deadline);
+            let b = self.bucket(hash);
+            let free = (self.slots(hash).iter())
+                .position(|s| !s.used())
+                .expect("a claimed bucket has a free slot");
+            i = b + free;
+        }
+        &mut self.entries[i]
     }
 
     /// Brings the bucket of `hash` into the cache.
     pub(crate) fn prefetch(&self, hash: u64) {
-        self.entries.prefetch(self.bucket(hash), self.ways);
+        self.entries.prefetch(self.bucket(hash), WAYS);
     }
 
     /// The entries the table has room for now.
@@ -211,11 +224,11 @@ impl<T: Slot> Buckets<T> {
         (self.entries.len * std::mem::size_of::<T>()) as u64
     }
 
-    /// To be called before an entry goes into an unused slot: counts it, and
-    /// first doubles the table when that makes it half full, the ceiling
-    /// allows it, the system grants the memory and the move would end
-    /// before `deadline`. Slots found before the call may have moved.
-    pub(crate) fn claim(&mut self, deadline: Option<Instant>) {
+    /// Counts an entry about to go into an unused slot, and first doubles
+    /// the table when that makes it half full, the ceiling allows it, the
+    /// system grants the memory and the move would end before `deadline`.
+    /// Slots found before the call may have moved.
+    fn claim(&mut self, deadline: Option<Instant>) {
         self.used += 1;
         if self.used * 2 <= self.entries.len || self.entries.len >= self.ceiling {
             return;
@@ -239,7 +252,7 @@ impl<T: Slot> Buckets<T> {
     /// copy in memory), by copying elsewhere. `false` if the memory is
     /// refused.
     fn double(&mut self) -> bool {
-        let (old, ways) = (self.entries.len, self.ways);
+        let (old, ways) = (self.entries.len, WAYS);
         #[cfg(target_os = "linux")]
         {
             if !self.entries.double() {
@@ -306,20 +319,17 @@ mod tests {
         }
     }
 
-    /// Puts `key` in the first free slot of its bucket, as the provers do.
-    fn put(t: &mut Buckets<E>, key: u64, deadline: Option<Instant>) -> bool {
+    /// Puts `key` in a free slot of its bucket, as the provers do.
+    fn put<const W: usize>(t: &mut Buckets<E, W>, key: u64, deadline: Option<Instant>) -> bool {
         let e = E { key, used: true };
-        if t.slots(e.hash()).iter().all(|s| s.used) {
+        let Some(free) = t.slots(e.hash()).iter().position(|s| !s.used) else {
             return false;
-        }
-        t.claim(deadline);
-        let b = t.bucket(e.hash());
-        let free = t.slots(e.hash()).iter().position(|s| !s.used).unwrap();
-        t.entries()[b + free] = e;
+        };
+        *t.slot_for(e.hash(), free, deadline) = e;
         true
     }
 
-    fn holds(t: &Buckets<E>, key: u64) -> bool {
+    fn holds<const W: usize>(t: &Buckets<E, W>, key: u64) -> bool {
         let e = E { key, used: true };
         t.slots(e.hash()).contains(&e)
     }
@@ -327,7 +337,7 @@ mod tests {
     #[test]
     fn a_table_grows_with_what_it_holds_and_keeps_it() {
         // SAFETY: all-zero bytes are an unused `E`.
-        let mut t: Buckets<E> = unsafe { Buckets::new(4, 1 << 20) }.unwrap();
+        let mut t: Buckets<E, 4> = unsafe { Buckets::new(1 << 20) }.unwrap();
         assert_eq!(t.len(), FIRST_ENTRIES);
         let mut stored = Vec::new();
         for key in 1..=50_000u64 {
@@ -352,13 +362,13 @@ mod tests {
     #[test]
     fn a_table_stops_at_its_ceiling_and_at_the_deadline() {
         // SAFETY: as above.
-        let mut t: Buckets<E> = unsafe { Buckets::new(2, 1 << 12) }.unwrap();
+        let mut t: Buckets<E, 2> = unsafe { Buckets::new(1 << 12) }.unwrap();
         for key in 1..=100_000u64 {
             put(&mut t, key, None);
         }
         assert_eq!(t.len(), 1 << 12);
         // SAFETY: as above.
-        let mut late: Buckets<E> = unsafe { Buckets::new(2, 1 << 20) }.unwrap();
+        let mut late: Buckets<E, 2> = unsafe { Buckets::new(1 << 20) }.unwrap();
         let past = Some(Instant::now());
         for key in 1..=10_000u64 {
             put(&mut late, key, past);
