@@ -183,12 +183,13 @@ fn search_time(config: &Config, text: Option<&str>, default: f64) -> Result<f64,
     let Some(text) = text else {
         return Ok(default.min(config.search_time));
     };
-    match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s.min(config.search_time)),
-        _ => Err(Box::new(error(
+    // The command line's reading of seconds, so both refuse alike.
+    match crate::annotate::parse_seconds(text.trim()) {
+        Ok(s) => Ok(s.min(config.search_time)),
+        Err(m) => Err(Box::new(error(
             StatusCode::BAD_REQUEST,
             "bad_request",
-            format!("search_time `{text}` is not a number of seconds (0 or more)"),
+            format!("search_time: {m}"),
         ))),
     }
 }
