@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
@@ -194,6 +194,17 @@ fn search_time(config: &Config, text: Option<&str>, default: f64) -> Result<f64,
     }
 }
 
+/// A route's query parameters, or the answer refusing them: 414 for a
+/// query string past [`MAX_QUERY`], 400 for one that does not parse.
+fn query_of<T>(uri: &Uri, params: Result<Query<T>, QueryRejection>) -> Result<T, Box<Response>> {
+    if let Some(r) = too_long(uri) {
+        return Err(Box::new(r));
+    }
+    params
+        .map(|Query(q)| q)
+        .map_err(|e| Box::new(error(StatusCode::BAD_REQUEST, "bad_request", e.body_text())))
+}
+
 /// Whether the query string is too long to take.
 fn too_long(uri: &Uri) -> Option<Response> {
     let n = uri.query().map_or(0, str::len);
@@ -211,14 +222,11 @@ fn too_long(uri: &Uri) -> Option<Response> {
 async fn position(
     State(s): State<Shared>,
     uri: Uri,
-    params: Result<Query<PositionQuery>, axum::extract::rejection::QueryRejection>,
+    params: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Response {
-    if let Some(r) = too_long(&uri) {
-        return r;
-    }
-    let Query(q) = match params {
+    let q = match query_of(&uri, params) {
         Ok(q) => q,
-        Err(e) => return error(StatusCode::BAD_REQUEST, "bad_request", e.body_text()),
+        Err(r) => return *r,
     };
     let seconds = match search_time(&s.config, q.search_time.as_deref(), s.config.search_time) {
         Ok(t) => t,
@@ -302,15 +310,12 @@ async fn annotate(
     State(s): State<Shared>,
     uri: Uri,
     headers: HeaderMap,
-    params: Result<Query<AnnotateQuery>, axum::extract::rejection::QueryRejection>,
+    params: Result<Query<AnnotateQuery>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    if let Some(r) = too_long(&uri) {
-        return r;
-    }
-    let Query(q) = match params {
+    let q = match query_of(&uri, params) {
         Ok(q) => q,
-        Err(e) => return error(StatusCode::BAD_REQUEST, "bad_request", e.body_text()),
+        Err(r) => return *r,
     };
     let body = match body {
         Ok(b) => b,
