@@ -150,11 +150,9 @@ impl Weighter<u64, Arc<[u8]>> for BlockWeighter {
 /// A set of tables, one per stone count, probed lazily from any number of
 /// threads.
 pub struct Tablebase {
-    /// `tables[n]`: the table for `n` stones, if present.
-    tables: Vec<Option<Table>>,
-    /// `damaged[n]`: why the file for `n` stones could not be opened, if it
-    /// could not (then `tables[n]` is `None`).
-    damaged: Vec<Option<TableError>>,
+    /// `tables[n]`: the file found for `n` stones, if any: its table, or
+    /// why it could not be opened.
+    tables: Vec<Option<Result<Table, TableError>>>,
     cache: Cache<u64, Arc<[u8]>, BlockWeighter>,
     /// [`TableFile::split_sums`] of the DTC blocks probed (2 KiB a block),
     /// keyed as the blocks: a warm DTC probe then adds a few splits, not
@@ -242,8 +240,8 @@ impl Tablebase {
         cache_bytes: u64,
         backend: Backend,
     ) -> Result<Tablebase, ProbeError> {
-        let mut tables: Vec<Option<Table>> = (0..=MAX_STONES).map(|_| None).collect();
-        let mut damaged: Vec<Option<TableError>> = (0..=MAX_STONES).map(|_| None).collect();
+        let mut tables: Vec<Option<Result<Table, TableError>>> =
+            (0..=MAX_STONES).map(|_| None).collect();
         for dir in dirs {
             let dir = dir.as_ref();
             let dir_err = |e: io::Error| ProbeError::Directory {
@@ -263,7 +261,7 @@ impl Tablebase {
             found.sort();
             for (n, path) in found {
                 let n_us = n as usize;
-                if n > MAX_STONES || tables[n_us].is_some() || damaged[n_us].is_some() {
+                if n > MAX_STONES || tables[n_us].is_some() {
                     continue;
                 }
                 let header = read_header(&path).and_then(|header| {
@@ -276,26 +274,18 @@ impl Tablebase {
                         })
                     }
                 });
-                let header = match header {
-                    Ok(h) => h,
-                    Err(e) => {
-                        damaged[n_us] = Some(e);
-                        continue;
-                    }
-                };
-                tables[n_us] = Some(Table {
+                tables[n_us] = Some(header.map(|header| Table {
                     path,
                     layout: Layout::new(n),
                     header,
                     backend,
                     file: OnceLock::new(),
-                });
+                }));
             }
         }
         let estimated_blocks = (cache_bytes / 16384).clamp(16, 1 << 20) as usize;
         Ok(Tablebase {
             tables,
-            damaged,
             cache: Cache::with_weighter(estimated_blocks, cache_bytes, BlockWeighter),
             split_sums: Cache::new(estimated_blocks),
         })
@@ -310,17 +300,15 @@ impl Tablebase {
     /// The table files found that could not be opened, with why: their
     /// stone counts are answered with that error.
     pub fn damaged(&self) -> impl Iterator<Item = (u32, &TableError)> + '_ {
-        self.damaged
+        self.tables
             .iter()
             .enumerate()
-            .filter_map(|(n, e)| e.as_ref().map(|e| (n as u32, e)))
+            .filter_map(|(n, t)| Some((n as u32, t.as_ref()?.as_ref().err()?)))
     }
 
     /// Whether a file for `n` stones was found, damaged or not.
     fn present(&self, n: u32) -> bool {
-        let n = n as usize;
-        self.tables.get(n).is_some_and(Option::is_some)
-            || self.damaged.get(n).is_some_and(Option::is_some)
+        self.tables.get(n as usize).is_some_and(Option::is_some)
     }
 
     /// The largest `N` such that tables for 1..=N stones are all present
@@ -347,7 +335,7 @@ impl Tablebase {
     }
 
     fn table(&self, n: u32) -> Option<&Table> {
-        self.tables.get(n as usize).and_then(Option::as_ref)
+        self.tables.get(n as usize)?.as_ref()?.as_ref().ok()
     }
 
     /// A decompressed block, from the cache or read and inserted (one
@@ -371,14 +359,10 @@ impl Tablebase {
     fn locate(&self, pos: &Position) -> Result<(u32, &Table, u64, u32), ProbeError> {
         let n = pos.stones_on_board();
         let missing = ProbeError::MissingTable { stones: n };
-        let table = match self.table(n) {
-            Some(t) => t,
-            None => {
-                return Err(match self.damaged.get(n as usize) {
-                    Some(Some(e)) => ProbeError::Table(e.clone()),
-                    _ => missing,
-                })
-            }
+        let table = match self.tables.get(n as usize) {
+            Some(Some(Ok(t))) => t,
+            Some(Some(Err(e))) => return Err(ProbeError::Table(e.clone())),
+            _ => return Err(missing),
         };
         // `None` only for a kazan over 81, which the callers have answered.
         let slot = Slot::of(pos).ok_or(missing)?;
