@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of fuzz/corpus/ (except the table target's,
-which its setup writes: TOGYZ_FUZZ_SEEDS=<folder>, see the README).
+which its setup writes: TOGYZ_FUZZ_SEEDS=<folder>, see docs/fuzzing.md).
 
 FENs are taken from the tests; positions are written the way
 togyz_fuzz::position reads them (fuzz/src/lib.rs)."""

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the search measurements agree with each other.
 
-    python3 scripts/search-agree.py docs/search-measure-*.csv
+    python3 scripts/search-agree.py bench/search-measure/*.csv
 
 Every CSV of `search_measure` (probe/examples/search_measure.rs) holds one
 line per position searched: its proven result or the interval shown. The

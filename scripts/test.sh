@@ -38,8 +38,8 @@ TOGYZ_GEN="$PWD/target/ci/togyz-gen" TOGYZ_PROBE="$PWD/target/ci/togyz-probe" \
 part "the analysis board in headless Chromium (scripts/browser-test.sh)"
 bash scripts/browser-test.sh
 
-part "the search measurements of docs/ agree with each other"
-python3 scripts/search-agree.py docs/search-measure-*.csv
+part "the search measurements of bench/search-measure/ agree with each other"
+python3 scripts/search-agree.py bench/search-measure/*.csv
 
 part "JVM example (jvm/): Java through JNA"
 bash jvm/test.sh

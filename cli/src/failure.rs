@@ -1,7 +1,7 @@
 //! Why a command could not answer: a [`Kind`] (its exit code and its JSON
 //! name) and a message, with the position where a move list stopped.
 //!
-//! The exit codes, here and in the README and `--help`: 0 answered;
+//! The exit codes, here and in docs/cli.md and `--help`: 0 answered;
 //! 1 standard input could not be read or the output written; 2 bad input (a
 //! FEN, a move, or the command line itself, which clap reports); 3 no table
 //! covers the position; 4 a table is damaged; 5 a table or its folder

@@ -1,10 +1,11 @@
-//! The README's `togyz-probe` examples are the program's real output: each
-//! block that starts with a `$ ... togyz-probe ...` line is run by `sh` (in a
-//! folder whose `./tables` holds the 1..=4-stone test tables) and compared.
-//! Examples that need bigger tables say "no table" here (or are answered by
-//! search), or read files outside the folder, and are skipped;
-//! enough others must be checked for the test to pass. A `...` line in an
-//! example stands for lines left out.
+//! The documents' `togyz-probe` examples are the program's real output: in
+//! the README and in every `docs/*.md`, each block that starts with a
+//! `$ ... togyz-probe ...` line is run by `sh` (in a folder whose `./tables`
+//! holds the 1..=4-stone test tables) and compared. Examples that need
+//! bigger tables say "no table" here (or are answered by search), or read
+//! files outside the folder, and are skipped; enough others must be checked
+//! for the test to pass, in every document that has examples. A `...` line
+//! in an example stands for lines left out.
 
 mod common;
 
@@ -13,7 +14,7 @@ use std::process::Command;
 
 use common::tables;
 
-/// The README's examples: the command and the output shown under it.
+/// A document's examples: the command and the output shown under it.
 fn examples(readme: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut current: Option<(String, String)> = None;
@@ -49,10 +50,22 @@ fn matches(expected: &str, actual: &str) -> bool {
     }
 }
 
+/// The README and every Markdown file of `docs/`, by path from the root.
+fn documents(root: &Path) -> Vec<String> {
+    let mut docs: Vec<String> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    docs.sort();
+    docs.insert(0, "README.md".to_string());
+    docs
+}
+
 #[test]
-fn readme_examples_are_real_output() {
+fn documented_examples_are_real_output() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let work = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(tables(), work.path().join("tables")).unwrap();
     let bin = Path::new(env!("CARGO_BIN_EXE_togyz-probe"))
@@ -63,36 +76,58 @@ fn readme_examples_are_real_output() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let mut checked = 0;
-    for (command, expected) in examples(&readme) {
-        let out = Command::new("sh")
-            .arg("-c")
-            .arg(format!("{command} 2>&1"))
-            .current_dir(work.path())
-            .env("PATH", &path)
-            .env_remove("TOGYZ_TABLES")
-            .output()
-            .unwrap();
-        let actual = String::from_utf8(out.stdout).unwrap();
-        if matches(&expected, &actual) {
-            checked += 1;
-        } else if [
-            "no table",
-            "by search",
-            "not proven in",
-            "(search)",
-            "cannot read",
-        ]
-        .iter()
-        .any(|s| actual.contains(s))
-        {
-            // Bigger tables answer these from the tables (or by a search
-            // that here, over 4 stones, goes differently), or they read a
-            // file outside the test folder.
-            eprintln!("needs bigger tables or other files, not checked: {command}");
-        } else {
-            panic!("README example `{command}` shows\n{expected}\nbut prints\n{actual}");
+    let mut total = 0;
+    let mut with_examples = Vec::new();
+    for doc in documents(&root) {
+        let text = std::fs::read_to_string(root.join(&doc)).unwrap();
+        let examples = examples(&text);
+        if examples.is_empty() {
+            continue;
         }
+        with_examples.push(doc.clone());
+        let mut checked = 0;
+        for (command, expected) in examples {
+            let out = Command::new("sh")
+                .arg("-c")
+                .arg(format!("{command} 2>&1"))
+                .current_dir(work.path())
+                .env("PATH", &path)
+                .env_remove("TOGYZ_TABLES")
+                .output()
+                .unwrap();
+            let actual = String::from_utf8(out.stdout).unwrap();
+            if matches(&expected, &actual) {
+                checked += 1;
+            } else if [
+                "no table",
+                "by search",
+                "not proven in",
+                "(search)",
+                "cannot read",
+            ]
+            .iter()
+            .any(|s| actual.contains(s))
+            {
+                // Bigger tables answer these from the tables (or by a search
+                // that here, over 4 stones, goes differently), or they read a
+                // file outside the test folder.
+                eprintln!("{doc}: needs bigger tables or other files, not checked: {command}");
+            } else {
+                panic!("{doc}: example `{command}` shows\n{expected}\nbut prints\n{actual}");
+            }
+        }
+        assert!(checked >= 1, "{doc}: none of its examples checked");
+        total += checked;
     }
-    assert!(checked >= 7, "only {checked} README examples checked");
+    // The manual's examples must be found where they live, not lost in a move.
+    for doc in ["README.md", "docs/cli.md"] {
+        assert!(
+            with_examples.iter().any(|d| d == doc),
+            "{doc} has no examples"
+        );
+    }
+    assert!(
+        total >= 7,
+        "only {total} examples checked in {with_examples:?}"
+    );
 }

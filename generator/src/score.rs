@@ -32,7 +32,7 @@ pub enum ScoreError {
     NotOneDraw {
         /// Stones on the board.
         n: u32,
-        /// The global board number (`docs/index.md`).
+        /// The global board number (`docs/position-index.md`).
         board: u64,
         /// The board's position at the first offending kazan split, as a FEN.
         fen: String,

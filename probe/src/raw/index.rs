@@ -12,7 +12,7 @@
 //!
 //! The index of a position within its table is
 //! `(config_board_offset[config] + board_rank) * (n + 1) + j`: all kazan
-//! splits of one board are adjacent. `docs/index.md` gives the counts.
+//! splits of one board are adjacent. `docs/position-index.md` gives the counts.
 
 use crate::raw::NO_TUZDYK;
 use crate::rules::{Position, Side, CYCLE, HALF, ROW};
@@ -431,7 +431,7 @@ impl Layout {
 
     /// The index of kazan offset `j` on global board `gb`. This is the one
     /// place the index formula `(offsets[config] + board) * (n + 1) + j`
-    /// is written (docs/index.md).
+    /// is written (docs/position-index.md).
     #[inline]
     pub fn index_at(&self, gb: u64, j: u32) -> u64 {
         gb * self.kazans() + j as u64

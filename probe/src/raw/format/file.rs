@@ -185,7 +185,7 @@ impl TableFile {
                 // leaves an existing mapping of the old file intact. If
                 // another program nevertheless truncates or rewrites the
                 // file while it is mapped, that breaks the contract stated
-                // on `open_with`, on `Tablebase::open` and in the README
+                // on `open_with`, on `Tablebase::open` and in docs/library.md
                 // (undefined behaviour, in practice SIGBUS or changed
                 // bytes). Apart from that, every read below goes through
                 // bounds-checked slice accesses on the map, and every block

@@ -6,8 +6,8 @@
 # between two positions while that file exists (to build on the same cores
 # without measuring beside the build).
 #
-#   scripts/measure-search.sh TABLES_DIR OUT.csv [STONES [PER_COUNT [SECONDS...]]]
-#   scripts/measure-search.sh /work/tables8 t8.csv 12-16 100 2 10
+#   bench/measure-search.sh TABLES_DIR OUT.csv [STONES [PER_COUNT [SECONDS...]]]
+#   bench/measure-search.sh /work/tables8 t8.csv 12-16 100 2 10
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 2 ]; then

@@ -8,8 +8,8 @@
 # first settled position, and the wall time. PROBE picks the binary
 # (default: target/release/togyz-probe, built here).
 #
-#   scripts/measure-annotate.sh TABLES_DIR SECONDS [GAMES (30)] [SEED (1)]
-#   PROBE=/tmp/old-probe scripts/measure-annotate.sh /work/tables8 0.5
+#   bench/measure-annotate.sh TABLES_DIR SECONDS [GAMES (30)] [SEED (1)]
+#   PROBE=/tmp/old-probe bench/measure-annotate.sh /work/tables8 0.5
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 2 ]; then
