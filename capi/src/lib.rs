@@ -405,7 +405,7 @@ fn wdl_to_c(wdl: Wdl) -> TogyzWdl {
 }
 
 fn value_to_c(value: Value, metric: Metric) -> TogyzValue {
-    match value.dtm() {
+    match value.distance() {
         Some(d) => TogyzValue {
             wdl: wdl_to_c(value.wdl()),
             metric: match metric {

@@ -518,7 +518,7 @@ fn evaluate<'t>(
                 .map(|m| (m.mv, Some(m.value).filter(|_| dtm)));
             Some(Eval {
                 wdl: v.wdl(),
-                dtm: v.dtm().filter(|_| dtm),
+                dtm: v.distance().filter(|_| dtm),
                 best,
                 source: Source::Tables,
             })

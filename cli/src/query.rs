@@ -520,7 +520,7 @@ fn answer_json(a: &Answer, asked: Option<&Asked>, serve: Option<&Tablebase>) -> 
 
 /// The distance of `v` if it is in `metric` (its table's is `table`).
 fn distance_in(v: Value, table: Metric, metric: Metric) -> Option<u32> {
-    v.dtm().filter(|_| table == metric)
+    v.distance().filter(|_| table == metric)
 }
 
 /// The JSON error object for the FEN given; `position` is where the

@@ -169,7 +169,7 @@ const RESOLVED: u16 = 10;
 
 #[inline]
 fn resolved(v: Value) -> Result<u16, SolveError> {
-    let d = v.dtm().unwrap_or(0);
+    let d = v.distance().unwrap_or(0);
     match v.pack() {
         Some(p) if d <= MAX_DIST && p <= u16::MAX - RESOLVED => Ok(RESOLVED + p),
         _ => Err(SolveError::DistanceOverflow(d)),

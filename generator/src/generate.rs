@@ -1036,7 +1036,7 @@ fn write_level(
             Ok(Collect {
                 inner: LevelStream::new(&dir, n),
                 // The DTM pass reads every value once, in order.
-                into: if section == Section::Dtm {
+                into: if section == Section::Distance {
                     into.take()
                 } else {
                     None

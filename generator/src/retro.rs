@@ -358,7 +358,7 @@ pub fn exit_configs(unit: UnitId) -> Vec<usize> {
 }
 
 /// Largest distance the solver handles: what a packed [`Value`] holds.
-pub const MAX_DIST: u32 = togyz_probe::value::MAX_PACKED_DTM;
+pub const MAX_DIST: u32 = togyz_probe::value::MAX_PACKED_DISTANCE;
 
 // State word of one (board, kazan split) during a unit's solve: 3 bits of
 // kind, 4 bits counting the quiet moves not yet known to lose (at most 9),

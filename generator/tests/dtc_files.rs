@@ -139,7 +139,7 @@ fn dtc_principal_variations_win_through_lower_levels() {
                         // A quiet move: the opponent's loss is nearer to a
                         // conversion.
                         assert!(
-                            after.wdl() == Wdl::Loss && after.dtm() < before.dtm(),
+                            after.wdl() == Wdl::Loss && after.distance() < before.distance(),
                             "{}: {before} then {after}",
                             start.fen()
                         );
@@ -206,7 +206,7 @@ fn damaged_dtc_files_are_refused() {
 
     // A byte of the DTC section: that block's checksum.
     let mut bad = good.clone();
-    bad[h.dtm_data_offset as usize + 3] ^= 0x40;
+    bad[h.distance_data_offset as usize + 3] ^= 0x40;
     std::fs::remove_file(&path).unwrap();
     std::fs::write(&path, &bad).unwrap();
     let tb = Tablebase::open([dir.path()]).unwrap();

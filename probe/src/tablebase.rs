@@ -104,6 +104,9 @@ pub struct MoveValue {
     pub mv: Move,
     /// Its value for the mover.
     pub value: Value,
+    /// What the value's distance counts: the metric of the position's
+    /// table (DTM when it has none).
+    pub metric: Metric,
 }
 
 /// One table file: its header (read when the tablebase is opened) and the
@@ -447,8 +450,8 @@ impl Tablebase {
         let metric = table.header.metric;
         let sums = match (metric, wdl_at(t, j)) {
             (Metric::Dtc, Wdl::Win) => {
-                let block = gb / table.header.dtm_block_positions as u64;
-                let key = block << 8 | (n as u64) << 1 | Section::Dtm.id() as u64;
+                let block = gb / table.header.distance_block_positions as u64;
+                let key = block << 8 | (n as u64) << 1 | Section::Distance.id() as u64;
                 Some(self.split_sums.get_or_insert_with(&key, || {
                     Ok::<_, TableError>(Arc::from(file.split_sums(&wdl, block)))
                 })?)
@@ -460,7 +463,7 @@ impl Tablebase {
             Stored::Draw => return Ok(Some(Value::Draw)),
             Stored::Loss => return Ok(None),
         };
-        let data = self.block(n, file, Section::Dtm, block)?;
+        let data = self.block(n, file, Section::Distance, block)?;
         let d = file.distance_in(&data, block, at)?;
         Ok(Some(file.combine(wdl_at(t, j), d, block)?))
     }
@@ -511,7 +514,7 @@ impl Tablebase {
                     v.back()
                 }
             };
-            out.push(MoveValue { mv, value });
+            out.push(MoveValue { mv, value, metric });
         }
         // Stable: equal values keep hole order.
         out.sort_by_key(|m| std::cmp::Reverse(m.value));

@@ -56,10 +56,10 @@ fn pread_reports_a_block_damaged_after_opening() {
     let path = dir.path().join(file_name(MAX));
     let file = TableFile::open_with(&path, Backend::Pread).unwrap();
     assert_eq!(file.backend(), Backend::Pread);
-    file.check_block(Section::Dtm, 0).unwrap();
+    file.check_block(Section::Distance, 0).unwrap();
     file.check_body().unwrap();
     // Flip one byte of the first DTM block.
-    let at = file.entry(Section::Dtm, 0).unwrap().offset;
+    let at = file.entry(Section::Distance, 0).unwrap().offset;
     let mut f = OpenOptions::new()
         .read(true)
         .write(true)
@@ -72,7 +72,7 @@ fn pread_reports_a_block_damaged_after_opening() {
     f.write_all(&[byte[0] ^ 0xFF]).unwrap();
     drop(f);
     assert!(matches!(
-        file.read_block(Section::Dtm, 0),
+        file.read_block(Section::Distance, 0),
         Err(TableError::BlockChecksum { .. })
     ));
     assert!(matches!(

@@ -229,7 +229,7 @@ fn answer(tb: &Tablebase, pos: &Position) -> Result<Answer, Failure> {
 /// `dtm` and `dtc`, as `togyz-probe query --json`: the distance under its
 /// metric's key, None under the other.
 fn set_distances(d: &Bound<'_, PyDict>, v: Value, metric: Metric) -> PyResult<()> {
-    let of = |m: Metric| v.dtm().filter(|_| metric == m);
+    let of = |m: Metric| v.distance().filter(|_| metric == m);
     d.set_item("dtm", of(Metric::Dtm))?;
     d.set_item("dtc", of(Metric::Dtc))
 }
@@ -360,7 +360,10 @@ impl PyTablebase {
     ) -> PyResult<(&'static str, Option<u32>)> {
         let pos = position_of(fen)?;
         let (v, metric) = py.detach(|| Ok::<_, Failure>(self.tb.value_with_metric(&pos)?))?;
-        Ok((v.wdl().name(), v.dtm().filter(|_| metric == Metric::Dtm)))
+        Ok((
+            v.wdl().name(),
+            v.distance().filter(|_| metric == Metric::Dtm),
+        ))
     }
 
     /// Every legal move with its value for the mover, best first, as in

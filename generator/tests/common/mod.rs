@@ -219,7 +219,8 @@ impl Brute {
                     continue;
                 }
                 let kids = &edges[node.children.clone()];
-                let known = |c: u32| values[c as usize].filter(|v| v.dtm().is_some_and(|d| d < i));
+                let known =
+                    |c: u32| values[c as usize].filter(|v| v.distance().is_some_and(|d| d < i));
                 let wins_now = (i == 1 && node.ends_in_win)
                     || kids.iter().any(|&c| known(c) == Some(Value::Loss(i - 1)));
                 if wins_now {
