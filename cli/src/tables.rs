@@ -4,8 +4,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use togyz_gen::retro::max_solver_stones;
-use togyz_probe::raw::index::{positions_for, MAX_STONES};
+use togyz_probe::raw::index::{max_solver_stones, positions_for, MAX_STONES};
 use togyz_probe::tablebase::{ProbeError, Tablebase};
 
 use crate::failure::{Failure, Kind};
