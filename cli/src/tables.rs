@@ -144,7 +144,7 @@ impl Tables {
                 Some(open) => self.failure(open.clone()),
                 None => self.no_table(n),
             },
-            ref e if e.io_error().is_some() => {
+            e if Kind::of_probe(&e) == Kind::UnreadableTable => {
                 let head = match e {
                     ProbeError::Directory { .. } => format!("cannot list the tables folder {e}"),
                     _ => e.to_string(),

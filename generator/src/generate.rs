@@ -67,7 +67,7 @@ pub struct GenerateArgs {
     /// refused if it cannot fit, and the biggest units of a level run one
     /// at a time when two would not fit side by side (default: what the
     /// system has available).
-    #[arg(long, value_name = "BYTES", value_parser = togyz_probe::bytes::parse)]
+    #[arg(long, value_name = "BYTES", value_parser = togyz_answer::parse_bytes)]
     pub max_memory: Option<u64>,
 }
 

@@ -135,7 +135,7 @@ fn parse_args() -> Result<Args, String> {
             "--pause-file" => a.pause = Some(value.into()),
             "--games-out" => a.games_out = Some(value.into()),
             "--games" => a.games = value.parse().map_err(bad)?,
-            "--memory" => a.memory = Some(togyz_probe::bytes::parse(&value)?),
+            "--memory" => a.memory = Some(togyz_answer::parse_bytes(&value)?),
             _ => return Err(format!("unknown option {flag}")),
         }
     }

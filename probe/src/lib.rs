@@ -37,7 +37,6 @@
 //! # }
 //! ```
 
-pub mod bytes;
 pub mod notation;
 pub mod raw;
 pub mod record;
