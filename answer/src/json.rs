@@ -7,7 +7,7 @@
 use serde::Serialize;
 use togyz_probe::notation::{self, traditional, uci};
 use togyz_probe::search::SearchResult;
-use togyz_probe::tablebase::terminal_value;
+use togyz_probe::terminal_value;
 use togyz_probe::{Metric, Move, MoveValue, Position, Tablebase, Value, Wdl};
 
 use crate::Kind;

@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use togyz_answer::{Distance, Extra, SearchExtra, SearchMove};
+use togyz_probe::search::Solver;
 use togyz_probe::search::{Budget, SearchResult};
-use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Position, ProbeError, Solver, Tablebase, Wdl};
+use togyz_probe::terminal_value;
+use togyz_probe::{Position, ProbeError, Tablebase, Wdl};
 
 /// Whether `query` answers `pos` by search: it is above the tables, the game
 /// goes on, some tables are there to search into, and search is allowed.

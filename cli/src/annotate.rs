@@ -20,9 +20,10 @@ use std::time::Instant;
 use serde::Serialize;
 use togyz_probe::notation::{result_text, traditional};
 use togyz_probe::record::{move_label, GameRecord, RecordError, Records, Replay};
+use togyz_probe::search::Solver;
 use togyz_probe::search::{Budget, Source};
-use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Metric, Move, Position, ProbeError, Side, Solver, Tablebase, Value, Wdl};
+use togyz_probe::terminal_value;
+use togyz_probe::{Metric, Move, Position, ProbeError, Side, Tablebase, Value, Wdl};
 
 use crate::above::MemoryArg;
 use crate::failure::{Failure, Kind};

@@ -13,7 +13,7 @@ use std::io;
 
 pub use togyz_answer::Kind;
 use togyz_probe::notation::NotationError;
-use togyz_probe::rules::Position;
+use togyz_probe::Position;
 
 use crate::render::diagram;
 

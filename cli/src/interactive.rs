@@ -9,9 +9,9 @@
 use std::io::{self, BufRead, IsTerminal, Write};
 
 use togyz_probe::notation::result_text;
-use togyz_probe::rules::Position;
-use togyz_probe::tablebase::MoveValue;
 use togyz_probe::Metric;
+use togyz_probe::MoveValue;
+use togyz_probe::Position;
 
 use crate::failure::{Failure, Kind};
 use crate::moves::{replay, Played};

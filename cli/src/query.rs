@@ -12,9 +12,10 @@ use std::io::{self, Write};
 use serde::Serialize;
 use togyz_answer::{BeyondAnswer, ErrorAnswer, Extra, MoveExtra, TablesAnswer};
 use togyz_probe::record::{read_line_capped, Line};
-use togyz_probe::rules::{Move, Position};
-use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
-use togyz_probe::{Metric, Solver, Tablebase, Value};
+use togyz_probe::search::Solver;
+use togyz_probe::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
+use togyz_probe::{Metric, Tablebase, Value};
+use togyz_probe::{Move, Position};
 
 use crate::above::{self, Limits, MemoryArg};
 use crate::failure::{Failure, Kind};

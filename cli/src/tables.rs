@@ -5,7 +5,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use togyz_probe::raw::index::{max_solver_stones, positions_for, MAX_STONES};
-use togyz_probe::tablebase::{ProbeError, Tablebase};
+use togyz_probe::{ProbeError, Tablebase};
 
 use crate::failure::{Failure, Kind};
 use indicatif::HumanCount;

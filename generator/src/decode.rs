@@ -10,8 +10,9 @@ use std::sync::Arc;
 use crate::decode_dtc::recover_losses;
 use crate::retro::{level_units, Cell, LevelValues, UnitId};
 use rayon::prelude::*;
-use togyz_probe::raw::format::{wdl_at, Section, TableError, TableFile};
+use togyz_probe::raw::format::{wdl_at, Section, TableFile};
 use togyz_probe::raw::index::CONFIG_COUNT;
+use togyz_probe::TableError;
 use togyz_probe::{Metric, Value};
 
 /// The generator's whole-table operations on a [`TableFile`] (import the

@@ -9,10 +9,11 @@
 use std::ops::Range;
 
 use rayon::prelude::*;
-use togyz_probe::raw::format::{wdl_at, Section, TableError, TableFile};
+use togyz_probe::raw::format::{wdl_at, Section, TableFile};
 use togyz_probe::raw::index::{BoardWalker, Slot, TuzdykConfig};
-use togyz_probe::rules::Position;
-use togyz_probe::tablebase::terminal_value;
+use togyz_probe::terminal_value;
+use togyz_probe::Position;
+use togyz_probe::TableError;
 use togyz_probe::{Metric, Value, Wdl};
 
 use crate::decode::{to_cell, Scratch};

@@ -56,8 +56,8 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use togyz_probe::raw::index::{board_count, rank_board, BoardWalker, Layout, CONFIG_COUNT};
 use togyz_probe::raw::{landing, sow, Landing};
-use togyz_probe::rules::{Side, ROW};
 use togyz_probe::{Position, Value, Wdl};
+use togyz_probe::{Side, ROW};
 
 /// Why a DTC level could not be solved.
 #[derive(Debug, thiserror::Error)]

@@ -26,8 +26,9 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use togyz_probe::raw::format::{file_name, Section, TableError, TableFile};
+use togyz_probe::raw::format::{file_name, Section, TableFile};
 use togyz_probe::raw::index::Layout;
+use togyz_probe::TableError;
 
 /// Arguments of `togyz-gen generate`.
 #[derive(clap::Args, Debug, Clone)]

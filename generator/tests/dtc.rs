@@ -11,7 +11,7 @@ use togyz_gen::dtc::{self, WdlLevels};
 use togyz_gen::retro::{self, LevelValues};
 use togyz_gen::score::WdlLevel;
 use togyz_probe::raw::index::{Layout, Slot};
-use togyz_probe::rules::{Move, Position};
+use togyz_probe::{Move, Position};
 use togyz_probe::{Value, Wdl};
 
 /// The DTC value of a live position from the solved levels.

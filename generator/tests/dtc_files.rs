@@ -11,9 +11,10 @@ use togyz_gen::retro::{self, LevelValues, Levels};
 use togyz_gen::verify::{verify_dir, VerifyError};
 use togyz_gen::write::{write_table, WriteError};
 use togyz_gen::write_dtc::write_dtc_table;
-use togyz_probe::raw::format::{file_name, TableError, TableFile, HEADER_LEN};
+use togyz_probe::raw::format::{file_name, TableFile, HEADER_LEN};
 use togyz_probe::raw::index::Layout;
-use togyz_probe::tablebase::ProbeError;
+use togyz_probe::ProbeError;
+use togyz_probe::TableError;
 use togyz_probe::{Metric, Tablebase, Value, Wdl};
 
 const MAX: u32 = 6;

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use togyz_gen::write::write_table;
 use togyz_probe::raw::index::Layout;
-use togyz_probe::tablebase::{terminal_value, Tablebase};
+use togyz_probe::{terminal_value, Tablebase};
 
 struct Counting;
 

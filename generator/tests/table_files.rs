@@ -16,11 +16,12 @@ use togyz_gen::write::{
     table_status, write_table, write_table_with, TableStatus, WriteError, WriteOptions,
 };
 use togyz_probe::raw::format::{
-    file_name, Section, TableError, TableFile, DISTANCE_BLOCK_POSITIONS, HEADER_LEN,
-    INDEX_ENTRY_LEN, WDL_BLOCK_BOARDS,
+    file_name, Section, TableFile, DISTANCE_BLOCK_POSITIONS, HEADER_LEN, INDEX_ENTRY_LEN,
+    WDL_BLOCK_BOARDS,
 };
 use togyz_probe::raw::index::{Layout, Slot};
-use togyz_probe::tablebase::{terminal_value, ProbeError, Tablebase};
+use togyz_probe::TableError;
+use togyz_probe::{terminal_value, ProbeError, Tablebase};
 use togyz_probe::{Position, Value, Wdl};
 use xxhash_rust::xxh3::xxh3_64;
 

@@ -44,7 +44,8 @@ use std::time::Duration;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use togyz_probe::search::Budget;
-use togyz_probe::{Position, Solver, Tablebase};
+use togyz_probe::search::Solver;
+use togyz_probe::{Position, Tablebase};
 
 struct Args {
     tables: PathBuf,

@@ -325,13 +325,6 @@ impl Tablebase {
             .unwrap_or(0)
     }
 
-    /// The header of the table for `n` stones, if present (its counts of
-    /// wins, draws and losses and its longest distances; the layout fields
-    /// are the codec's, see [`crate::raw`]).
-    pub fn header(&self, n: u32) -> Option<&Header> {
-        self.table(n).map(|t| &t.header)
-    }
-
     /// The path of the table for `n` stones, if present.
     pub fn path(&self, n: u32) -> Option<&Path> {
         self.table(n).map(|t| t.path.as_path())

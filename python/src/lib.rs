@@ -15,10 +15,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use togyz_answer::{Distance, Kind, MoveAnswer, SearchAnswer, TablesAnswer};
 use togyz_probe::notation::{self, parse_fen, NotationError};
-use togyz_probe::rules::{Move, Position, Side};
 use togyz_probe::search::{Budget, Solver};
-use togyz_probe::tablebase::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
 use togyz_probe::Wdl;
+use togyz_probe::{Move, Position, Side};
+use togyz_probe::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
 
 create_exception!(
     togyz_tb,

@@ -10,8 +10,8 @@
 #![allow(dead_code)] // each test binary uses part of this module
 
 use std::collections::HashMap;
-use togyz_probe::rules::{Move, Position, Side, CYCLE, ROW};
 use togyz_probe::Value;
+use togyz_probe::{Move, Position, Side, CYCLE, ROW};
 
 /// A position with South to move, without its move number (which the rules
 /// ignore but `Position`'s equality does not).

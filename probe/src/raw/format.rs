@@ -25,13 +25,15 @@ use std::fmt;
 
 use crate::value::{Metric, Wdl};
 
-mod error;
-mod file;
+pub(crate) mod error;
+pub(crate) mod file;
 mod header;
 mod loss;
 
-pub use error::TableError;
-pub use file::{Backend, Stored, TableFile};
+// At the crate's root only (`togyz_probe::TableError`, `Backend`).
+pub(crate) use error::TableError;
+pub(crate) use file::Backend;
+pub use file::{Stored, TableFile};
 pub use header::{read_header, BlockEntry, Header};
 pub use loss::loss_dtc;
 
