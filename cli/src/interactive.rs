@@ -179,7 +179,7 @@ fn show(
             let metric = metric_of(tables, pos);
             writeln!(out, "{}", verdict(pos, v, metric))?;
             writeln!(out, "Moves, best first:")?;
-            write!(out, "{}", valued_moves(pos, &moves, metric))?;
+            write!(out, "{}", valued_moves(pos, &moves))?;
         }
         (Err(f), _) | (_, Err(f)) => {
             // The whole reason once; after that, the short one.

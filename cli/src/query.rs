@@ -436,7 +436,7 @@ fn report(a: &Answer) -> String {
     }
     s.push_str(&verdict(pos, a.value, a.metric));
     s.push_str("\n\nMoves, best first:\n");
-    s.push_str(&valued_moves(pos, &a.moves, a.metric));
+    s.push_str(&valued_moves(pos, &a.moves));
     let mut end = *pos;
     for &mv in &a.line {
         end.play_unchecked(mv);
