@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use togyz_probe::tablebase::Tablebase;
+use togyz_probe::Tablebase;
 use togyz_tb::{
     togyz_position_from_fen, togyz_tb_close, togyz_tb_open, togyz_tb_wdl, TogyzPosition,
     TogyzStatus, TogyzWdl, TOGYZ_DEFAULT_CACHE_BYTES,

@@ -23,12 +23,12 @@ use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
+use togyz_answer::Kind;
 use togyz_probe::notation::{self, NotationError};
-use togyz_probe::rules::{Position, PositionError, Side};
 use togyz_probe::search::{Budget, SearchResult, Solver, Source};
-use togyz_probe::tablebase::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
-use togyz_probe::TableError;
 use togyz_probe::{Metric, Value, Wdl};
+use togyz_probe::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
+use togyz_probe::{Position, PositionError, Side};
 
 /// Bytes a FEN written by [`togyz_position_to_fen`] can take, its closing
 /// NUL included: a buffer of this size is always large enough.
@@ -246,14 +246,10 @@ impl Failure {
 
 impl From<ProbeError> for Failure {
     fn from(e: ProbeError) -> Failure {
-        let status = match &e {
-            ProbeError::MissingTable { .. } => TogyzStatus::MissingTable,
-            ProbeError::Directory { .. } | ProbeError::Table(TableError::Io { .. }) => {
-                TogyzStatus::Io
-            }
-            ProbeError::Table(_)
-            | ProbeError::Inconsistent { .. }
-            | ProbeError::MixedMetrics { .. } => TogyzStatus::DamagedTable,
+        let status = match Kind::of_probe(&e) {
+            Kind::NoTable => TogyzStatus::MissingTable,
+            Kind::UnreadableTable => TogyzStatus::Io,
+            _ => TogyzStatus::DamagedTable,
         };
         Failure::new(status, e.to_string())
     }
@@ -405,7 +401,7 @@ fn wdl_to_c(wdl: Wdl) -> TogyzWdl {
 }
 
 fn value_to_c(value: Value, metric: Metric) -> TogyzValue {
-    match value.dtm() {
+    match value.distance() {
         Some(d) => TogyzValue {
             wdl: wdl_to_c(value.wdl()),
             metric: match metric {
@@ -422,13 +418,13 @@ fn value_to_c(value: Value, metric: Metric) -> TogyzValue {
     }
 }
 
-fn root_move_to_c(pos: &Position, m: &MoveValue, metric: Metric) -> Result<TogyzRootMove, Failure> {
+fn root_move_to_c(pos: &Position, m: &MoveValue) -> Result<TogyzRootMove, Failure> {
     let notation_failure = |e: NotationError| Failure::new(TogyzStatus::Internal, e.to_string());
     Ok(TogyzRootMove {
         hole: m.mv.hole(),
         traditional: fixed_text(&notation::traditional(pos, m.mv).map_err(notation_failure)?),
         uci: fixed_text(&notation::uci(pos, m.mv).map_err(notation_failure)?),
-        value: value_to_c(m.value, metric),
+        value: value_to_c(m.value, m.metric),
     })
 }
 
@@ -710,11 +706,9 @@ pub unsafe extern "C" fn togyz_tb_root(
             return Err(Failure::null("count"));
         }
         let ranked = tb.tb.moves(&pos)?;
-        // The moves' values are in the metric of the position's table.
-        let metric = tb.tb.metric(pos.stones_on_board()).unwrap_or(Metric::Dtm);
         let answer = ranked
             .iter()
-            .map(|m| root_move_to_c(&pos, m, metric))
+            .map(|m| root_move_to_c(&pos, m))
             .collect::<Result<Vec<_>, _>>()?;
         // SAFETY: checked not null above; valid for writes by the contract.
         unsafe { count.write(answer.len()) };
@@ -952,7 +946,7 @@ pub unsafe extern "C" fn togyz_solver_free(solver: *mut TogyzSolver) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use togyz_probe::rules::{CYCLE, ROW};
+    use togyz_probe::{CYCLE, ROW};
 
     fn c(s: &str) -> CString {
         CString::new(s).unwrap()

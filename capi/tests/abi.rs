@@ -5,7 +5,8 @@
 use std::ffi::{c_char, CStr, CString};
 use std::ptr::{null, null_mut};
 
-use togyz_probe::{parse_fen, Tablebase, Value};
+use togyz_probe::notation::parse_fen;
+use togyz_probe::{Tablebase, Value};
 use togyz_tb::*;
 
 mod common;
@@ -216,7 +217,7 @@ fn live_positions(n: u32, count: u64) -> Vec<togyz_probe::Position> {
     (0..layout.positions())
         .step_by(stride as usize)
         .map(|i| layout.slot(i).position())
-        .filter(|p| togyz_probe::tablebase::terminal_value(p).is_none())
+        .filter(|p| togyz_probe::terminal_value(p).is_none())
         .collect()
 }
 
@@ -256,7 +257,7 @@ fn solve_above_the_tables_matches_the_generator() {
                 togyz_probe::notation::traditional(&pos, mv).unwrap()
             );
             let after = pos.after_unchecked(mv);
-            let reply = togyz_probe::tablebase::terminal_value(&after)
+            let reply = togyz_probe::terminal_value(&after)
                 .or_else(|| levels.value(&after))
                 .unwrap();
             assert_eq!(-rank(c_value(reply).wdl), rank(truth), "{fen}");

@@ -90,7 +90,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 fn value_text(v: Value) -> String {
-    match v.dtm() {
+    match v.distance() {
         Some(d) => format!("{} in {d}", v.wdl()),
         None => v.wdl().to_string(),
     }

@@ -20,9 +20,10 @@ use std::time::Instant;
 use serde::Serialize;
 use togyz_probe::notation::{result_text, traditional};
 use togyz_probe::record::{move_label, GameRecord, RecordError, Records, Replay};
+use togyz_probe::search::Solver;
 use togyz_probe::search::{Budget, Source};
-use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Metric, Move, Position, ProbeError, Side, Solver, Tablebase, Value, Wdl};
+use togyz_probe::terminal_value;
+use togyz_probe::{Metric, Move, Position, ProbeError, Side, Tablebase, Value, Wdl};
 
 use crate::above::MemoryArg;
 use crate::failure::{Failure, Kind};
@@ -518,7 +519,7 @@ fn evaluate<'t>(
                 .map(|m| (m.mv, Some(m.value).filter(|_| dtm)));
             Some(Eval {
                 wdl: v.wdl(),
-                dtm: v.dtm().filter(|_| dtm),
+                dtm: v.distance().filter(|_| dtm),
                 best,
                 source: Source::Tables,
             })

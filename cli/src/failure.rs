@@ -1,5 +1,6 @@
 //! Why a command could not answer: a [`Kind`] (its exit code and its JSON
-//! name) and a message, with the position where a move list stopped.
+//! name, shared by every front end) and a message, with the position where
+//! a move list stopped.
 //!
 //! The exit codes, here and in docs/cli.md and `--help`: 0 answered;
 //! 1 standard input could not be read or the output written; 2 bad input (a
@@ -10,55 +11,11 @@
 use std::fmt::Write as _;
 use std::io;
 
+pub use togyz_answer::Kind;
 use togyz_probe::notation::NotationError;
-use togyz_probe::rules::Position;
+use togyz_probe::Position;
 
 use crate::render::diagram;
-
-/// What went wrong. The order is the order of their exit codes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Kind {
-    /// Standard input could not be read, or standard output written.
-    Io,
-    /// The FEN (or a line of standard input) is not a position.
-    BadFen,
-    /// A move is written in neither notation.
-    BadMove,
-    /// A well-written move that cannot be played there.
-    IllegalMove,
-    /// No table covers the position.
-    NoTable,
-    /// A table file is damaged, or the tables contradict themselves.
-    DamagedTable,
-    /// A table file or the tables folder cannot be read.
-    UnreadableTable,
-}
-
-impl Kind {
-    /// The exit code.
-    pub fn code(self) -> u8 {
-        match self {
-            Kind::Io => 1,
-            Kind::BadFen | Kind::BadMove | Kind::IllegalMove => 2,
-            Kind::NoTable => 3,
-            Kind::DamagedTable => 4,
-            Kind::UnreadableTable => 5,
-        }
-    }
-
-    /// The name in JSON error objects.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Io => "io",
-            Kind::BadFen => "bad_fen",
-            Kind::BadMove => "bad_move",
-            Kind::IllegalMove => "illegal_move",
-            Kind::NoTable => "no_table",
-            Kind::DamagedTable => "damaged_table",
-            Kind::UnreadableTable => "unreadable_table",
-        }
-    }
-}
 
 /// Where a list of moves stopped: the bad move and the position before it.
 #[derive(Clone, Debug)]
@@ -94,12 +51,7 @@ impl Failure {
 
     /// The failure for a FEN or move that could not be read.
     pub fn notation(e: &NotationError) -> Failure {
-        let kind = match e {
-            NotationError::MalformedMove { .. } => Kind::BadMove,
-            NotationError::IllegalMove { .. } => Kind::IllegalMove,
-            _ => Kind::BadFen,
-        };
-        Failure::new(kind, e.to_string())
+        Failure::new(Kind::of_notation(e), e.to_string())
     }
 
     /// Whether this is standard output closing under us (a reader such as

@@ -9,9 +9,9 @@
 use std::io::{self, BufRead, IsTerminal, Write};
 
 use togyz_probe::notation::result_text;
-use togyz_probe::rules::Position;
-use togyz_probe::tablebase::MoveValue;
 use togyz_probe::Metric;
+use togyz_probe::MoveValue;
+use togyz_probe::Position;
 
 use crate::failure::{Failure, Kind};
 use crate::moves::{replay, Played};
@@ -179,7 +179,7 @@ fn show(
             let metric = metric_of(tables, pos);
             writeln!(out, "{}", verdict(pos, v, metric))?;
             writeln!(out, "Moves, best first:")?;
-            write!(out, "{}", valued_moves(pos, &moves, metric))?;
+            write!(out, "{}", valued_moves(pos, &moves))?;
         }
         (Err(f), _) | (_, Err(f)) => {
             // The whole reason once; after that, the short one.

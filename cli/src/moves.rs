@@ -2,7 +2,7 @@
 //! have split, and a list of moves replayed from it.
 
 use togyz_probe::notation::{parse_fen, parse_move, NotationError};
-use togyz_probe::rules::{MoveReport, Position};
+use togyz_probe::{MoveReport, Position};
 
 use togyz_probe::record::split_kazan;
 

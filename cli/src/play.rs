@@ -7,7 +7,7 @@
 use std::io::Write;
 
 use togyz_probe::notation::result_text;
-use togyz_probe::rules::Position;
+use togyz_probe::Position;
 
 use crate::failure::Failure;
 use crate::interactive;

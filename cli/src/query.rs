@@ -10,16 +10,17 @@
 use std::io::{self, Write};
 
 use serde::Serialize;
+use togyz_answer::{BeyondAnswer, ErrorAnswer, Extra, MoveExtra, TablesAnswer};
 use togyz_probe::record::{read_line_capped, Line};
-use togyz_probe::rules::{Move, Position};
-use togyz_probe::search::kazan_bounds;
-use togyz_probe::tablebase::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
-use togyz_probe::{Metric, Solver, Tablebase, Value};
+use togyz_probe::search::Solver;
+use togyz_probe::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
+use togyz_probe::{Metric, Tablebase, Value};
+use togyz_probe::{Move, Position};
 
 use crate::above::{self, Limits, MemoryArg};
 use crate::failure::{Failure, Kind};
 use crate::moves::{fen_arg, is_move_list, replay};
-use crate::render::{count, diagram, ending, legal_moves, names, valued_moves, verdict};
+use crate::render::{count, diagram, ending, legal_moves, valued_moves, verdict};
 use crate::tables::{Tables, TablesArg};
 
 /// Arguments of `query`.
@@ -57,109 +58,19 @@ pub struct Args {
     memory: MemoryArg,
 }
 
-/// One legal move in the JSON answer.
-#[derive(Serialize)]
-pub struct MoveJson {
-    #[serde(rename = "move")]
-    traditional: String,
-    uci: String,
-    result: &'static str,
-    /// Plies to the end (DTM tables), null where unknown.
-    dtm: Option<u32>,
-    /// Plies to the next conversion (DTC tables), null where unknown.
-    dtc: Option<u32>,
-    fen: String,
-    /// What `serve` adds (lichess's names, what the move does).
-    #[serde(flatten)]
-    extra: Option<above::MoveExtra>,
-}
-
-/// The JSON answer for one position from the tables.
-#[derive(Serialize)]
-pub struct AnswerJson {
-    /// Where the moves started, when moves were given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    start: Option<String>,
-    /// The moves given, in traditional notation.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    played: Option<Vec<String>>,
-    fen: String,
-    stones: u32,
-    side: String,
-    result: &'static str,
-    /// Plies to the end (DTM tables), null where unknown.
-    dtm: Option<u32>,
-    /// Plies to the next conversion (DTC tables), null where unknown.
-    dtc: Option<u32>,
-    /// `tables` (`search` above the tables; `serve` says `game-over` for
-    /// a finished game).
-    source: &'static str,
-    /// What `serve` adds: lichess's `category`, whether the game is over.
-    #[serde(flatten)]
-    extra: Option<above::Extra>,
-    moves: Vec<MoveJson>,
-    pv: Vec<String>,
-}
-
-/// A JSON error object.
-#[derive(Serialize)]
-pub struct ErrorJson {
-    fen: String,
-    error: String,
-    kind: &'static str,
-    /// The place in the move list of a move that could not be played.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    move_index: Option<usize>,
-    /// Where moves given after the FEN led: the position a bad move was
-    /// tried in, or the one no table covers.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    position: Option<String>,
-    /// What failed, for `serve`'s status code.
-    #[serde(skip)]
-    failure: Kind,
-}
-
-/// A position no table covers, when no search ran: the error object, with
-/// what the rules alone show (the kazans' bounds) and the legal moves.
-#[derive(Serialize)]
-pub struct BeyondJson {
-    #[serde(flatten)]
-    error: ErrorJson,
-    stones: u32,
-    side: String,
-    /// Always `unknown`.
-    result: &'static str,
-    proven: above::Proven,
-    /// What `serve` adds: lichess's `category` (`unknown`).
-    #[serde(flatten)]
-    extra: Option<above::Extra>,
-    moves: Vec<above::MoveJson>,
-}
-
+/// A position no table covers, when no search ran.
 fn beyond_json(
     fen: &str,
     f: &Failure,
     position: Option<String>,
     pos: &Position,
     serve: Option<&Tablebase>,
-) -> BeyondJson {
-    let (lower, upper) = kazan_bounds(pos);
-    BeyondJson {
-        error: ErrorJson {
-            fen: fen.to_owned(),
-            error: f.message.clone(),
-            kind: f.kind.name(),
-            move_index: None,
-            position,
-            failure: f.kind,
-        },
-        stones: pos.stones_on_board(),
-        side: pos.side_to_move().letter().to_string(),
-        result: "unknown",
-        proven: above::Proven::new(lower, upper),
-        extra: serve.map(|_| above::Extra::new(None, pos)),
-        moves: above::moves_json(pos, serve, None),
-    }
+) -> BeyondAnswer {
+    let error = ErrorAnswer {
+        position,
+        ..ErrorAnswer::new(fen, f.kind, &f.message)
+    };
+    BeyondAnswer::new(error, pos, serve)
 }
 
 /// The answer to one position, as `query --json` prints it and `serve`
@@ -168,13 +79,13 @@ fn beyond_json(
 #[serde(untagged)]
 pub enum Reply {
     /// The tables' answer (or the rules', for a finished game).
-    Tables(AnswerJson),
+    Tables(TablesAnswer),
     /// Above the tables: what proof search showed.
     Search(above::SearchAnswer),
     /// No table covers the position and no search ran.
-    Beyond(BeyondJson),
+    Beyond(BeyondAnswer),
     /// The position could not be answered.
-    Error(ErrorJson),
+    Error(ErrorAnswer),
 }
 
 impl Reply {
@@ -478,61 +389,32 @@ fn run_stdin(tables: &Tables, limits: Limits) -> Result<(), Failure> {
     }
 }
 
-fn answer_json(a: &Answer, asked: Option<&Asked>, serve: Option<&Tablebase>) -> AnswerJson {
+fn answer_json(a: &Answer, asked: Option<&Asked>, serve: Option<&Tablebase>) -> TablesAnswer {
     let pos = &a.pos;
-    let moves = a
-        .moves
-        .iter()
-        .map(|m| {
-            let (traditional, uci) = names(pos, m.mv);
-            MoveJson {
-                traditional,
-                uci,
-                result: m.value.wdl().name(),
-                dtm: distance_in(m.value, a.metric, Metric::Dtm),
-                dtc: distance_in(m.value, a.metric, Metric::Dtc),
-                fen: pos.after_unchecked(m.mv).fen(),
-                extra: serve.map(|_| above::MoveExtra::new(pos, m.mv, Some(m.value.wdl()))),
-            }
-        })
-        .collect();
-    let asked = asked.filter(|q| !q.played.is_empty());
-    let over = terminal_value(pos).is_some();
-    AnswerJson {
-        start: asked.map(|q| q.start.fen()),
-        played: asked.map(|q| q.played.clone()),
-        fen: pos.fen(),
-        stones: pos.stones_on_board(),
-        side: pos.side_to_move().letter().to_string(),
-        result: a.value.wdl().name(),
-        dtm: distance_in(a.value, a.metric, Metric::Dtm),
-        dtc: distance_in(a.value, a.metric, Metric::Dtc),
-        source: if serve.is_some() && over {
-            "game-over"
-        } else {
-            "tables"
-        },
-        extra: serve.map(|_| above::Extra::new(Some(a.value.wdl()), pos)),
-        moves,
-        pv: line_names(pos, &a.line),
+    let mut json = TablesAnswer::new(pos, a.value, a.metric, &a.moves, &a.line);
+    if serve.is_some() {
+        for (m, v) in json.moves.iter_mut().zip(&a.moves) {
+            m.extra = Some(MoveExtra::new(pos, v.mv, Some(v.value.wdl())));
+        }
+        json.extra = Some(Extra::new(Some(a.value.wdl()), pos));
+        if terminal_value(pos).is_some() {
+            json.source = "game-over";
+        }
     }
-}
-
-/// The distance of `v` if it is in `metric` (its table's is `table`).
-fn distance_in(v: Value, table: Metric, metric: Metric) -> Option<u32> {
-    v.dtm().filter(|_| table == metric)
+    if let Some(q) = asked.filter(|q| !q.played.is_empty()) {
+        json.start = Some(q.start.fen());
+        json.played = Some(q.played.clone());
+    }
+    json
 }
 
 /// The JSON error object for the FEN given; `position` is where the
 /// failure happened when moves led away from that FEN.
-fn error_json(fen: &str, f: &Failure, position: Option<String>) -> ErrorJson {
-    ErrorJson {
-        fen: fen.to_owned(),
-        error: f.message.clone(),
-        kind: f.kind.name(),
+fn error_json(fen: &str, f: &Failure, position: Option<String>) -> ErrorAnswer {
+    ErrorAnswer {
         move_index: f.stop.as_ref().map(|s| s.index),
         position,
-        failure: f.kind,
+        ..ErrorAnswer::new(fen, f.kind, &f.message)
     }
 }
 
@@ -554,7 +436,7 @@ fn report(a: &Answer) -> String {
     }
     s.push_str(&verdict(pos, a.value, a.metric));
     s.push_str("\n\nMoves, best first:\n");
-    s.push_str(&valued_moves(pos, &a.moves, a.metric));
+    s.push_str(&valued_moves(pos, &a.moves));
     let mut end = *pos;
     for &mv in &a.line {
         end.play_unchecked(mv);

@@ -4,9 +4,9 @@
 use std::fmt::Write as _;
 
 use togyz_probe::notation::result_text;
-use togyz_probe::rules::{Move, MoveReport, Position, Side, ROW};
-use togyz_probe::tablebase::MoveValue;
+use togyz_probe::MoveValue;
 use togyz_probe::{Metric, Value};
+use togyz_probe::{Move, MoveReport, Position, Side, ROW};
 
 /// `1 stone`, `4 stones`: a count with its noun, singular or plural.
 pub fn count(n: u64, one: &str, many: &str) -> String {
@@ -70,11 +70,11 @@ pub fn report_of(pos: &Position, mv: Move) -> MoveReport {
 }
 
 /// One line per move with its value: `  91x  i1i2  wins in 11 plies`.
-pub fn valued_moves(pos: &Position, moves: &[MoveValue], metric: Metric) -> String {
+pub fn valued_moves(pos: &Position, moves: &[MoveValue]) -> String {
     let mut s = String::new();
     for m in moves {
         let (t, u) = names(pos, m.mv);
-        let _ = writeln!(s, "  {t:<4} {u:<5} {}", in_words(m.value, metric));
+        let _ = writeln!(s, "  {t:<4} {u:<5} {}", in_words(m.value, m.metric));
     }
     s
 }

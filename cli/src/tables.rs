@@ -4,9 +4,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use togyz_gen::retro::max_solver_stones;
-use togyz_probe::raw::index::{positions_for, MAX_STONES};
-use togyz_probe::tablebase::{ProbeError, Tablebase};
+use togyz_probe::raw::index::{max_solver_stones, positions_for, MAX_STONES};
+use togyz_probe::{ProbeError, Tablebase};
 
 use crate::failure::{Failure, Kind};
 use indicatif::HumanCount;
@@ -145,7 +144,7 @@ impl Tables {
                 Some(open) => self.failure(open.clone()),
                 None => self.no_table(n),
             },
-            ref e if e.io_error().is_some() => {
+            e if Kind::of_probe(&e) == Kind::UnreadableTable => {
                 let head = match e {
                     ProbeError::Directory { .. } => format!("cannot list the tables folder {e}"),
                     _ => e.to_string(),

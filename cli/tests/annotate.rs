@@ -15,7 +15,7 @@ use togyz_gen::retro::{solve_all, Levels};
 use togyz_gen::write::write_table;
 use togyz_probe::notation::traditional;
 use togyz_probe::raw::index::Layout;
-use togyz_probe::tablebase::terminal_value;
+use togyz_probe::terminal_value;
 use togyz_probe::{Position, Side, Wdl};
 
 const SAMPLE: &str = include_str!("../../probe/tests/data/sample-playok.txt");
@@ -187,7 +187,8 @@ fn self_play_verdicts_and_marked_moves_match_the_solver() {
                 marked += 1;
                 // The better move named does keep the value.
                 let better = m["better"].as_str().unwrap();
-                let mv = togyz_probe::parse_move(b, &better[..better.find(' ').unwrap()]).unwrap();
+                let mv = togyz_probe::notation::parse_move(b, &better[..better.find(' ').unwrap()])
+                    .unwrap();
                 assert_eq!(truth(levels, &b.after(mv).unwrap()).flip(), tb, "{m}");
             }
         }

@@ -6,7 +6,7 @@ mod common;
 
 use common::{assert_code, fails, run, stderr, stdout};
 use togyz_probe::notation::parse_fen;
-use togyz_probe::rules::perft;
+use togyz_probe::perft;
 
 #[test]
 fn perft_counts_from_the_start() {

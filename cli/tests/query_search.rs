@@ -12,9 +12,10 @@ use rand::{RngExt, SeedableRng};
 use serde_json::Value as Json;
 use togyz_gen::retro::{solve_all, Levels};
 use togyz_gen::write::write_table;
+use togyz_probe::notation::parse_move;
 use togyz_probe::raw::index::Layout;
-use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{parse_move, Position, Wdl};
+use togyz_probe::terminal_value;
+use togyz_probe::{Position, Wdl};
 
 fn setup() -> &'static (Levels, tempfile::TempDir) {
     static S: OnceLock<(Levels, tempfile::TempDir)> = OnceLock::new();

@@ -6,8 +6,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use togyz_fuzz::{small_tables, SMALL_TABLES};
-use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Budget, Solver, Wdl};
+use togyz_probe::terminal_value;
+use togyz_probe::search::{Budget, Solver};
+use togyz_probe::Wdl;
 
 fuzz_target!(|data: &[u8]| {
     let tb = small_tables();

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use togyz_gen::retro::solve_all;
 use togyz_gen::write::write_table;
-use togyz_probe::rules::{Position, Side, CYCLE, TOTAL_STONES};
+use togyz_probe::{Position, Side, CYCLE, TOTAL_STONES};
 use togyz_probe::Tablebase;
 
 /// Bytes [`position`] reads.

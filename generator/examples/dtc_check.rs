@@ -50,11 +50,11 @@ fn main() -> ExitCode {
                 Value::unpack(dtm.get(i)),
                 Value::unpack(level.values.get(i)),
             );
-            if a.wdl() != b.wdl() || b.dtm() > a.dtm() {
+            if a.wdl() != b.wdl() || b.distance() > a.distance() {
                 eprintln!("level {n}, index {i}: DTM {a}, DTC {b}");
                 return ExitCode::FAILURE;
             }
-            if let (Some(x), Some(y)) = (a.dtm(), b.dtm()) {
+            if let (Some(x), Some(y)) = (a.distance(), b.distance()) {
                 shorter += (y < x) as u64;
                 sum_dtm += x as u64;
                 sum_dtc += y as u64;

@@ -46,8 +46,8 @@ fn main() {
             "n={n} ({}): file {:.4} bits, WDL section {:.4}, distance section {:.4}",
             h.metric,
             bits(h.file_length),
-            bits(h.dtm_data_offset - h.wdl_data_offset),
-            bits(h.wdl_index_offset - h.dtm_data_offset)
+            bits(h.distance_data_offset - h.wdl_data_offset),
+            bits(h.wdl_index_offset - h.distance_data_offset)
         );
         if std::env::var_os("DTC_SIZES_ONLY_FILE").is_some() {
             continue;
@@ -64,7 +64,7 @@ fn main() {
             .collect();
         let dtc: Vec<u8> = values
             .iter()
-            .filter_map(|&v| Value::unpack(v).dtm().map(|d| d.min(255) as u8))
+            .filter_map(|&v| Value::unpack(v).distance().map(|d| d.min(255) as u8))
             .collect();
         for block in [16384usize, 65536, 262144] {
             for level in [9, 15, 19] {

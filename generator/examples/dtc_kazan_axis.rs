@@ -116,7 +116,7 @@ fn main() {
     println!(
         "n={n} ({}): DTC section as written (version 2) {:.4} bits a position",
         h.metric,
-        (h.wdl_index_offset - h.dtm_data_offset) as f64 * 8.0 / positions
+        (h.wdl_index_offset - h.distance_data_offset) as f64 * 8.0 / positions
     );
     let values = file.decode_all().expect("decode");
     let k = n as usize + 1;
@@ -169,7 +169,8 @@ fn main() {
                 let (mut losses, mut wins) = (Vec::new(), Vec::new());
                 let mut runs = Vec::new();
                 for board in block.chunks(k) {
-                    let dtc = |v: &u16| Value::unpack(*v).dtm().map_or(0, |d| d.min(255) as u8);
+                    let dtc =
+                        |v: &u16| Value::unpack(*v).distance().map_or(0, |d| d.min(255) as u8);
                     let s = board
                         .iter()
                         .position(|&v| Value::unpack(v) == Value::Draw)

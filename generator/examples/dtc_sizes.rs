@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
 use togyz_gen::dtc;
 use togyz_gen::write::{DTM_LEVEL, WDL_LEVEL};
-use togyz_probe::raw::format::{DTM_BLOCK_POSITIONS, WDL_BLOCK_BOARDS};
+use togyz_probe::raw::format::{DISTANCE_BLOCK_POSITIONS, WDL_BLOCK_BOARDS};
 use togyz_probe::Value;
 
 /// Compressed bytes of `data` cut into blocks of `block` bytes.
@@ -33,7 +33,7 @@ fn main() {
         let level = dtc::solve_level(n, &wdl, &progress).expect("solve");
         let values = level.values.widened();
         let positions = values.len() as f64;
-        let dist = |v: &u16| Value::unpack(*v).dtm().unwrap_or(0);
+        let dist = |v: &u16| Value::unpack(*v).distance().unwrap_or(0);
         let longest = values.iter().map(dist).max().unwrap_or(0);
         assert!(longest <= 255, "two-byte DTC entries are not measured here");
         let full: Vec<u8> = values.iter().map(|v| dist(v) as u8).collect();
@@ -42,7 +42,7 @@ fn main() {
         let mean = full.iter().map(|&d| d as f64).sum::<f64>() / decisive as f64;
         let bits = |bytes: u64| bytes as f64 * 8.0 / positions;
         let w = compressed(level.wdl.splits(), WDL_BLOCK_BOARDS as usize, WDL_LEVEL);
-        let p = DTM_BLOCK_POSITIONS as usize;
+        let p = DISTANCE_BLOCK_POSITIONS as usize;
         let d = compressed(&full, p, DTM_LEVEL);
         let b = compressed(&blanked, p, DTM_LEVEL);
         println!(

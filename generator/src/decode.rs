@@ -10,8 +10,9 @@ use std::sync::Arc;
 use crate::decode_dtc::recover_losses;
 use crate::retro::{level_units, Cell, LevelValues, UnitId};
 use rayon::prelude::*;
-use togyz_probe::raw::format::{wdl_at, Section, TableError, TableFile};
+use togyz_probe::raw::format::{wdl_at, Section, TableFile};
 use togyz_probe::raw::index::CONFIG_COUNT;
+use togyz_probe::TableError;
 use togyz_probe::{Metric, Value};
 
 /// The generator's whole-table operations on a [`TableFile`] (import the
@@ -166,7 +167,7 @@ impl DecodeAll for TableFile {
 
     fn verify_checksums(&self) -> Result<(), TableError> {
         self.check_body()?;
-        for section in [Section::Wdl, Section::Dtm] {
+        for section in [Section::Wdl, Section::Distance] {
             (0..self.header().blocks(section))
                 .into_par_iter()
                 .try_for_each(|b| self.check_block(section, b))?;
@@ -261,7 +262,7 @@ pub(crate) fn to_cell<T>(
     // header checks keep within u16 entries.
     v.pack().and_then(cell).ok_or_else(|| TableError::BadEntry {
         path: file.path().to_path_buf(),
-        section: Section::Dtm,
+        section: Section::Distance,
         block,
         detail: "distance too large for the cells".into(),
     })
@@ -293,8 +294,8 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
     // Positions a distance block covers: a DTM block counts positions, a
     // DTC block boards.
     let per = match h.metric {
-        Metric::Dtm => h.dtm_block_positions as u64,
-        Metric::Dtc => h.dtm_block_positions as u64 * kazans,
+        Metric::Dtm => h.distance_block_positions as u64,
+        Metric::Dtc => h.distance_block_positions as u64 * kazans,
     };
     // The output cut at distance block boundaries: (first entry, cells).
     let mut pieces: Vec<(u64, &mut [T])> = Vec::new();
@@ -340,10 +341,10 @@ fn dtm_piece<T>(
 ) -> Result<(), TableError> {
     let h = file.header();
     let kazans = file.layout().kazans();
-    let per = h.dtm_block_positions as u64;
+    let per = h.distance_block_positions as u64;
     let block = first / per;
     let skip = (first - block * per) as usize;
-    file.read_block_into(Section::Dtm, block, &mut s.dtm)?;
+    file.read_block_into(Section::Distance, block, &mut s.dtm)?;
     let mut gb = first / kazans;
     let mut j = (first % kazans) as u32;
     let mut k = 0;
@@ -351,7 +352,7 @@ fn dtm_piece<T>(
         let (wb, at) = file.wdl_location(gb);
         let t = file.thresholds_in(s.wdl(file, wb)?, wb, at)?;
         while (j as u64) < kazans && k < chunk.len() {
-            let d = file.distance_in(&s.dtm, block, (skip + k) * h.dtm_width as usize)?;
+            let d = file.distance_in(&s.dtm, block, (skip + k) * h.distance_width as usize)?;
             let v = file.combine(wdl_at(t, j), d, block)?;
             chunk[k] = to_cell(file, v, block, cell)?;
             k += 1;

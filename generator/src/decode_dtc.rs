@@ -9,10 +9,11 @@
 use std::ops::Range;
 
 use rayon::prelude::*;
-use togyz_probe::raw::format::{wdl_at, Section, TableError, TableFile};
+use togyz_probe::raw::format::{wdl_at, Section, TableFile};
 use togyz_probe::raw::index::{BoardWalker, Slot, TuzdykConfig};
-use togyz_probe::rules::Position;
-use togyz_probe::tablebase::terminal_value;
+use togyz_probe::terminal_value;
+use togyz_probe::Position;
+use togyz_probe::TableError;
 use togyz_probe::{Metric, Value, Wdl};
 
 use crate::decode::{to_cell, Scratch};
@@ -115,8 +116,8 @@ pub(crate) fn dtc_piece<T: Copy>(
     }
     let n = h.stones as u64;
     let k = n + 1;
-    let per = h.dtm_block_positions as u64;
-    let width = h.dtm_width as usize;
+    let per = h.distance_block_positions as u64;
+    let width = h.distance_width as usize;
     let mut gb = first / k;
     let block = gb / per;
     // The block's boards, all in one WDL block (P divides B).
@@ -126,7 +127,7 @@ pub(crate) fn dtc_piece<T: Copy>(
     let splits = (0..=(first + out.len() as u64 - 1) / k - f)
         .map(|i| Ok(file.thresholds_in(wdl, wb, at + i as usize)?.0 as u64))
         .collect::<Result<Vec<u64>, TableError>>()?;
-    file.read_block_into(Section::Dtm, block, &mut s.dtm)?;
+    file.read_block_into(Section::Distance, block, &mut s.dtm)?;
     // Wins of the block's boards before `gb`: a board of split s has n - s.
     let mut wins = splits[..(gb - f) as usize]
         .iter()

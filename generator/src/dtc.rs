@@ -56,8 +56,8 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use togyz_probe::raw::index::{board_count, rank_board, BoardWalker, Layout, CONFIG_COUNT};
 use togyz_probe::raw::{landing, sow, Landing};
-use togyz_probe::rules::{Side, ROW};
 use togyz_probe::{Position, Value, Wdl};
+use togyz_probe::{Side, ROW};
 
 /// Why a DTC level could not be solved.
 #[derive(Debug, thiserror::Error)]
@@ -169,7 +169,7 @@ const RESOLVED: u16 = 10;
 
 #[inline]
 fn resolved(v: Value) -> Result<u16, SolveError> {
-    let d = v.dtm().unwrap_or(0);
+    let d = v.distance().unwrap_or(0);
     match v.pack() {
         Some(p) if d <= MAX_DIST && p <= u16::MAX - RESOLVED => Ok(RESOLVED + p),
         _ => Err(SolveError::DistanceOverflow(d)),

@@ -26,8 +26,9 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use togyz_probe::raw::format::{file_name, Section, TableError, TableFile};
+use togyz_probe::raw::format::{file_name, Section, TableFile};
 use togyz_probe::raw::index::Layout;
+use togyz_probe::TableError;
 
 /// Arguments of `togyz-gen generate`.
 #[derive(clap::Args, Debug, Clone)]
@@ -67,7 +68,7 @@ pub struct GenerateArgs {
     /// refused if it cannot fit, and the biggest units of a level run one
     /// at a time when two would not fit side by side (default: what the
     /// system has available).
-    #[arg(long, value_name = "BYTES", value_parser = togyz_probe::bytes::parse)]
+    #[arg(long, value_name = "BYTES", value_parser = togyz_answer::parse_bytes)]
     pub max_memory: Option<u64>,
 }
 
@@ -1036,7 +1037,7 @@ fn write_level(
             Ok(Collect {
                 inner: LevelStream::new(&dir, n),
                 // The DTM pass reads every value once, in order.
-                into: if section == Section::Dtm {
+                into: if section == Section::Distance {
                     into.take()
                 } else {
                     None

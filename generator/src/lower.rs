@@ -8,8 +8,9 @@
 
 use crate::decode::DecodeAll;
 use crate::retro::{exit_configs, Exits, LevelValues, Levels, UnitId};
-use togyz_probe::raw::format::{TableError, TableFile};
+use togyz_probe::raw::format::TableFile;
 use togyz_probe::raw::index::Layout;
+use togyz_probe::TableError;
 
 /// The smaller levels are held whole while their positions up to and
 /// including the level stay within this (levels 1 to 8, 513 M positions):

@@ -30,8 +30,8 @@ use togyz_probe::raw::index::{
     board_count, rank_board, BoardWalker, Layout, TuzdykConfig, CONFIG_COUNT,
 };
 use togyz_probe::raw::{landing, sow, tuzdyk_allowed, Landing};
-use togyz_probe::rules::{Side, CYCLE, ROW};
 use togyz_probe::{Position, Value};
+use togyz_probe::{Side, CYCLE, ROW};
 
 /// Why a level could not be solved.
 #[derive(Debug, thiserror::Error)]
@@ -113,11 +113,11 @@ impl LevelValues {
     ///
     /// # Errors
     ///
-    /// [`TableError::WrongMetric`](togyz_probe::raw::format::TableError::WrongMetric)
+    /// [`TableError::WrongMetric`](togyz_probe::TableError::WrongMetric)
     /// for a DTC table; a damaged block.
     pub fn load(
         table: &togyz_probe::raw::format::TableFile,
-    ) -> Result<LevelValues, togyz_probe::raw::format::TableError> {
+    ) -> Result<LevelValues, togyz_probe::TableError> {
         // A DTM solve or check needs the distances to the end below.
         table.require_metric(togyz_probe::Metric::Dtm)?;
         table.decode_range(0..table.header().positions)
@@ -358,7 +358,7 @@ pub fn exit_configs(unit: UnitId) -> Vec<usize> {
 }
 
 /// Largest distance the solver handles: what a packed [`Value`] holds.
-pub const MAX_DIST: u32 = togyz_probe::value::MAX_PACKED_DTM;
+pub const MAX_DIST: u32 = togyz_probe::MAX_PACKED_DISTANCE;
 
 // State word of one (board, kazan split) during a unit's solve: 3 bits of
 // kind, 4 bits counting the quiet moves not yet known to lose (at most 9),
@@ -1137,7 +1137,7 @@ pub fn solve_all(max_stones: u32) -> Result<Levels, SolveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use togyz_probe::rules::Move;
+    use togyz_probe::Move;
 
     fn unit_swap(unit: UnitId) -> usize {
         TuzdykConfig::from_id(unit.first).swapped().id()

@@ -46,12 +46,13 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use togyz_probe::raw::format::{self, TableError, TableFile};
+use togyz_probe::raw::format::{self, TableFile};
 use togyz_probe::raw::index::Slot;
 use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig};
-use togyz_probe::rules::{Position, Side, HALF};
-use togyz_probe::tablebase::{ProbeError, Tablebase};
+use togyz_probe::TableError;
 use togyz_probe::{Metric, Value};
+use togyz_probe::{Position, Side, HALF};
+use togyz_probe::{ProbeError, Tablebase};
 
 /// Arguments of `togyz-gen stats`.
 #[derive(clap::Args, Debug, Clone)]

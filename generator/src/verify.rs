@@ -41,12 +41,13 @@ use rayon::prelude::*;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use togyz_probe::raw::format::{self, TableError, TableFile};
+use togyz_probe::raw::format::{self, TableFile};
 use togyz_probe::raw::index::Slot;
 use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykConfig};
-use togyz_probe::rules::{Move, Position, Side, HALF};
-use togyz_probe::tablebase::terminal_value;
+use togyz_probe::terminal_value;
+use togyz_probe::TableError;
 use togyz_probe::{Metric, Value, Wdl};
+use togyz_probe::{Move, Position, Side, HALF};
 
 /// Arguments of `togyz-gen verify`.
 #[derive(clap::Args, Debug, Clone)]

@@ -27,8 +27,9 @@
 //! module adds what only DTC tables need: the metrics' order.
 
 use crate::verify::VerifyError;
-use togyz_probe::raw::format::{TableError, TableFile};
+use togyz_probe::raw::format::TableFile;
 use togyz_probe::Metric;
+use togyz_probe::TableError;
 
 /// Refuses a DTM table above a DTC one (`files[i]` holds `i + 1` stones):
 /// checking it needs the distances to the end below it.

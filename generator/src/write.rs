@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use togyz_probe::raw::format::{
-    self, dtm_width_for, format_version, pack_thresholds, wdl_width_for, BlockEntry, Header,
-    Section, TableFile, DTM_BLOCK_POSITIONS, HEADER_LEN, INDEX_ENTRY_LEN, MAX_BLOCK_BYTES,
+    self, distance_width_for, format_version, pack_thresholds, wdl_width_for, BlockEntry, Header,
+    Section, TableFile, DISTANCE_BLOCK_POSITIONS, HEADER_LEN, INDEX_ENTRY_LEN, MAX_BLOCK_BYTES,
     RULES_VARIANT, WDL_BLOCK_BOARDS,
 };
 use togyz_probe::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};
@@ -79,14 +79,14 @@ pub struct WriteOptions {
     /// Boards per WDL block.
     pub wdl_block_boards: u32,
     /// Positions per DTM block.
-    pub dtm_block_positions: u32,
+    pub distance_block_positions: u32,
 }
 
 impl Default for WriteOptions {
     fn default() -> Self {
         WriteOptions {
             wdl_block_boards: WDL_BLOCK_BOARDS,
-            dtm_block_positions: DTM_BLOCK_POSITIONS,
+            distance_block_positions: DISTANCE_BLOCK_POSITIONS,
         }
     }
 }
@@ -530,7 +530,7 @@ pub fn write_table_from<S: ValueStream + Send>(
     }
     let layout = Layout::new(n);
     let wdl_width = wdl_width_for(n);
-    let (wb, dp) = (options.wdl_block_boards, options.dtm_block_positions);
+    let (wb, dp) = (options.wdl_block_boards, options.distance_block_positions);
     // 2 bytes is the widest DTM entry.
     if wb == 0
         || dp == 0
@@ -575,24 +575,28 @@ pub fn write_table_from<S: ValueStream + Send>(
     .for_each(|c| census.merge(c));
 
     // DTM section: distances per position, in the width the longest needs.
-    let dtm_width = dtm_width_for(census.longest_win.max(census.longest_loss));
-    let dtm_data_offset = sink.pos;
-    let dtm_blocks = positions.div_ceil(dp as u64);
-    let mut dtm_index = Vec::with_capacity(dtm_blocks as usize);
+    let distance_width = distance_width_for(census.longest_win.max(census.longest_loss));
+    let distance_data_offset = sink.pos;
+    let distance_blocks = positions.div_ceil(dp as u64);
+    let mut distance_index = Vec::with_capacity(distance_blocks as usize);
     write_section(
         &mut sink,
         Blocks {
-            count: dtm_blocks,
+            count: distance_blocks,
             values: dp as u64,
             total: positions,
         },
-        &mut open(Section::Dtm)?,
+        &mut open(Section::Distance)?,
         DTM_LEVEL,
-        Section::Dtm,
-        &mut dtm_index,
+        Section::Distance,
+        &mut distance_index,
         |_, values, raw| {
             for &v in values {
-                push_entry(raw, dtm_width, Value::unpack(v).dtm().unwrap_or(0) as u16);
+                push_entry(
+                    raw,
+                    distance_width,
+                    Value::unpack(v).distance().unwrap_or(0) as u16,
+                );
             }
             Ok(Census::default())
         },
@@ -605,13 +609,13 @@ pub fn write_table_from<S: ValueStream + Send>(
         Sections {
             metric: Metric::Dtm,
             wdl_width,
-            dtm_width,
+            distance_width,
             wdl_block_boards: wb,
-            dtm_block_positions: dp,
+            distance_block_positions: dp,
             wdl_data_offset,
-            dtm_data_offset,
+            distance_data_offset,
             wdl_index,
-            dtm_index,
+            distance_index,
         },
     )
 }
@@ -620,13 +624,13 @@ pub fn write_table_from<S: ValueStream + Send>(
 pub(crate) struct Sections {
     pub(crate) metric: Metric,
     pub(crate) wdl_width: u8,
-    pub(crate) dtm_width: u8,
+    pub(crate) distance_width: u8,
     pub(crate) wdl_block_boards: u32,
-    pub(crate) dtm_block_positions: u32,
+    pub(crate) distance_block_positions: u32,
     pub(crate) wdl_data_offset: u64,
-    pub(crate) dtm_data_offset: u64,
+    pub(crate) distance_data_offset: u64,
     pub(crate) wdl_index: Vec<BlockEntry>,
-    pub(crate) dtm_index: Vec<BlockEntry>,
+    pub(crate) distance_index: Vec<BlockEntry>,
 }
 
 impl Sink {
@@ -641,8 +645,8 @@ impl Sink {
     ) -> Result<WriteSummary, WriteError> {
         let layout = Layout::new(n);
         let wdl_index_offset = self.pos;
-        let (index_checksum, dtm_index_offset) =
-            self.write_indexes(&sections.wdl_index, &sections.dtm_index)?;
+        let (index_checksum, distance_index_offset) =
+            self.write_indexes(&sections.wdl_index, &sections.distance_index)?;
         let file_length = self.pos;
         let header = Header {
             format_version: format_version(sections.metric),
@@ -653,15 +657,15 @@ impl Sink {
             boards: layout.boards(),
             metric: sections.metric,
             wdl_width: sections.wdl_width,
-            dtm_width: sections.dtm_width,
+            distance_width: sections.distance_width,
             wdl_block_boards: sections.wdl_block_boards,
-            dtm_block_positions: sections.dtm_block_positions,
+            distance_block_positions: sections.distance_block_positions,
             wdl_blocks: sections.wdl_index.len() as u64,
-            dtm_blocks: sections.dtm_index.len() as u64,
+            distance_blocks: sections.distance_index.len() as u64,
             wdl_data_offset: sections.wdl_data_offset,
-            dtm_data_offset: sections.dtm_data_offset,
+            distance_data_offset: sections.distance_data_offset,
             wdl_index_offset,
-            dtm_index_offset,
+            distance_index_offset,
             file_length,
             wins: census.wins,
             draws: census.draws,

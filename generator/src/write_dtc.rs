@@ -13,7 +13,9 @@ use crate::write::{
 };
 use rayon::prelude::*;
 use std::path::Path;
-use togyz_probe::raw::format::{dtm_width_for, Section, DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS};
+use togyz_probe::raw::format::{
+    distance_width_for, Section, DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS,
+};
 use togyz_probe::raw::index::{Layout, MAX_STONES};
 use togyz_probe::{Metric, Value};
 
@@ -57,7 +59,7 @@ impl<S: ValueStream> ValueStream for Decisive<S> {
             }
             let v = self.buffer[self.at];
             self.at += 1;
-            if let Some(d) = Value::unpack(v).dtm() {
+            if let Some(d) = Value::unpack(v).distance() {
                 // Within u16: the values are packed.
                 out.push(d as u16);
                 left -= 1;
@@ -179,16 +181,16 @@ pub fn write_dtc_table_from<S: ValueStream + Send>(
         },
     )?;
 
-    let dtm_width = dtm_width_for(census.longest_win.max(census.longest_loss));
+    let distance_width = distance_width_for(census.longest_win.max(census.longest_loss));
     let per = DTC_BLOCK_BOARDS;
-    let dtm_data_offset = sink.pos;
-    let dtm_blocks = boards.div_ceil(per as u64);
-    let mut dtm_index = Vec::with_capacity(dtm_blocks as usize);
+    let distance_data_offset = sink.pos;
+    let distance_blocks = boards.div_ceil(per as u64);
+    let mut distance_index = Vec::with_capacity(distance_blocks as usize);
     let nu = n as usize;
     write_section(
         &mut sink,
         Blocks {
-            count: dtm_blocks,
+            count: distance_blocks,
             values: per as u64 * n as u64,
             total: boards * n as u64,
         },
@@ -199,8 +201,8 @@ pub fn write_dtc_table_from<S: ValueStream + Send>(
             at: 0,
         },
         DTC_LEVEL,
-        Section::Dtm,
-        &mut dtm_index,
+        Section::Distance,
+        &mut distance_index,
         |block, distances, raw| {
             // The block's wins, board by board; the losses are left out
             // (one ply over the wins recovers them, `loss_dtc`) and zero
@@ -212,10 +214,10 @@ pub fn write_dtc_table_from<S: ValueStream + Send>(
                 let s = splits[first + i] as usize;
                 losses += s;
                 for &d in &board[s..] {
-                    crate::write::push_entry(raw, dtm_width, d);
+                    crate::write::push_entry(raw, distance_width, d);
                 }
             }
-            raw.resize(raw.len() + losses * dtm_width as usize, 0);
+            raw.resize(raw.len() + losses * distance_width as usize, 0);
             Ok(Census::default())
         },
     )?;
@@ -227,13 +229,13 @@ pub fn write_dtc_table_from<S: ValueStream + Send>(
         Sections {
             metric: Metric::Dtc,
             wdl_width: 1,
-            dtm_width,
+            distance_width,
             wdl_block_boards: wb,
-            dtm_block_positions: per,
+            distance_block_positions: per,
             wdl_data_offset,
-            dtm_data_offset,
+            distance_data_offset,
             wdl_index,
-            dtm_index,
+            distance_index,
         },
     )?;
     Ok((summary, WdlLevel::from_splits(n, splits)?))

@@ -9,8 +9,9 @@ mod common;
 use common::{formula, Brute, Key};
 use std::sync::OnceLock;
 use togyz_gen::retro::{solve_all, Levels};
-use togyz_probe::rules::Side;
-use togyz_probe::{parse_fen, Value};
+use togyz_probe::notation::parse_fen;
+use togyz_probe::Side;
+use togyz_probe::Value;
 
 const MAX: u8 = 4;
 

@@ -11,7 +11,7 @@ use togyz_gen::dtc::{self, WdlLevels};
 use togyz_gen::retro::{self, LevelValues};
 use togyz_gen::score::WdlLevel;
 use togyz_probe::raw::index::{Layout, Slot};
-use togyz_probe::rules::{Move, Position};
+use togyz_probe::{Move, Position};
 use togyz_probe::{Value, Wdl};
 
 /// The DTC value of a live position from the solved levels.
@@ -53,8 +53,11 @@ fn wdl_equals_the_dtm_solvers_up_to_6() {
                 layout.slot(i as u64).position().fen()
             );
             assert_eq!(wdl.level(n).wdl(i as u64), x.wdl());
-            assert!(y.dtm() <= x.dtm(), "n={n} index {i}: DTC {y} over DTM {x}");
-            shorter += (y.dtm() < x.dtm()) as u64;
+            assert!(
+                y.distance() <= x.distance(),
+                "n={n} index {i}: DTC {y} over DTM {x}"
+            );
+            shorter += (y.distance() < x.distance()) as u64;
         }
         assert!(n < 3 || shorter > 0, "n={n}: DTC is DTM everywhere");
     }
@@ -111,7 +114,7 @@ fn brute_dtc(brute: &Brute) -> HashMap<Key, Value> {
             if values[id].is_some() {
                 continue;
             }
-            let known = |c: u32| values[c as usize].filter(|v| v.dtm().is_some_and(|d| d < i));
+            let known = |c: u32| values[c as usize].filter(|v| v.distance().is_some_and(|d| d < i));
             if (i == 1 && node.convert == Some(Wdl::Win))
                 || node
                     .children
@@ -161,7 +164,7 @@ fn dtc_equals_brute_force_up_to_4() {
     for p in &brute.positions {
         let want = reference[&Key::of(p)];
         assert_eq!(dtc_value(&dtc, p), want, "{}", p.fen());
-        nonzero += (want.dtm().unwrap_or(0) > 1) as u32;
+        nonzero += (want.distance().unwrap_or(0) > 1) as u32;
     }
     assert!(nonzero > 100, "too few DTC values over 1 to test");
 }

@@ -11,9 +11,10 @@ use togyz_gen::retro::{self, LevelValues, Levels};
 use togyz_gen::verify::{verify_dir, VerifyError};
 use togyz_gen::write::{write_table, WriteError};
 use togyz_gen::write_dtc::write_dtc_table;
-use togyz_probe::raw::format::{file_name, TableError, TableFile, HEADER_LEN};
+use togyz_probe::raw::format::{file_name, TableFile, HEADER_LEN};
 use togyz_probe::raw::index::Layout;
-use togyz_probe::tablebase::ProbeError;
+use togyz_probe::ProbeError;
+use togyz_probe::TableError;
 use togyz_probe::{Metric, Tablebase, Value, Wdl};
 
 const MAX: u32 = 6;
@@ -139,7 +140,7 @@ fn dtc_principal_variations_win_through_lower_levels() {
                         // A quiet move: the opponent's loss is nearer to a
                         // conversion.
                         assert!(
-                            after.wdl() == Wdl::Loss && after.dtm() < before.dtm(),
+                            after.wdl() == Wdl::Loss && after.distance() < before.distance(),
                             "{}: {before} then {after}",
                             start.fen()
                         );
@@ -206,7 +207,7 @@ fn damaged_dtc_files_are_refused() {
 
     // A byte of the DTC section: that block's checksum.
     let mut bad = good.clone();
-    bad[h.dtm_data_offset as usize + 3] ^= 0x40;
+    bad[h.distance_data_offset as usize + 3] ^= 0x40;
     std::fs::remove_file(&path).unwrap();
     std::fs::write(&path, &bad).unwrap();
     let tb = Tablebase::open([dir.path()]).unwrap();

@@ -48,7 +48,7 @@ fn any_range_of_a_dtc_table_decodes_as_the_whole() {
     let file = TableFile::open(dir.path().join(file_name(n))).unwrap();
     let whole = dtc_levels()[n as usize].widened().into_owned();
     assert_eq!(file.decode_all().unwrap(), whole);
-    let per_block = file.header().dtm_block_positions as u64 * file.layout().kazans();
+    let per_block = file.header().distance_block_positions as u64 * file.layout().kazans();
     let positions = file.header().positions;
     assert!(positions > 3 * per_block, "the test needs several blocks");
     // Starts and ends inside boards, on block edges, across several blocks.

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use togyz_gen::write::write_table;
 use togyz_probe::raw::index::Layout;
-use togyz_probe::tablebase::{terminal_value, Tablebase};
+use togyz_probe::{terminal_value, Tablebase};
 
 struct Counting;
 
@@ -60,7 +60,7 @@ fn cached_probes_do_not_allocate() {
     let mut wins = 0;
     for p in &positions {
         wins += (tb.wdl(p).unwrap() == togyz_probe::Wdl::Win) as usize;
-        wins += tb.value(p).unwrap().dtm().is_some() as usize;
+        wins += tb.value(p).unwrap().distance().is_some() as usize;
     }
     let after = ALLOCATIONS.load(Ordering::Relaxed);
     assert!(wins > 0);

@@ -5,10 +5,11 @@ use std::sync::OnceLock;
 
 use togyz_gen::retro::{solve_all, Levels};
 use togyz_gen::write::write_table;
+use togyz_probe::notation::parse_fen;
 use togyz_probe::notation::traditional;
 use togyz_probe::raw::index::Layout;
-use togyz_probe::tablebase::{terminal_value, Tablebase, DRAW_LINE_PLIES};
-use togyz_probe::{parse_fen, Position, Value};
+use togyz_probe::{terminal_value, Tablebase, DRAW_LINE_PLIES};
+use togyz_probe::{Position, Value};
 
 const MAX: u32 = 4;
 

@@ -40,7 +40,7 @@ fn every_value_is_the_best_of_its_moves() {
 }
 
 fn search_one_ply(pos: &Position, levels: &togyz_gen::retro::Levels) -> Value {
-    if let Some(v) = togyz_probe::tablebase::terminal_value(pos) {
+    if let Some(v) = togyz_probe::terminal_value(pos) {
         return v;
     }
     let mut best: Option<Value> = None;

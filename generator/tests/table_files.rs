@@ -16,11 +16,12 @@ use togyz_gen::write::{
     table_status, write_table, write_table_with, TableStatus, WriteError, WriteOptions,
 };
 use togyz_probe::raw::format::{
-    file_name, Section, TableError, TableFile, DTM_BLOCK_POSITIONS, HEADER_LEN, INDEX_ENTRY_LEN,
+    file_name, Section, TableFile, DISTANCE_BLOCK_POSITIONS, HEADER_LEN, INDEX_ENTRY_LEN,
     WDL_BLOCK_BOARDS,
 };
 use togyz_probe::raw::index::{Layout, Slot};
-use togyz_probe::tablebase::{terminal_value, ProbeError, Tablebase};
+use togyz_probe::TableError;
+use togyz_probe::{terminal_value, ProbeError, Tablebase};
 use togyz_probe::{Position, Value, Wdl};
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -105,7 +106,7 @@ fn check_round_trip(dir: &Path, n: u32, values: &[u16], options: &WriteOptions) 
     assert_eq!((h.wins, h.draws, h.losses), (wins, draws, losses));
     assert_eq!((h.longest_win, h.longest_loss), (longest_win, longest_loss));
     assert_eq!(
-        h.dtm_width,
+        h.distance_width,
         if longest_win.max(longest_loss) > 255 {
             2
         } else {
@@ -142,7 +143,7 @@ fn round_trip_default_blocks() {
         let t = check_round_trip(dir.path(), n, &values, &WriteOptions::default());
         // n = 3 and 4 span several blocks of each section.
         if n >= 3 {
-            assert!(t.header().wdl_blocks > 1 && t.header().dtm_blocks > 1);
+            assert!(t.header().wdl_blocks > 1 && t.header().distance_blocks > 1);
         }
     }
 }
@@ -159,11 +160,11 @@ fn round_trip_odd_blocks_and_wide_distances() {
         let values = synthetic(n, 77 + n as u64, max_distance + 1);
         let options = WriteOptions {
             wdl_block_boards: wb,
-            dtm_block_positions: dp,
+            distance_block_positions: dp,
         };
         let t = check_round_trip(dir.path(), n, &values, &options);
         assert_eq!(t.header().wdl_block_boards, wb);
-        assert_eq!(t.header().dtm_block_positions, dp);
+        assert_eq!(t.header().distance_block_positions, dp);
     }
 }
 
@@ -173,7 +174,7 @@ fn writes_are_byte_identical_across_runs_and_thread_counts() {
     // Small DTM blocks: several parallel batches.
     let options = WriteOptions {
         wdl_block_boards: 500,
-        dtm_block_positions: 100,
+        distance_block_positions: 100,
     };
     let mut files = Vec::new();
     for threads in [1, 2, 2] {
@@ -244,7 +245,7 @@ fn wrong_sizes_are_rejected() {
     ));
     let zero = WriteOptions {
         wdl_block_boards: 0,
-        dtm_block_positions: 10,
+        distance_block_positions: 10,
     };
     assert!(matches!(
         write_table_with(dir.path(), 2, &values, &zero),
@@ -461,7 +462,7 @@ impl Damage {
     fn blocks(&self, section: Section) -> Vec<(u64, u32)> {
         let (index, count) = match section {
             Section::Wdl => (self.header_u64(88), self.header_u64(56)),
-            Section::Dtm => (self.header_u64(96), self.header_u64(64)),
+            Section::Distance => (self.header_u64(96), self.header_u64(64)),
         };
         (0..count)
             .map(|b| {
@@ -531,8 +532,13 @@ fn flipped_bytes_and_truncation_are_errors_naming_the_file() {
 
     // Block index (either section): caught when the file is first mapped.
     let wdl_index = dmg.header_u64(88) as usize;
-    let dtm_index = dmg.header_u64(96) as usize;
-    for at in [wdl_index, wdl_index + 9, dtm_index + 13, dmg.good.len() - 1] {
+    let distance_index = dmg.header_u64(96) as usize;
+    for at in [
+        wdl_index,
+        wdl_index + 9,
+        distance_index + 13,
+        dmg.good.len() - 1,
+    ] {
         dmg.write_flipped(at);
         let tb = Tablebase::open([dir.path()]).unwrap();
         let e = tb.wdl(&positions[0].1).unwrap_err();
@@ -547,7 +553,7 @@ fn flipped_bytes_and_truncation_are_errors_naming_the_file() {
 
     // Data: every probe into the damaged block is an error, every other
     // probe is exact, and WDL probes never touch DTM data.
-    for section in [Section::Wdl, Section::Dtm] {
+    for section in [Section::Wdl, Section::Distance] {
         let blocks = dmg.blocks(section);
         for b in [0, blocks.len() / 2, blocks.len() - 1] {
             let (offset, length) = blocks[b];
@@ -558,7 +564,7 @@ fn flipped_bytes_and_truncation_are_errors_naming_the_file() {
                 let want = Value::unpack(values[n as usize][*i as usize]);
                 let in_block = match section {
                     Section::Wdl => i / k / WDL_BLOCK_BOARDS as u64 == b as u64,
-                    Section::Dtm => i / DTM_BLOCK_POSITIONS as u64 == b as u64,
+                    Section::Distance => i / DISTANCE_BLOCK_POSITIONS as u64 == b as u64,
                 };
                 let (wdl, value) = (tb.wdl(p), tb.value(p));
                 if in_block {
@@ -576,7 +582,7 @@ fn flipped_bytes_and_truncation_are_errors_naming_the_file() {
                     assert_eq!(value.unwrap(), want);
                     exact += 1;
                 }
-                if section == Section::Dtm || !in_block {
+                if section == Section::Distance || !in_block {
                     assert_eq!(wdl.unwrap(), want.wdl());
                 } else {
                     wdl.unwrap_err();
@@ -633,7 +639,7 @@ fn fuzz_seed() -> &'static (Vec<u8>, Vec<u16>) {
         let values = synthetic(2, 31, 300);
         let options = WriteOptions {
             wdl_block_boards: 700,
-            dtm_block_positions: 2000,
+            distance_block_positions: 2000,
         };
         let s = write_table_with(dir.path(), 2, &values, &options).unwrap();
         (std::fs::read(s.path).unwrap(), values)

@@ -8,10 +8,12 @@ use std::sync::OnceLock;
 use togyz_gen::retro::{solve_all, Levels};
 use togyz_gen::verify::{self, VerifyArgs, VerifyError};
 use togyz_gen::write::write_table;
-use togyz_probe::raw::format::{file_name, TableError, HEADER_LEN};
+use togyz_probe::notation::parse_fen;
+use togyz_probe::raw::format::{file_name, HEADER_LEN};
 use togyz_probe::raw::index::Layout;
 use togyz_probe::raw::index::Slot;
-use togyz_probe::{parse_fen, Value};
+use togyz_probe::TableError;
+use togyz_probe::Value;
 
 const MAX: u32 = 4;
 

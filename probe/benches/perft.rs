@@ -11,7 +11,7 @@
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use togyz_probe::rules::{perft, Position};
+use togyz_probe::{perft, Position};
 
 #[path = "../tests/reference/mod.rs"]
 mod reference;

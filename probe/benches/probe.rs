@@ -23,7 +23,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use togyz_probe::tablebase::Tablebase;
+use togyz_probe::Tablebase;
 use togyz_probe::Wdl;
 
 mod sample;

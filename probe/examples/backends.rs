@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use togyz_probe::tablebase::Tablebase;
+use togyz_probe::Tablebase;
 use togyz_probe::{Backend, Position};
 
 #[path = "../benches/sample/mod.rs"]

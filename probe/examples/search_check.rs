@@ -16,8 +16,9 @@ use rand::{RngExt, SeedableRng};
 use togyz_probe::raw::format::file_name;
 use togyz_probe::raw::index::Layout;
 use togyz_probe::search::Budget;
-use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Solver, Tablebase};
+use togyz_probe::search::Solver;
+use togyz_probe::terminal_value;
+use togyz_probe::Tablebase;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut tables = String::from("tables");

@@ -44,7 +44,8 @@ use std::time::Duration;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use togyz_probe::search::Budget;
-use togyz_probe::{Position, Solver, Tablebase};
+use togyz_probe::search::Solver;
+use togyz_probe::{Position, Tablebase};
 
 struct Args {
     tables: PathBuf,
@@ -135,7 +136,7 @@ fn parse_args() -> Result<Args, String> {
             "--pause-file" => a.pause = Some(value.into()),
             "--games-out" => a.games_out = Some(value.into()),
             "--games" => a.games = value.parse().map_err(bad)?,
-            "--memory" => a.memory = Some(togyz_probe::bytes::parse(&value)?),
+            "--memory" => a.memory = Some(togyz_answer::parse_bytes(&value)?),
             _ => return Err(format!("unknown option {flag}")),
         }
     }

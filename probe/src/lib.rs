@@ -3,18 +3,25 @@
 //! Exact endgame answers for Togyz Kumalak: the rules, positions and their
 //! notation, and a reader for the tables `togyz-gen` writes.
 //!
-//! * [`Tablebase`]: opens a folder of tables and answers [`Value`]s
-//!   (win, draw or loss with the distance in plies), [`Wdl`]s, the value of
-//!   every move and a line of best play, from any number of threads.
-//! * [`Position`], [`Move`], [`Side`]: the rules ([`rules`]); holes are
-//!   numbered 1..=9 as players number them.
-//! * [`notation`]: PlayStrategy FEN, traditional (`65`, `36x`), UCI
-//!   (`f1e2`) and bare-hole (`6`) moves.
-//! * Errors: [`ProbeError`], [`TableError`], [`NotationError`],
-//!   [`IllegalMove`], [`PositionError`].
+//! Each public name has one path. At the root:
 //!
-//! [`raw`] holds the table codec and the index for the generator, with no
-//! stability promise.
+//! * [`Tablebase`]: opens a folder of tables and answers [`Value`]s
+//!   (win, draw or loss with the distance in plies, in the table's
+//!   [`Metric`]), [`Wdl`]s, the value of every move ([`MoveValue`]) and a
+//!   line of best play, from any number of threads.
+//! * [`Position`], [`Move`], [`Side`], [`perft`]: the rules; holes are
+//!   numbered 1..=9 as players number them.
+//! * Errors: [`ProbeError`], [`TableError`], [`IllegalMove`],
+//!   [`PositionError`].
+//!
+//! Modules with a job of their own:
+//!
+//! * [`notation`]: PlayStrategy FEN, traditional (`65`, `36x`), UCI
+//!   (`f1e2`) and bare-hole (`6`) moves, and their errors.
+//! * [`search`]: proof search above the tables ([`search::Solver`]).
+//! * [`record`]: game records (PlayOK and PlayStrategy files).
+//! * [`raw`]: the table codec and the index, **for the generator**, with
+//!   no stability promise.
 //!
 //! ```
 //! use togyz_probe::{notation, Tablebase, Value};
@@ -37,18 +44,23 @@
 //! # }
 //! ```
 
-pub mod bytes;
+// Each public name has one path: the prober's types at the root, and four
+// modules with a job of their own.
 pub mod notation;
 pub mod raw;
 pub mod record;
-pub mod rules;
+mod rules;
 pub mod search;
-pub mod tablebase;
-pub mod value;
+mod tablebase;
+mod value;
 
-pub use notation::{parse_fen, parse_move, NotationError};
-pub use raw::format::{Backend, TableError};
-pub use rules::{IllegalMove, Move, MoveReport, Outcome, Position, PositionError, Side};
-pub use search::{Budget, SearchResult, Solver};
-pub use tablebase::{MoveValue, ProbeError, Tablebase};
-pub use value::{Metric, Value, Wdl};
+pub use raw::format::error::TableError;
+pub use raw::format::file::Backend;
+pub use rules::{
+    perft, EndReason, IllegalMove, Move, MoveReport, Outcome, Position, PositionError, Side, CYCLE,
+    HALF, ROW, TOTAL_STONES,
+};
+pub use tablebase::{
+    terminal_value, MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES, DRAW_LINE_PLIES,
+};
+pub use value::{Metric, Value, Wdl, MAX_PACKED_DISTANCE};

@@ -104,6 +104,9 @@ pub struct MoveValue {
     pub mv: Move,
     /// Its value for the mover.
     pub value: Value,
+    /// What the value's distance counts: the metric of the position's
+    /// table (DTM when it has none).
+    pub metric: Metric,
 }
 
 /// One table file: its header (read when the tablebase is opened) and the
@@ -322,13 +325,6 @@ impl Tablebase {
             .unwrap_or(0)
     }
 
-    /// The header of the table for `n` stones, if present (its counts of
-    /// wins, draws and losses and its longest distances; the layout fields
-    /// are the codec's, see [`crate::raw`]).
-    pub fn header(&self, n: u32) -> Option<&Header> {
-        self.table(n).map(|t| &t.header)
-    }
-
     /// The path of the table for `n` stones, if present.
     pub fn path(&self, n: u32) -> Option<&Path> {
         self.table(n).map(|t| t.path.as_path())
@@ -447,8 +443,8 @@ impl Tablebase {
         let metric = table.header.metric;
         let sums = match (metric, wdl_at(t, j)) {
             (Metric::Dtc, Wdl::Win) => {
-                let block = gb / table.header.dtm_block_positions as u64;
-                let key = block << 8 | (n as u64) << 1 | Section::Dtm.id() as u64;
+                let block = gb / table.header.distance_block_positions as u64;
+                let key = block << 8 | (n as u64) << 1 | Section::Distance.id() as u64;
                 Some(self.split_sums.get_or_insert_with(&key, || {
                     Ok::<_, TableError>(Arc::from(file.split_sums(&wdl, block)))
                 })?)
@@ -460,7 +456,7 @@ impl Tablebase {
             Stored::Draw => return Ok(Some(Value::Draw)),
             Stored::Loss => return Ok(None),
         };
-        let data = self.block(n, file, Section::Dtm, block)?;
+        let data = self.block(n, file, Section::Distance, block)?;
         let d = file.distance_in(&data, block, at)?;
         Ok(Some(file.combine(wdl_at(t, j), d, block)?))
     }
@@ -511,7 +507,7 @@ impl Tablebase {
                     v.back()
                 }
             };
-            out.push(MoveValue { mv, value });
+            out.push(MoveValue { mv, value, metric });
         }
         // Stable: equal values keep hole order.
         out.sort_by_key(|m| std::cmp::Reverse(m.value));

@@ -96,7 +96,7 @@ pub enum Value {
 }
 
 /// Largest distance that [`Value::pack`] can hold.
-pub const MAX_PACKED_DTM: u32 = (u16::MAX as u32 - 2) / 2;
+pub const MAX_PACKED_DISTANCE: u32 = (u16::MAX as u32 - 2) / 2;
 
 impl Value {
     /// Win, draw or loss.
@@ -109,7 +109,7 @@ impl Value {
     }
 
     /// Plies to the end, `None` for a draw.
-    pub fn dtm(self) -> Option<u32> {
+    pub fn distance(self) -> Option<u32> {
         match self {
             Value::Win(d) | Value::Loss(d) => Some(d),
             Value::Draw => None,
@@ -141,13 +141,13 @@ impl Value {
     }
 
     /// Packs into 16 bits: 0 draw, `2d + 1` a win in `d`, `2d + 2` a loss
-    /// in `d`. `None` if `d` exceeds [`MAX_PACKED_DTM`].
+    /// in `d`. `None` if `d` exceeds [`MAX_PACKED_DISTANCE`].
     #[inline]
     pub fn pack(self) -> Option<u16> {
         match self {
             Value::Draw => Some(0),
-            Value::Win(d) if d <= MAX_PACKED_DTM => Some((2 * d + 1) as u16),
-            Value::Loss(d) if d <= MAX_PACKED_DTM => Some((2 * d + 2) as u16),
+            Value::Win(d) if d <= MAX_PACKED_DISTANCE => Some((2 * d + 1) as u16),
+            Value::Loss(d) if d <= MAX_PACKED_DISTANCE => Some((2 * d + 2) as u16),
             _ => None,
         }
     }
@@ -207,6 +207,6 @@ mod tests {
         assert!(Value::Draw > Value::Loss(300));
         assert!(Value::Loss(9) > Value::Loss(2));
         assert_eq!(Value::Loss(3).back(), Value::Win(4));
-        assert_eq!(Value::Win(MAX_PACKED_DTM + 1).pack(), None);
+        assert_eq!(Value::Win(MAX_PACKED_DISTANCE + 1).pack(), None);
     }
 }

@@ -7,7 +7,7 @@ use std::io::{Seek, SeekFrom, Write};
 
 use togyz_probe::raw::format::{file_name, Section, TableFile};
 use togyz_probe::raw::index::Layout;
-use togyz_probe::tablebase::{terminal_value, Tablebase};
+use togyz_probe::{terminal_value, Tablebase};
 use togyz_probe::{Backend, ProbeError, TableError};
 
 const MAX: u32 = 5;
@@ -22,7 +22,7 @@ fn tables() -> tempfile::TempDir {
 #[test]
 fn both_backends_answer_alike_on_every_position() {
     let dir = tables();
-    let cache = togyz_probe::tablebase::DEFAULT_CACHE_BYTES;
+    let cache = togyz_probe::DEFAULT_CACHE_BYTES;
     let mapped = Tablebase::open_with([dir.path()], cache, Backend::Mmap).unwrap();
     let read = Tablebase::open_with([dir.path()], cache, Backend::Pread).unwrap();
     let mut probed = 0;
@@ -56,10 +56,10 @@ fn pread_reports_a_block_damaged_after_opening() {
     let path = dir.path().join(file_name(MAX));
     let file = TableFile::open_with(&path, Backend::Pread).unwrap();
     assert_eq!(file.backend(), Backend::Pread);
-    file.check_block(Section::Dtm, 0).unwrap();
+    file.check_block(Section::Distance, 0).unwrap();
     file.check_body().unwrap();
     // Flip one byte of the first DTM block.
-    let at = file.entry(Section::Dtm, 0).unwrap().offset;
+    let at = file.entry(Section::Distance, 0).unwrap().offset;
     let mut f = OpenOptions::new()
         .read(true)
         .write(true)
@@ -72,7 +72,7 @@ fn pread_reports_a_block_damaged_after_opening() {
     f.write_all(&[byte[0] ^ 0xFF]).unwrap();
     drop(f);
     assert!(matches!(
-        file.read_block(Section::Dtm, 0),
+        file.read_block(Section::Distance, 0),
         Err(TableError::BlockChecksum { .. })
     ));
     assert!(matches!(

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use togyz_probe::notation::{parse_fen, parse_move, IllegalReason, NotationError};
-use togyz_probe::rules::{IllegalMove, Move, Position, Side};
+use togyz_probe::{IllegalMove, Move, Position, Side};
 
 const START: &str = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1";
 

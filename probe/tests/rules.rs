@@ -5,7 +5,7 @@
 use togyz_probe::notation::{
     parse_fen, parse_move, result_text, traditional, uci, IllegalReason, NotationError,
 };
-use togyz_probe::rules::{
+use togyz_probe::{
     perft, EndReason, IllegalMove, Move, MoveReport, Position, PositionError, Side, CYCLE, ROW,
 };
 

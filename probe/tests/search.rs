@@ -14,8 +14,9 @@ use togyz_gen::retro::{solve_all, Levels};
 use togyz_gen::write::write_table;
 use togyz_probe::raw::index::Layout;
 use togyz_probe::search::{kazan_bounds, Source};
-use togyz_probe::tablebase::terminal_value;
-use togyz_probe::{Budget, Position, SearchResult, Solver, Tablebase, Wdl};
+use togyz_probe::search::{Budget, SearchResult, Solver};
+use togyz_probe::terminal_value;
+use togyz_probe::{Position, Tablebase, Wdl};
 
 /// Stones the written tables hold.
 const TABLES: u32 = 4;

@@ -13,12 +13,12 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
+use togyz_answer::{Distance, Kind, MoveAnswer, SearchAnswer, TablesAnswer};
 use togyz_probe::notation::{self, parse_fen, NotationError};
-use togyz_probe::rules::{Move, Position, Side};
-use togyz_probe::search::{Budget, SearchResult, Solver};
-use togyz_probe::tablebase::{ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
-use togyz_probe::TableError;
-use togyz_probe::{Metric, Value, Wdl};
+use togyz_probe::search::{Budget, Solver};
+use togyz_probe::Wdl;
+use togyz_probe::{Move, Position, Side};
+use togyz_probe::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
 
 create_exception!(
     togyz_tb,
@@ -82,14 +82,10 @@ impl From<Failure> for PyErr {
                     Some(i) => format!("fens[{i}]: {e}"),
                     None => e.to_string(),
                 };
-                match e {
-                    ProbeError::MissingTable { .. } => MissingTableError::new_err(m),
-                    ProbeError::Directory { .. } | ProbeError::Table(TableError::Io { .. }) => {
-                        TableIoError::new_err(m)
-                    }
-                    ProbeError::Table(_)
-                    | ProbeError::Inconsistent { .. }
-                    | ProbeError::MixedMetrics { .. } => DamagedTableError::new_err(m),
+                match Kind::of_probe(&e) {
+                    Kind::NoTable => MissingTableError::new_err(m),
+                    Kind::UnreadableTable => TableIoError::new_err(m),
+                    _ => DamagedTableError::new_err(m),
                 }
             }
         }
@@ -155,152 +151,48 @@ fn wdl_int(w: Wdl) -> i8 {
     }
 }
 
-/// One ranked move, as the CLI's JSON gives it (plus the hole number).
-struct MoveAnswer {
-    traditional: String,
-    uci: String,
-    hole: u8,
-    value: Value,
-    /// What the distance of `value` counts (its position's table's).
-    metric: Metric,
-    fen: String,
-}
-
-/// A full answer for one position, as `togyz-probe query --json`.
-struct Answer {
-    fen: String,
-    stones: u32,
-    side: Side,
-    value: Value,
-    metric: Metric,
-    moves: Vec<MoveAnswer>,
-    pv: Vec<String>,
-}
-
 /// Notation of a legal move; the moves come from the position itself, so
 /// a failure is a bug.
 fn written(r: Result<String, NotationError>) -> Result<String, Failure> {
     r.map_err(|e| Failure::Illegal(format!("internal error: {e}")))
 }
 
-/// The position after a move the tables gave; an illegal one is a bug.
+/// The position after a legal move; an illegal one is a bug.
 fn after(pos: &Position, mv: Move) -> Result<Position, Failure> {
     pos.after(mv)
         .map_err(|e| Failure::Illegal(format!("internal error: {e}")))
 }
 
+/// The tables' answer for `pos`: [`TablesAnswer`], the shape of
+/// `togyz-probe query --json`, with each move's hole number.
+fn answer(tb: &Tablebase, pos: &Position) -> Result<TablesAnswer, Failure> {
+    let (value, metric) = tb.value_with_metric(pos)?;
+    let moves = tb.moves(pos)?;
+    let line = tb.principal_variation(pos)?;
+    Ok(TablesAnswer {
+        moves: answer_moves(pos, &moves),
+        ..TablesAnswer::new(pos, value, metric, &[], &line)
+    })
+}
+
+/// The valued moves of `pos`, best first, as in [`answer`].
 fn ranked(tb: &Tablebase, pos: &Position) -> Result<Vec<MoveAnswer>, Failure> {
-    let metric = tb.metric(pos.stones_on_board()).unwrap_or(Metric::Dtm);
-    tb.moves(pos)?
-        .into_iter()
-        .map(|m| {
-            Ok(MoveAnswer {
-                traditional: written(notation::traditional(pos, m.mv))?,
-                uci: written(notation::uci(pos, m.mv))?,
-                hole: m.mv.hole(),
-                value: m.value,
-                metric,
-                fen: after(pos, m.mv)?.fen(),
-            })
+    Ok(answer_moves(pos, &tb.moves(pos)?))
+}
+
+fn answer_moves(pos: &Position, moves: &[MoveValue]) -> Vec<MoveAnswer> {
+    moves
+        .iter()
+        .map(|m| MoveAnswer {
+            hole: Some(m.mv.hole()),
+            ..MoveAnswer::new(pos, m)
         })
         .collect()
 }
 
-fn answer(tb: &Tablebase, pos: &Position) -> Result<Answer, Failure> {
-    let (value, metric) = tb.value_with_metric(pos)?;
-    let moves = ranked(tb, pos)?;
-    let mut pv = Vec::new();
-    let mut p = *pos;
-    for mv in tb.principal_variation(pos)? {
-        pv.push(written(notation::traditional(&p, mv))?);
-        p = after(&p, mv)?;
-    }
-    Ok(Answer {
-        fen: pos.fen(),
-        stones: pos.stones_on_board(),
-        side: pos.side_to_move(),
-        value,
-        metric,
-        moves,
-        pv,
-    })
-}
-
-/// `dtm` and `dtc`, as `togyz-probe query --json`: the distance under its
-/// metric's key, None under the other.
-fn set_distances(d: &Bound<'_, PyDict>, v: Value, metric: Metric) -> PyResult<()> {
-    let of = |m: Metric| v.dtm().filter(|_| metric == m);
-    d.set_item("dtm", of(Metric::Dtm))?;
-    d.set_item("dtc", of(Metric::Dtc))
-}
-
-fn move_dict<'py>(py: Python<'py>, m: &MoveAnswer) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("move", &m.traditional)?;
-    d.set_item("uci", &m.uci)?;
-    d.set_item("hole", m.hole)?;
-    d.set_item("result", m.value.wdl().name())?;
-    set_distances(&d, m.value, m.metric)?;
-    d.set_item("fen", &m.fen)?;
-    Ok(d)
-}
-
-fn answer_dict<'py>(py: Python<'py>, a: &Answer) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("fen", &a.fen)?;
-    d.set_item("stones", a.stones)?;
-    d.set_item("side", a.side.letter().to_string())?;
-    d.set_item("result", a.value.wdl().name())?;
-    set_distances(&d, a.value, a.metric)?;
-    // As `togyz-probe query --json` says where an answer comes from; this
-    // package answers from the tables only.
-    d.set_item("source", "tables")?;
-    let moves = a
-        .moves
-        .iter()
-        .map(|m| move_dict(py, m))
-        .collect::<PyResult<Vec<_>>>()?;
-    d.set_item("moves", PyList::new(py, moves)?)?;
-    d.set_item("pv", &a.pv)?;
-    Ok(d)
-}
-
-/// The dict of [`PyTablebase::solve`], key for key as `togyz-probe query
-/// --json` above the tables (without the moves).
-fn solve_dict<'py>(
-    py: Python<'py>,
-    pos: &Position,
-    r: &SearchResult,
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("fen", pos.fen())?;
-    d.set_item("stones", pos.stones_on_board())?;
-    d.set_item("side", pos.side_to_move().letter().to_string())?;
-    d.set_item("result", r.proven().map_or("unknown", Wdl::name))?;
-    d.set_item("source", r.source.name())?;
-    if r.proven().is_none() {
-        let bounds = PyDict::new(py);
-        bounds.set_item("lower", r.lower.name())?;
-        bounds.set_item("upper", r.upper.name())?;
-        d.set_item("proven", bounds)?;
-    }
-    let best = match r.proven().and(r.best_move) {
-        Some(mv) => Some(written(notation::traditional(pos, mv)).map_err(PyErr::from)?),
-        None => None,
-    };
-    d.set_item("best", best)?;
-    let search = PyDict::new(py);
-    search.set_item("nodes", r.nodes)?;
-    search.set_item("depth", r.depth)?;
-    search.set_item("graph_positions", r.graph_positions)?;
-    search.set_item("graph_closed", r.graph_closed)?;
-    search.set_item(
-        "seconds",
-        (r.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
-    )?;
-    search.set_item("table_stones", r.table_stones)?;
-    d.set_item("search", search)?;
-    Ok(d)
+/// An answer as a Python dict, key for key as its JSON.
+fn dict<'py>(py: Python<'py>, answer: &impl serde::Serialize) -> PyResult<Bound<'py, PyDict>> {
+    Ok(pythonize::pythonize(py, answer)?.cast_into::<PyDict>()?)
 }
 
 /// Endgame tables opened from one or more folders, probed from any number
@@ -340,7 +232,7 @@ impl PyTablebase {
     fn probe<'py>(&self, py: Python<'py>, fen: &Bound<'_, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let pos = position_of(fen)?;
         let a = py.detach(|| answer(&self.tb, &pos))?;
-        answer_dict(py, &a)
+        dict(py, &a)
     }
 
     /// 1 (win), 0 (draw) or -1 (loss) for the side to move.
@@ -360,7 +252,7 @@ impl PyTablebase {
     ) -> PyResult<(&'static str, Option<u32>)> {
         let pos = position_of(fen)?;
         let (v, metric) = py.detach(|| Ok::<_, Failure>(self.tb.value_with_metric(&pos)?))?;
-        Ok((v.wdl().name(), v.dtm().filter(|_| metric == Metric::Dtm)))
+        Ok((v.wdl().name(), Distance::of(v, metric).dtm))
     }
 
     /// Every legal move with its value for the mover, best first, as in
@@ -370,7 +262,7 @@ impl PyTablebase {
         let ms = py.detach(|| ranked(&self.tb, &pos))?;
         let dicts = ms
             .iter()
-            .map(|m| move_dict(py, m))
+            .map(|m| dict(py, m))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, dicts)
     }
@@ -383,7 +275,7 @@ impl PyTablebase {
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let pos = position_of(fen)?;
         let ms = py.detach(|| ranked(&self.tb, &pos))?;
-        ms.first().map(|m| move_dict(py, m)).transpose()
+        ms.first().map(|m| dict(py, m)).transpose()
     }
 
     /// `wdl` for every FEN of a list, with the GIL released once. An
@@ -414,7 +306,7 @@ impl PyTablebase {
         })?;
         let dicts = answers
             .iter()
-            .map(|a| answer_dict(py, a))
+            .map(|a| dict(py, a))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, dicts)
     }
@@ -446,7 +338,7 @@ impl PyTablebase {
         let pos = position_of(fen)?;
         let budget = limits(seconds, nodes, memory)?;
         let r = py.detach(|| Ok::<_, Failure>(self.tb.solve(&pos, budget)?))?;
-        solve_dict(py, &pos, &r)
+        dict(py, &SearchAnswer::new(&pos, &r))
     }
 
     fn __repr__(&self) -> String {
@@ -514,7 +406,7 @@ impl PySolver {
         let pos = position_of(fen)?;
         let solver = &mut self.solver;
         let r = py.detach(|| Ok::<_, Failure>(solver.solve(&pos)?))?;
-        solve_dict(py, &pos, &r)
+        dict(py, &SearchAnswer::new(&pos, &r))
     }
 }
 

@@ -33,7 +33,7 @@ pub struct Args {
     queue: usize,
     /// Bytes of search answers kept, so that a position many people look at
     /// is searched once (`64M`; 0 keeps none).
-    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = togyz_probe::bytes::parse)]
+    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = togyz_answer::parse_bytes)]
     cache: u64,
     /// A site whose pages may call the server from the browser (CORS), such
     /// as `https://playstrategy.org`; repeat it for more; `*` for any.
@@ -45,7 +45,7 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = crate::annotate::parse_seconds)]
     annotate_time: f64,
     /// The largest request body (a game record for `/v1/annotate`).
-    #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = togyz_probe::bytes::parse)]
+    #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = togyz_answer::parse_bytes)]
     max_body: u64,
     /// Seconds a client may take to send a request's head, or its body;
     /// an idle kept-alive connection is closed after as long.

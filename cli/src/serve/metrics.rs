@@ -1,13 +1,12 @@
 //! `GET /metrics` (Prometheus text) and what every request adds to it; the
-//! log line of each request on standard error.
+//! log line of each request on standard error. It knows nothing of the
+//! routes: [`routes`](super::routes) reports each request to it.
 
 use std::io::Write;
-use std::sync::Arc;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::net::SocketAddr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use axum::extract::{MatchedPath, Request, State};
 use axum::http::header::CONTENT_TYPE;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -15,9 +14,6 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
-
-use super::routes::{error, Inner};
-use super::Peer;
 
 /// A request's labels: the route (as routed, so that random paths add no
 /// series), the method and the status.
@@ -127,53 +123,57 @@ impl Metrics {
     }
 }
 
-/// Counts, times and logs every request, and bounds its whole time.
-pub async fn track(State(state): State<Arc<Inner>>, req: Request, next: Next) -> Response {
-    let start = Instant::now();
-    let route = req
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or("other", MatchedPath::as_str)
-        .to_owned();
-    let method = req.method().as_str().to_owned();
-    let peer = req.extensions().get::<Peer>().map(|p| p.0);
-    // The path only: a query string may be long, and is the client's.
-    let mut path: String = req.uri().path().chars().take(100).collect();
-    if req.uri().path().len() > path.len() {
-        path.push('…');
-    }
-    let limit = state.config.request_timeout();
-    let response = match tokio::time::timeout(limit, next.run(req)).await {
-        Ok(r) => r,
-        Err(_) => error(
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            "timeout",
-            format!("the request took more than {} s", limit.as_secs()),
-        ),
-    };
-    let took = start.elapsed();
-    let status = response.status().as_u16();
-    let m = &state.metrics;
-    m.requests
-        .get_or_create(&RequestLabels {
-            route: route.clone(),
-            method: method.clone(),
+/// The address of the client, for the log line.
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub SocketAddr);
+
+/// One request answered, as it is counted and logged.
+pub struct Served<'a> {
+    /// The route as routed (`other` for none).
+    pub route: String,
+    /// The HTTP method.
+    pub method: &'a str,
+    /// The path, shortened (the query string is the client's).
+    pub path: &'a str,
+    /// Who asked.
+    pub peer: Option<Peer>,
+    /// The status sent.
+    pub status: u16,
+    /// The time taken.
+    pub took: Duration,
+}
+
+impl Metrics {
+    /// Counts and times a request, and logs it on standard error.
+    pub fn served(&self, r: Served<'_>) {
+        let Served {
+            route,
+            method,
+            path,
+            peer,
             status,
-        })
-        .inc();
-    m.latency
-        .get_or_create(&RouteLabel { route })
-        .observe(took.as_secs_f64());
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default()
-        .as_secs_f64();
-    let peer = peer.map_or("-".to_string(), |p| p.ip().to_string());
-    // Nowhere to report a failure to write the log.
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "{now:.3} {peer} {method} {path} {status} {:.2}ms",
-        took.as_secs_f64() * 1000.0
-    );
-    response
+            took,
+        } = r;
+        self.requests
+            .get_or_create(&RequestLabels {
+                route: route.clone(),
+                method: method.to_owned(),
+                status,
+            })
+            .inc();
+        self.latency
+            .get_or_create(&RouteLabel { route })
+            .observe(took.as_secs_f64());
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs_f64();
+        let peer = peer.map_or("-".to_string(), |p| p.0.ip().to_string());
+        // Nowhere to report a failure to write the log.
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{now:.3} {peer} {method} {path} {status} {:.2}ms",
+            took.as_secs_f64() * 1000.0
+        );
+    }
 }

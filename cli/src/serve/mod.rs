@@ -14,7 +14,6 @@ mod metrics;
 mod pool;
 mod routes;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use hyper::server::conn::http1;
@@ -108,7 +107,7 @@ async fn serve(config: config::Config, tables: crate::tables::Tables) -> Result<
         tokio::spawn(async move {
             let svc = app.map_request(move |req: hyper::Request<hyper::body::Incoming>| {
                 let mut req = req.map(axum::body::Body::new);
-                req.extensions_mut().insert(Peer(peer));
+                req.extensions_mut().insert(metrics::Peer(peer));
                 req
             });
             let conn = http1::Builder::new()
@@ -127,10 +126,6 @@ async fn serve(config: config::Config, tables: crate::tables::Tables) -> Result<
     eprintln!("togyz-probe serve: stopped");
     Ok(())
 }
-
-/// The address of the client, for the log line.
-#[derive(Clone, Copy, Debug)]
-pub struct Peer(pub SocketAddr);
 
 /// Ctrl-C, or SIGTERM on Unix (what systemd and containers send).
 async fn stop_signal() {

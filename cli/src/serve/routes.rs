@@ -7,21 +7,22 @@ use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{DefaultBodyLimit, MatchedPath, Query, Request, State};
 use axum::http::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde::{Deserialize, Serialize};
-use togyz_probe::rules::Position;
+use togyz_probe::Position;
 use tokio::sync::Semaphore;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::timeout::RequestBodyDeadlineLayer;
 
 use super::board;
 use super::config::Config;
-use super::metrics::{track, Metrics};
+use super::metrics::{Metrics, Peer, Served};
 use super::pool::{Busy, Cached, Pool};
 use crate::above;
 use crate::failure::{Failure, Kind};
@@ -120,6 +121,41 @@ pub fn router(state: Shared) -> Router {
         );
     }
     app.with_state(state)
+}
+
+/// Counts, times and logs every request, and bounds its whole time.
+async fn track(State(state): State<Shared>, req: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("other", MatchedPath::as_str)
+        .to_owned();
+    let method = req.method().as_str().to_owned();
+    let peer = req.extensions().get::<Peer>().copied();
+    // The path only: a query string may be long, and is the client's.
+    let mut path: String = req.uri().path().chars().take(100).collect();
+    if req.uri().path().len() > path.len() {
+        path.push('…');
+    }
+    let limit = state.config.request_timeout();
+    let response = match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "timeout",
+            format!("the request took more than {} s", limit.as_secs()),
+        ),
+    };
+    state.metrics.served(Served {
+        route,
+        method: &method,
+        path: &path,
+        peer,
+        status: response.status().as_u16(),
+        took: start.elapsed(),
+    });
+    response
 }
 
 /// A JSON error of the server's own: `{"error": ..., "kind": ...}`.

@@ -97,7 +97,7 @@ fn line(tb: &Tablebase, pos: &Position) -> Result<Line, StatsError> {
         pv.push(cur.play_unchecked(mv).traditional());
     }
     Ok(Line {
-        dtm: value.dtm().unwrap_or(0),
+        dtm: value.distance().unwrap_or(0),
         fen: pos.fen(),
         pv,
     })

@@ -10,8 +10,8 @@
 #![allow(dead_code)] // each test binary uses part of this module
 
 use std::collections::HashMap;
-use togyz_probe::rules::{Move, Position, Side, CYCLE, ROW};
 use togyz_probe::Value;
+use togyz_probe::{Move, Position, Side, CYCLE, ROW};
 
 /// A position with South to move, without its move number (which the rules
 /// ignore but `Position`'s equality does not).
@@ -219,7 +219,8 @@ impl Brute {
                     continue;
                 }
                 let kids = &edges[node.children.clone()];
-                let known = |c: u32| values[c as usize].filter(|v| v.dtm().is_some_and(|d| d < i));
+                let known =
+                    |c: u32| values[c as usize].filter(|v| v.distance().is_some_and(|d| d < i));
                 let wins_now = (i == 1 && node.ends_in_win)
                     || kids.iter().any(|&c| known(c) == Some(Value::Loss(i - 1)));
                 if wins_now {

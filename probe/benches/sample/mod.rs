@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 
 use togyz_probe::raw::index::Layout;
-use togyz_probe::tablebase::{terminal_value, Tablebase};
 use togyz_probe::Position;
+use togyz_probe::{terminal_value, Tablebase};
 
 /// splitmix64.
 fn mix(x: u64) -> u64 {

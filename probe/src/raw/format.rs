@@ -25,13 +25,15 @@ use std::fmt;
 
 use crate::value::{Metric, Wdl};
 
-mod error;
-mod file;
+pub(crate) mod error;
+pub(crate) mod file;
 mod header;
 mod loss;
 
-pub use error::TableError;
-pub use file::{Backend, Stored, TableFile};
+// At the crate's root only (`togyz_probe::TableError`, `Backend`).
+pub(crate) use error::TableError;
+pub(crate) use file::Backend;
+pub use file::{Stored, TableFile};
 pub use header::{read_header, BlockEntry, Header};
 pub use loss::loss_dtc;
 
@@ -68,7 +70,7 @@ pub const INDEX_ENTRY_LEN: usize = 20;
 pub const WDL_BLOCK_BOARDS: u32 = 16384;
 /// Positions per DTM block written by the generator (the reader takes the
 /// figure from the header).
-pub const DTM_BLOCK_POSITIONS: u32 = 65536;
+pub const DISTANCE_BLOCK_POSITIONS: u32 = 65536;
 /// Header byte 42 of a DTM table (also every table written before the
 /// byte was given a meaning, when it was reserved and zero).
 pub const METRIC_DTM: u8 = 0;
@@ -110,7 +112,7 @@ pub fn wdl_width_for(n: u32) -> u8 {
 
 /// Bytes per DTM entry for a table whose longest distance is `max_distance`
 /// plies: one up to 255, else two.
-pub fn dtm_width_for(max_distance: u32) -> u8 {
+pub fn distance_width_for(max_distance: u32) -> u8 {
     if max_distance <= u8::MAX as u32 {
         1
     } else {
@@ -156,7 +158,7 @@ pub enum Section {
     Wdl,
     /// Distances in plies (DTM: one entry a position; DTC: one a won or
     /// lost position).
-    Dtm,
+    Distance,
 }
 
 impl Section {
@@ -164,7 +166,7 @@ impl Section {
     pub fn id(self) -> u8 {
         match self {
             Section::Wdl => 0,
-            Section::Dtm => 1,
+            Section::Distance => 1,
         }
     }
 }
@@ -173,7 +175,7 @@ impl fmt::Display for Section {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Section::Wdl => "WDL",
-            Section::Dtm => "distance",
+            Section::Distance => "distance",
         })
     }
 }
@@ -221,8 +223,8 @@ mod tests {
         }
         assert_eq!(wdl_width_for(14), 1);
         assert_eq!(wdl_width_for(15), 2);
-        assert_eq!(dtm_width_for(255), 1);
-        assert_eq!(dtm_width_for(256), 2);
+        assert_eq!(distance_width_for(255), 1);
+        assert_eq!(distance_width_for(256), 2);
     }
 
     #[test]

@@ -462,6 +462,30 @@ pub fn positions_for(n: u32) -> u64 {
     Layout::new(n).positions()
 }
 
+/// The most stones the solver handles: the largest `n` for which every
+/// unit's boards fit 32-bit node ids (and a kazan-split mask fits 64 bits,
+/// and the index covers `n`). 17 with the 73 configurations of the rules.
+///
+/// A unit is a tuzdyk configuration and its swap (the configuration
+/// itself when it is its own swap), solved together by `togyz-gen`; the
+/// front ends use this limit to say whether a missing table can be made.
+pub fn max_solver_stones() -> u32 {
+    let unit_boards = |n: u32, id: usize| {
+        let config = TuzdykConfig::from_id(id);
+        let twin = config.swapped();
+        let own = board_count(n, config.free_holes());
+        if twin.id() == id {
+            own
+        } else {
+            own + board_count(n, twin.free_holes())
+        }
+    };
+    (1..=MAX_STONES.min(63))
+        .take_while(|&n| (0..CONFIG_COUNT).all(|id| unit_boards(n, id) < u32::MAX as u64))
+        .last()
+        .unwrap_or(0)
+}
+
 /// A position's coordinates in the index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Slot {
@@ -539,6 +563,15 @@ impl Slot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_solver_handles_17_stones() {
+        // The 18-stone unit of the empty configuration alone has
+        // C(35, 17) = 4.5e9 boards, over 32-bit node ids.
+        assert_eq!(max_solver_stones(), 17);
+        assert!(board_count(17, 18) < u32::MAX as u64);
+        assert!(board_count(18, 18) > u32::MAX as u64);
+    }
 
     #[test]
     fn config_ids_round_trip() {

@@ -229,8 +229,12 @@ impl TableFile {
             });
         }
         for (section, start, end) in [
-            (Section::Wdl, h.wdl_data_offset, h.dtm_data_offset),
-            (Section::Dtm, h.dtm_data_offset, h.wdl_index_offset),
+            (Section::Wdl, h.wdl_data_offset, h.distance_data_offset),
+            (
+                Section::Distance,
+                h.distance_data_offset,
+                h.wdl_index_offset,
+            ),
         ] {
             let mut next = start;
             for block in 0..h.blocks(section) {
@@ -298,7 +302,7 @@ impl TableFile {
         let h = &self.header;
         let base = match section {
             Section::Wdl => h.wdl_index_offset,
-            Section::Dtm => h.dtm_index_offset,
+            Section::Distance => h.distance_index_offset,
         };
         if block >= h.blocks(section) {
             return Err(TableError::BadIndex {
@@ -467,10 +471,10 @@ impl TableFile {
     /// metrics.
     #[inline]
     pub fn dtm_location(&self, index: u64) -> (u64, usize) {
-        let per = self.header.dtm_block_positions as u64;
+        let per = self.header.distance_block_positions as u64;
         (
             index / per,
-            (index % per) as usize * self.header.dtm_width as usize,
+            (index % per) as usize * self.header.distance_width as usize,
         )
     }
 
@@ -511,7 +515,7 @@ impl TableFile {
         if h.metric != Metric::Dtc {
             return Vec::new();
         }
-        let per = h.dtm_block_positions as u64;
+        let per = h.distance_block_positions as u64;
         let first = block * per;
         let wdl_first = first / h.wdl_block_boards as u64 * h.wdl_block_boards as u64;
         let end = (first + per).min(h.boards);
@@ -553,14 +557,14 @@ impl TableFile {
             Wdl::Win => {}
         }
         let n = h.stones as u64;
-        let per = h.dtm_block_positions as u64;
+        let per = h.distance_block_positions as u64;
         let block = gb / per;
         // The block's boards lie in gb's WDL block (the header checks that
         // its boards a block are a multiple of ours).
         let first = block * per;
         let wdl_first = gb / h.wdl_block_boards as u64 * h.wdl_block_boards as u64;
         let end = (first + per).min(h.boards);
-        let bad = || self.bad_entry(Section::Dtm, block, "the draw splits do not add up");
+        let bad = || self.bad_entry(Section::Distance, block, "the draw splits do not add up");
         let splits = wdl
             .get((first - wdl_first) as usize..(end - wdl_first) as usize)
             .ok_or_else(bad)?;
@@ -580,7 +584,10 @@ impl TableFile {
             .checked_sub(losses_before)
             .ok_or_else(bad)?;
         let entry = wins_before + (j - t.1) as u64;
-        Ok(Stored::At(block, entry as usize * h.dtm_width as usize))
+        Ok(Stored::At(
+            block,
+            entry as usize * h.distance_width as usize,
+        ))
     }
 
     /// Decodes the thresholds at byte `at` of decompressed WDL block `block`
@@ -629,11 +636,11 @@ impl TableFile {
     /// [`TableError::BadEntry`] for an entry outside the block.
     #[inline]
     pub fn distance_in(&self, data: &[u8], block: u64, at: usize) -> Result<u32, TableError> {
-        let width = self.header.dtm_width as usize;
+        let width = self.header.distance_width as usize;
         match data.get(at..at + width) {
             Some([b]) => Ok(*b as u32),
             Some(b2) if width == 2 => Ok(LE::read_u16(b2) as u32),
-            _ => Err(self.bad_entry(Section::Dtm, block, "entry outside the block")),
+            _ => Err(self.bad_entry(Section::Distance, block, "entry outside the block")),
         }
     }
 
@@ -652,7 +659,7 @@ impl TableFile {
             Wdl::Win if distance <= h.longest_win => Ok(Value::Win(distance)),
             Wdl::Loss if distance <= h.longest_loss => Ok(Value::Loss(distance)),
             _ => Err(self.bad_entry(
-                Section::Dtm,
+                Section::Distance,
                 block,
                 &format!("distance {distance} for a {wdl}"),
             )),
@@ -722,7 +729,7 @@ impl TableFile {
             Stored::Draw => return Ok(Some(Value::Draw)),
             Stored::Loss => return Ok(None),
         };
-        let data = self.read_block(Section::Dtm, block)?;
+        let data = self.read_block(Section::Distance, block)?;
         Ok(Some(self.combine(
             wdl_at(t, j),
             self.distance_in(&data, block, at)?,
@@ -742,8 +749,8 @@ impl TableFile {
         match dtc {
             Some(d) if d <= self.header.longest_loss => Ok(Value::Loss(d)),
             Some(d) => Err(self.bad_entry(
-                Section::Dtm,
-                gb / self.header.dtm_block_positions as u64,
+                Section::Distance,
+                gb / self.header.distance_block_positions as u64,
                 &format!(
                     "a loss at board {gb}, kazan offset {j} recovers as {d} plies, over the longest {}",
                     self.header.longest_loss

@@ -34,25 +34,25 @@ pub struct Header {
     /// Bytes per WDL entry (1 or 2).
     pub wdl_width: u8,
     /// Bytes per DTM entry (1 or 2).
-    pub dtm_width: u8,
+    pub distance_width: u8,
     /// Boards per WDL block (the last block may hold fewer).
     pub wdl_block_boards: u32,
     /// Positions per distance block for DTM; boards per distance block for
     /// DTC (whose blocks hold their boards' `n` decisive positions each).
     /// The last block may hold fewer.
-    pub dtm_block_positions: u32,
+    pub distance_block_positions: u32,
     /// WDL blocks.
     pub wdl_blocks: u64,
     /// DTM blocks.
-    pub dtm_blocks: u64,
+    pub distance_blocks: u64,
     /// File offset of the WDL data (the first WDL block).
     pub wdl_data_offset: u64,
     /// File offset of the DTM data.
-    pub dtm_data_offset: u64,
+    pub distance_data_offset: u64,
     /// File offset of the WDL block index.
     pub wdl_index_offset: u64,
     /// File offset of the DTM block index.
-    pub dtm_index_offset: u64,
+    pub distance_index_offset: u64,
     /// Length of the whole file.
     pub file_length: u64,
     /// Positions won by the side to move.
@@ -81,18 +81,18 @@ mod off {
     pub const POSITIONS: usize = 24;
     pub const BOARDS: usize = 32;
     pub const WDL_WIDTH: usize = 40;
-    pub const DTM_WIDTH: usize = 41;
+    pub const DISTANCE_WIDTH: usize = 41;
     pub const METRIC: usize = 42;
     pub const RESERVED_A: usize = 43; // u8, zero
     pub const WDL_BLOCK_BOARDS: usize = 44;
-    pub const DTM_BLOCK_POSITIONS: usize = 48;
+    pub const DISTANCE_BLOCK_POSITIONS: usize = 48;
     pub const RESERVED_B: usize = 52; // u32, zero
     pub const WDL_BLOCKS: usize = 56;
-    pub const DTM_BLOCKS: usize = 64;
+    pub const DISTANCE_BLOCKS: usize = 64;
     pub const WDL_DATA: usize = 72;
-    pub const DTM_DATA: usize = 80;
+    pub const DISTANCE_DATA: usize = 80;
     pub const WDL_INDEX: usize = 88;
-    pub const DTM_INDEX: usize = 96;
+    pub const DISTANCE_INDEX: usize = 96;
     pub const FILE_LENGTH: usize = 104;
     pub const WINS: usize = 112;
     pub const DRAWS: usize = 120;
@@ -116,16 +116,19 @@ impl Header {
         LE::write_u64(&mut b[off::POSITIONS..], self.positions);
         LE::write_u64(&mut b[off::BOARDS..], self.boards);
         b[off::WDL_WIDTH] = self.wdl_width;
-        b[off::DTM_WIDTH] = self.dtm_width;
+        b[off::DISTANCE_WIDTH] = self.distance_width;
         b[off::METRIC] = metric_code(self.metric);
         LE::write_u32(&mut b[off::WDL_BLOCK_BOARDS..], self.wdl_block_boards);
-        LE::write_u32(&mut b[off::DTM_BLOCK_POSITIONS..], self.dtm_block_positions);
+        LE::write_u32(
+            &mut b[off::DISTANCE_BLOCK_POSITIONS..],
+            self.distance_block_positions,
+        );
         LE::write_u64(&mut b[off::WDL_BLOCKS..], self.wdl_blocks);
-        LE::write_u64(&mut b[off::DTM_BLOCKS..], self.dtm_blocks);
+        LE::write_u64(&mut b[off::DISTANCE_BLOCKS..], self.distance_blocks);
         LE::write_u64(&mut b[off::WDL_DATA..], self.wdl_data_offset);
-        LE::write_u64(&mut b[off::DTM_DATA..], self.dtm_data_offset);
+        LE::write_u64(&mut b[off::DISTANCE_DATA..], self.distance_data_offset);
         LE::write_u64(&mut b[off::WDL_INDEX..], self.wdl_index_offset);
-        LE::write_u64(&mut b[off::DTM_INDEX..], self.dtm_index_offset);
+        LE::write_u64(&mut b[off::DISTANCE_INDEX..], self.distance_index_offset);
         LE::write_u64(&mut b[off::FILE_LENGTH..], self.file_length);
         LE::write_u64(&mut b[off::WINS..], self.wins);
         LE::write_u64(&mut b[off::DRAWS..], self.draws);
@@ -195,15 +198,15 @@ impl Header {
                 }
             },
             wdl_width: b[off::WDL_WIDTH],
-            dtm_width: b[off::DTM_WIDTH],
+            distance_width: b[off::DISTANCE_WIDTH],
             wdl_block_boards: LE::read_u32(&b[off::WDL_BLOCK_BOARDS..]),
-            dtm_block_positions: LE::read_u32(&b[off::DTM_BLOCK_POSITIONS..]),
+            distance_block_positions: LE::read_u32(&b[off::DISTANCE_BLOCK_POSITIONS..]),
             wdl_blocks: LE::read_u64(&b[off::WDL_BLOCKS..]),
-            dtm_blocks: LE::read_u64(&b[off::DTM_BLOCKS..]),
+            distance_blocks: LE::read_u64(&b[off::DISTANCE_BLOCKS..]),
             wdl_data_offset: LE::read_u64(&b[off::WDL_DATA..]),
-            dtm_data_offset: LE::read_u64(&b[off::DTM_DATA..]),
+            distance_data_offset: LE::read_u64(&b[off::DISTANCE_DATA..]),
             wdl_index_offset: LE::read_u64(&b[off::WDL_INDEX..]),
-            dtm_index_offset: LE::read_u64(&b[off::DTM_INDEX..]),
+            distance_index_offset: LE::read_u64(&b[off::DISTANCE_INDEX..]),
             file_length: LE::read_u64(&b[off::FILE_LENGTH..]),
             wins: LE::read_u64(&b[off::WINS..]),
             draws: LE::read_u64(&b[off::DRAWS..]),
@@ -273,11 +276,11 @@ impl Header {
             ));
         }
         let longest = self.longest_win.max(self.longest_loss);
-        if self.dtm_width != dtm_width_for(longest) {
+        if self.distance_width != distance_width_for(longest) {
             return Err(format!(
                 "DTM entry width {}, expected {} for a longest distance of {longest}",
-                self.dtm_width,
-                dtm_width_for(longest)
+                self.distance_width,
+                distance_width_for(longest)
             ));
         }
         let total = self
@@ -316,31 +319,32 @@ impl Header {
         )?;
         // A DTC block's boards lie in one WDL block (written without
         // `is_multiple_of`, which is newer than this crate's MSRV).
-        let per = self.dtm_block_positions.max(1);
+        let per = self.distance_block_positions.max(1);
         if self.metric == Metric::Dtc && self.wdl_block_boards / per * per != self.wdl_block_boards
         {
             return Err(format!(
                 "{} boards a WDL block is not a multiple of {} boards a DTC block",
-                self.wdl_block_boards, self.dtm_block_positions
+                self.wdl_block_boards, self.distance_block_positions
             ));
         }
         check_blocks(
             self.metric.name(),
             self.distance_block_entries(),
-            self.dtm_width,
+            self.distance_width,
             self.distance_entries(),
-            self.dtm_blocks,
+            self.distance_blocks,
         )?;
         // Sections in order, without gaps: header, WDL data, DTM data, WDL
         // index, DTM index. The data offsets themselves are checked against
         // the index when the file is opened.
         let index_len = |blocks: u64| blocks.checked_mul(INDEX_ENTRY_LEN as u64);
         let order_ok = self.wdl_data_offset == HEADER_LEN as u64
-            && self.wdl_data_offset <= self.dtm_data_offset
-            && self.dtm_data_offset <= self.wdl_index_offset
+            && self.wdl_data_offset <= self.distance_data_offset
+            && self.distance_data_offset <= self.wdl_index_offset
             && index_len(self.wdl_blocks).and_then(|l| l.checked_add(self.wdl_index_offset))
-                == Some(self.dtm_index_offset)
-            && index_len(self.dtm_blocks).and_then(|l| l.checked_add(self.dtm_index_offset))
+                == Some(self.distance_index_offset)
+            && index_len(self.distance_blocks)
+                .and_then(|l| l.checked_add(self.distance_index_offset))
                 == Some(self.file_length);
         if !order_ok {
             return Err("section offsets out of order or overlapping".into());
@@ -353,9 +357,9 @@ impl Header {
     pub fn block_bytes(&self, section: Section, block: u64) -> u64 {
         let (per, width, items) = match section {
             Section::Wdl => (self.wdl_block_boards as u64, self.wdl_width, self.boards),
-            Section::Dtm => (
+            Section::Distance => (
                 self.distance_block_entries(),
-                self.dtm_width,
+                self.distance_width,
                 self.distance_entries(),
             ),
         };
@@ -367,7 +371,7 @@ impl Header {
     pub fn blocks(&self, section: Section) -> u64 {
         match section {
             Section::Wdl => self.wdl_blocks,
-            Section::Dtm => self.dtm_blocks,
+            Section::Distance => self.distance_blocks,
         }
     }
 
@@ -380,12 +384,12 @@ impl Header {
         }
     }
 
-    /// Entries of a full distance block: `dtm_block_positions` for DTM,
-    /// `dtm_block_positions * n` for DTC.
+    /// Entries of a full distance block: `distance_block_positions` for DTM,
+    /// `distance_block_positions * n` for DTC.
     pub fn distance_block_entries(&self) -> u64 {
         match self.metric {
-            Metric::Dtm => self.dtm_block_positions as u64,
-            Metric::Dtc => self.dtm_block_positions as u64 * self.stones as u64,
+            Metric::Dtm => self.distance_block_positions as u64,
+            Metric::Dtc => self.distance_block_positions as u64 * self.stones as u64,
         }
     }
 

@@ -7,7 +7,7 @@
 ///
 /// # Errors
 /// A message for clap when the text is no such count.
-pub fn parse(text: &str) -> Result<u64, String> {
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim().trim_end_matches(['B', 'b']);
     let (digits, scale) = match t.char_indices().last() {
         Some((i, c)) if c.is_ascii_alphabetic() => {
@@ -38,7 +38,7 @@ pub fn parse(text: &str) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::parse_bytes as parse;
 
     #[test]
     fn byte_counts_read_with_decimal_suffixes() {

@@ -1,0 +1,25 @@
+//! # togyz-answer
+//!
+//! What the front ends of togyz-tb (the `togyz-probe` command line and its
+//! HTTP server, the Python package, the C ABI) say the same way, defined
+//! once so that they cannot drift apart:
+//!
+//! * [`Kind`]: why a position was not answered, with its exit code and its
+//!   name in JSON error objects, and the one classification of a
+//!   [`ProbeError`](togyz_probe::ProbeError) into it.
+//! * The answer's JSON shape: [`TablesAnswer`] and [`MoveAnswer`] for the
+//!   tables' answer, [`SearchAnswer`] above the tables, [`ErrorAnswer`] and
+//!   [`BeyondAnswer`] when there is none, with what the server adds
+//!   ([`Extra`], [`MoveExtra`]).
+//! * [`parse_bytes`]: a byte count as a command line takes it (`16G`).
+
+mod bytes;
+mod json;
+mod kind;
+
+pub use bytes::parse_bytes;
+pub use json::{
+    BeyondAnswer, Distance, ErrorAnswer, Extra, MoveAnswer, MoveExtra, Proven, SearchAnswer,
+    SearchExtra, SearchMove, SearchMoveExtra, SearchStats, TablesAnswer,
+};
+pub use kind::Kind;
