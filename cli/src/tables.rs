@@ -4,7 +4,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use togyz_gen::retro::max_solver_stones;
+use togyz_gen::solve::unit::max_solver_stones;
 use togyz_probe::raw::index::{positions_for, MAX_STONES};
 use togyz_probe::tablebase::{ProbeError, Tablebase};
 

@@ -49,3 +49,14 @@ pub fn with_threads<R: Send>(
         .map_err(|_| threads)?;
     Ok(pool.install(f))
 }
+
+/// Parses `--metric`: `dtm` or `dtc`.
+pub fn metric_arg(s: &str) -> Result<togyz_probe::Metric, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "dtm" => Ok(togyz_probe::Metric::Dtm),
+        "dtc" => Ok(togyz_probe::Metric::Dtc),
+        _ => Err(format!(
+            "`{s}` is not a metric: dtm (distance to the end) or dtc (distance to conversion)"
+        )),
+    }
+}

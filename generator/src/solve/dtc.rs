@@ -4,7 +4,7 @@
 //!
 //! A *conversion* is a move that leaves the stone count (a capture, a
 //! tuzdyk made, a sowing that feeds a tuzdyk) or that ends the game; such a
-//! move is an *exit* in the terms of [`crate::retro`]. The DTC of a won or
+//! move is an *exit* in the terms of [`crate::solve::dtm`]. The DTC of a won or
 //! lost position is the number of plies to the next conversion, by either
 //! side, counting the converting move, when the winner heads for a
 //! conversion that keeps the win as fast as possible and the loser puts
@@ -23,7 +23,7 @@
 //!
 //! This is the distance to the end of the game of the modified game in
 //! which every exit ends the game at once with its win/draw/loss; it is
-//! solved exactly like distance to mate ([`crate::retro`], whose units,
+//! solved exactly like distance to mate ([`crate::solve::dtm`], whose units,
 //! un-moves and bucket queues it reuses), with every exit scored as a
 //! win, draw or loss in 1. The win/draw/loss is the real game's: an exit's
 //! result is exact, and quiet play is solved in full.
@@ -35,7 +35,7 @@
 //! kept. A position's state is either resolved (its packed value) or
 //! unresolved: the number of quiet moves not yet refuted, or "cannot be
 //! lost" (an exit or a game end draws). Distances beyond a byte switch the
-//! level to two-byte cells, as [`crate::retro::solve_level`] does.
+//! level to two-byte cells, as [`crate::solve::dtm::solve_level`] does.
 //!
 //! The exits of a board summarize into one number as well: an exit that
 //! gains `g` stones for the mover and leads to a board whose draw split is
@@ -44,20 +44,21 @@
 //! the smallest such threshold.
 //!
 //! Every solved board is checked to have exactly one draw split
-//! ([`crate::score`]); the solve stops with [`DtcError::Score`] naming a
+//! ([`crate::solve::score`]); the solve stops with [`DtcError::Score`] naming a
 //! board that has not (the first of its unit; units run in parallel).
 
-use crate::retro::{
-    bits, config_infos, level_units, rotate, unmoves, Cell, ConfigInfo, LevelBuilder, LevelValues,
-    SolveError, UnitId, UnitValues, MAX_DIST,
-};
-use crate::score::{draw_split, ScoreError, WdlLevel};
+use crate::solve::below::WdlLevels;
+use crate::solve::cells::{Cell, LevelBuilder, LevelValues, UnitValues};
+use crate::solve::error::{SolveError, MAX_DIST};
+use crate::solve::score::{draw_split, ScoreError, WdlLevel};
+use crate::solve::unit::{bits, config_infos, level_units, rotate, ConfigInfo, UnitId};
+use crate::solve::unmove::unmoves;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use togyz_probe::raw::index::{board_count, rank_board, BoardWalker, Layout, CONFIG_COUNT};
 use togyz_probe::raw::{landing, sow, Landing};
 use togyz_probe::rules::{Side, ROW};
-use togyz_probe::{Position, Value, Wdl};
+use togyz_probe::Value;
 
 /// Why a DTC level could not be solved.
 #[derive(Debug, thiserror::Error)]
@@ -68,83 +69,6 @@ pub enum DtcError {
     /// A solved board is not one draw split.
     #[error(transparent)]
     Score(#[from] ScoreError),
-}
-
-/// The win/draw/loss of the solved levels, one byte per board, from the
-/// empty board up.
-#[derive(Clone, Debug)]
-pub struct WdlLevels {
-    levels: Vec<WdlLevel>,
-    layouts: Vec<Layout>,
-}
-
-impl Default for WdlLevels {
-    fn default() -> WdlLevels {
-        WdlLevels::new()
-    }
-}
-
-impl WdlLevels {
-    /// Only the empty board (every position a draw).
-    pub fn new() -> WdlLevels {
-        WdlLevels {
-            levels: vec![WdlLevel::empty_board()],
-            layouts: vec![Layout::new(0)],
-        }
-    }
-
-    /// The highest stone count held.
-    pub fn max_stones(&self) -> u32 {
-        self.levels.len() as u32 - 1
-    }
-
-    /// Adds the next level.
-    ///
-    /// # Errors
-    ///
-    /// [`SolveError::MissingLevel`] unless `level` has `max_stones() + 1`
-    /// stones.
-    pub fn push(&mut self, level: WdlLevel) -> Result<(), SolveError> {
-        let n = self.levels.len() as u32;
-        if level.stones() != n {
-            return Err(SolveError::MissingLevel {
-                wanted: level.stones(),
-                have: self.max_stones(),
-            });
-        }
-        self.layouts.push(Layout::new(n));
-        self.levels.push(level);
-        Ok(())
-    }
-
-    /// Level `n` (`n <= max_stones()`).
-    pub fn level(&self, n: u32) -> &WdlLevel {
-        &self.levels[n as usize]
-    }
-
-    /// The result of a live position with at most `max_stones()` stones.
-    pub fn wdl(&self, pos: &Position) -> Option<Wdl> {
-        let slot = togyz_probe::raw::index::Slot::of(pos)?;
-        let level = self.levels.get(slot.stones as usize)?;
-        Some(level.wdl(self.layouts[slot.stones as usize].index(&slot)))
-    }
-
-    /// The result at kazan offset `j` of board `board` (rank) of
-    /// configuration `config` in level `m`.
-    ///
-    /// # Panics
-    ///
-    /// If level `m` is not held.
-    #[inline]
-    pub fn wdl_in(&self, m: u32, config: usize, board: u64, j: u32) -> Wdl {
-        let layout = &self.layouts[m as usize];
-        self.levels[m as usize].wdl(layout.index_at(layout.global_board(config, board), j))
-    }
-
-    /// Bytes held (one per board).
-    pub fn bytes(&self) -> u64 {
-        self.levels.iter().map(WdlLevel::boards).sum()
-    }
 }
 
 /// One solved DTC level: the packed values (win/draw/loss with the DTC as
@@ -181,7 +105,7 @@ fn resolved(v: Value) -> Result<u16, SolveError> {
 #[derive(Clone, Debug)]
 pub struct DtcUnit {
     /// The unit's values, as the DTM solver gives them
-    /// ([`crate::retro::solve_unit`]), so they go into the same unit files.
+    /// ([`crate::solve::dtm::solve_unit`]), so they go into the same unit files.
     pub values: UnitValues,
     /// The draw split of every board of each configuration, in the order
     /// of `values`.
@@ -340,7 +264,7 @@ struct Unit<'a, T> {
     first_board: [u64; 2],
     /// `state[node * k + j]`: see [`OPEN`] and [`RESOLVED`].
     state: Vec<T>,
-    /// Quiet predecessors of every node, as in [`crate::retro`]: those of
+    /// Quiet predecessors of every node, as in [`crate::solve::dtm`]: those of
     /// `node` are `preds[pred_off[node]..pred_off[node + 1]]`.
     preds: Vec<u32>,
     pred_off: Vec<u64>,
