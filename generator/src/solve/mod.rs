@@ -9,6 +9,7 @@
 
 pub mod below;
 pub mod cells;
+pub mod core;
 pub mod dtc;
 pub mod dtm;
 pub mod error;
