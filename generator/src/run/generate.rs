@@ -5,9 +5,9 @@
 //! needs it), every finished unit of an unfinished level is kept, and an
 //! invalid table is never overwritten.
 //!
-//! Before any work a run states what it needs ([`crate::plan`]) and refuses
+//! Before any work a run states what it needs ([`crate::run::plan`]) and refuses
 //! when the memory or the disk is not there, checks that the output folder
-//! can be written, and locks it ([`crate::lock`]). With `--shard I/K`, K
+//! can be written, and locks it ([`crate::run::lock`]). With `--shard I/K`, K
 //! processes (on one machine or many sharing the folder) each solve a
 //! disjoint set of every level's units; whichever finds all units of a
 //! level finished assembles its table, under a lock, and every shard waits

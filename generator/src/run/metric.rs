@@ -1,7 +1,7 @@
-//! The metric as the `generate` driver sees it ([`UnitSolver`]): how a
+//! The metric as the `generate` driver sees it (`UnitSolver`): how a
 //! unit is solved, what memory it takes, how a level's table is written
 //! from its unit files and what the levels above keep of it. DTM keeps
-//! the distances below ([`Lower`]), DTC their win/draw/loss ([`DtcSolver`]).
+//! the distances below ([`Lower`]), DTC their win/draw/loss (`DtcSolver`).
 
 use crate::files::decode::load_level;
 use crate::files::decode_dtc::wdl_level;

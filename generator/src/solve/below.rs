@@ -88,7 +88,7 @@ impl Levels {
 
 /// What the exits of one unit read: the values of the smaller levels, by
 /// stone count and configuration. Only the configurations that the unit's
-/// exits reach ([`exit_configs`]) need be present, so a level need not be
+/// exits reach ([`exit_configs`](crate::solve::unit::exit_configs)) need be present, so a level need not be
 /// held whole to solve the next one.
 #[derive(Clone, Debug, Default)]
 pub struct Exits<'a> {

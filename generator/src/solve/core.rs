@@ -2,7 +2,7 @@
 //! `{a, a.swapped()}` at one stone count, its quiet-move graph (every
 //! board's quiet predecessors, from un-moves generated once per board), the
 //! frontier of positions resolved at each distance, and the retrograde loop
-//! that resolves them in order of distance. A metric ([`Policy`]) says what
+//! that resolves them in order of distance. A metric (`Policy`) says what
 //! a position's working state is, how a board's exits and game end seed it,
 //! and how a predecessor's state answers a loss or a win one ply later.
 //!

@@ -31,11 +31,11 @@ pub enum SolveError {
     /// A unit that is not a tuzdyk configuration and its swap.
     #[error("configurations {0} and {1} do not form a unit")]
     BadUnit(usize, usize),
-    /// A value does not fit a one-byte cell; [`solve_unit`] then keeps the
+    /// A value does not fit a one-byte cell; [`solve_unit`](crate::solve::dtm::solve_unit) then keeps the
     /// configuration's values in two-byte cells.
     #[error("a distance does not fit a one-byte cell")]
     CellTooNarrow,
 }
 
-/// Largest distance the solver handles: what a packed [`Value`] holds.
+/// Largest distance the solver handles: what a packed [`Value`](togyz_probe::Value) holds.
 pub const MAX_DIST: u32 = togyz_probe::value::MAX_PACKED_DTM;

@@ -1,5 +1,5 @@
 //! Retrograde solving of one level given the smaller ones, in memory: the
-//! units a level splits into ([`unit`]), the quiet un-moves ([`unmove`]),
+//! units a level splits into ([`unit`](mod@unit)), the quiet un-moves ([`unmove`]),
 //! a board's moves played forward ([`moves`]), packed values in one- or
 //! two-byte cells ([`cells`]), what is held of the smaller levels
 //! ([`below`]), the draw split of every board ([`score`]), and the two

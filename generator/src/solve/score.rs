@@ -12,7 +12,7 @@
 //! `(draw_from, win_from) = (j*, j* + 1)` ([`WdlLevel::thresholds`]).
 //!
 //! A level is held as one byte per board ([`WdlLevel`]), which is all a
-//! distance-to-conversion solve needs of the levels below it ([`crate::dtc`]).
+//! distance-to-conversion solve needs of the levels below it ([`crate::solve::dtc`]).
 //! The property is checked on every board ([`draw_split`]); a board that
 //! breaks it stops the work with [`ScoreError::NotOneDraw`], naming it.
 
