@@ -12,6 +12,7 @@ use crate::solve::cells::LevelValues;
 use crate::solve::unit::{exit_configs, UnitId};
 use togyz_probe::raw::format::{TableError, TableFile};
 use togyz_probe::raw::index::Layout;
+use togyz_probe::Metric;
 
 /// The smaller levels are held whole while their positions up to and
 /// including the level stay within this (levels 1 to 8, 513 M positions):
@@ -99,7 +100,7 @@ impl Lower {
     /// checking DTM needs the distances below); a damaged block of the
     /// table, when it is decoded.
     pub fn push(&mut self, file: TableFile, values: Option<LevelValues>) -> Result<(), TableError> {
-        file.require_metric(togyz_probe::Metric::Dtm)?;
+        file.require_metric(Metric::Dtm)?;
         let m = self.max_stones() + 1;
         if self.holds_whole(m) {
             let values = match values {

@@ -27,7 +27,9 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use togyz_probe::bytes::parse as parse_bytes;
 use togyz_probe::raw::format::{file_name, TableFile};
+use togyz_probe::Metric;
 
 /// Arguments of `togyz-gen generate`.
 #[derive(clap::Args, Debug, Clone)]
@@ -62,12 +64,12 @@ pub struct GenerateArgs {
     /// What the tables' distances count: `dtm` (plies to the end of the
     /// game) or `dtc` (plies to the next conversion, docs/dtc.md).
     #[arg(long, default_value = "dtm", value_parser = metric_arg)]
-    pub metric: togyz_probe::Metric,
+    pub metric: Metric,
     /// At most this much memory (`16G`, `500M`; powers of 1000): the run is
     /// refused if it cannot fit, and the biggest units of a level run one
     /// at a time when two would not fit side by side (default: what the
     /// system has available).
-    #[arg(long, value_name = "BYTES", value_parser = togyz_probe::bytes::parse)]
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
 }
 
@@ -82,7 +84,7 @@ impl GenerateArgs {
             shard: None,
             wait_timeout: 86400,
             hold_whole: lower::WHOLE_POSITIONS,
-            metric: togyz_probe::Metric::Dtm,
+            metric: Metric::Dtm,
             max_memory: None,
         }
     }
@@ -272,8 +274,8 @@ pub(crate) fn start_run<S: UnitSolver>(
     let what = format!(
         "togyz-gen generate{} --max-stones {max}{}",
         match solver.metric() {
-            togyz_probe::Metric::Dtm => "",
-            togyz_probe::Metric::Dtc => " --metric dtc",
+            Metric::Dtm => "",
+            Metric::Dtc => " --metric dtc",
         },
         args.shard
             .map(|s| format!(" --shard {}/{}", s.index, s.count))
@@ -299,8 +301,8 @@ pub(crate) fn start_run<S: UnitSolver>(
 /// fails.
 pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
     match args.metric {
-        togyz_probe::Metric::Dtm => generate_with(args, Lower::new(args.hold_whole)),
-        togyz_probe::Metric::Dtc => generate_with(args, DtcSolver::default()),
+        Metric::Dtm => generate_with(args, Lower::new(args.hold_whole)),
+        Metric::Dtc => generate_with(args, DtcSolver::default()),
     }
 }
 
@@ -386,7 +388,7 @@ pub(crate) fn check_resources<S: UnitSolver>(
 
 /// Positions of level `n` already in finished unit files of `metric` in
 /// output folder `out` (a resumed level).
-fn solved_positions(out: &Path, n: u32, metric: togyz_probe::Metric) -> u64 {
+fn solved_positions(out: &Path, n: u32, metric: Metric) -> u64 {
     let dir = work_dir(out, n);
     if !dir.is_dir() || work::metric_of(&dir) != metric {
         return 0;
@@ -859,8 +861,8 @@ pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
         }
         let dir = work_dir(&args.out, n);
         let assembled = match work::metric_of(&dir) {
-            togyz_probe::Metric::Dtm => assemble_level(&args.out, n, false, &Lower::new(0))?,
-            togyz_probe::Metric::Dtc => {
+            Metric::Dtm => assemble_level(&args.out, n, false, &Lower::new(0))?,
+            Metric::Dtc => {
                 assemble_level(&args.out, n, false, &DtcSolver::default())?.map(|(s, _)| (s, None))
             }
         };
@@ -984,7 +986,7 @@ mod tests {
 
     impl UnitSolver for Vandal {
         type Kept = LevelValues;
-        fn metric(&self) -> togyz_probe::Metric {
+        fn metric(&self) -> Metric {
             self.inner.metric()
         }
         fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
@@ -1050,13 +1052,10 @@ mod tests {
         drop(held);
         let left = held_unit.positions(n);
         let all = Layout::new(n).positions();
-        assert_eq!(
-            solved_positions(out.path(), n, togyz_probe::Metric::Dtm),
-            all - left
-        );
+        assert_eq!(solved_positions(out.path(), n, Metric::Dtm), all - left);
         let lower = Lower::new(args.hold_whole);
         let fresh = plan::plan(&[n], n, 1, 1, args.hold_whole);
-        let table = plan::table_bytes(togyz_probe::Metric::Dtm, n);
+        let table = plan::table_bytes(Metric::Dtm, n);
         let resume = table + (left as f64 * plan::UNIT_FILE_BYTES_PER_POSITION) as u64;
         assert!(resume < fresh.disk);
         let check = |args: &GenerateArgs, disk| {

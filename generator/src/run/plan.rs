@@ -21,7 +21,7 @@ use crate::levels::{lower, lower_wdl};
 use crate::run::progress::{metric_arg, threads_arg};
 use crate::solve::unit::{level_units, max_solver_stones, UnitId};
 use std::path::{Path, PathBuf};
-use togyz_probe::raw::index::Layout;
+use togyz_probe::raw::index::{Layout, MAX_STONES};
 use togyz_probe::Metric;
 
 /// Bytes a unit in flight takes per position: its 4-byte state word and
@@ -317,7 +317,7 @@ pub struct PlanArgs {
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
     /// A stone count the index does not cover.
-    #[error("--max-stones {0}: the index covers 1 to {max} stones", max = togyz_probe::raw::index::MAX_STONES)]
+    #[error("--max-stones {0}: the index covers 1 to {max} stones", max = MAX_STONES)]
     Stones(u32),
 }
 
@@ -325,7 +325,7 @@ pub enum PlanError {
 /// one line each, as `generate` states its plan before a run.
 pub fn plan_lines(args: &PlanArgs) -> Result<Vec<String>, PlanError> {
     let max = args.max_stones;
-    if max == 0 || max > togyz_probe::raw::index::MAX_STONES {
+    if max == 0 || max > MAX_STONES {
         return Err(PlanError::Stones(max));
     }
     let threads = args

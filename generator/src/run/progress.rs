@@ -3,6 +3,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
+use togyz_probe::Metric;
 
 /// A bar over `len` positions labelled `prefix` (e.g. `"verify  8"`), or a
 /// hidden one when `show` is false. indicatif draws nothing when standard
@@ -51,10 +52,10 @@ pub fn with_threads<R: Send>(
 }
 
 /// Parses `--metric`: `dtm` or `dtc`.
-pub fn metric_arg(s: &str) -> Result<togyz_probe::Metric, String> {
+pub fn metric_arg(s: &str) -> Result<Metric, String> {
     match s.to_ascii_lowercase().as_str() {
-        "dtm" => Ok(togyz_probe::Metric::Dtm),
-        "dtc" => Ok(togyz_probe::Metric::Dtc),
+        "dtm" => Ok(Metric::Dtm),
+        "dtc" => Ok(Metric::Dtc),
         _ => Err(format!(
             "`{s}` is not a metric: dtm (distance to the end) or dtc (distance to conversion)"
         )),

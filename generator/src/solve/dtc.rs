@@ -55,7 +55,7 @@ use crate::solve::score::{draw_split, ScoreError, WdlLevel};
 use crate::solve::unit::{config_infos, level_units, ConfigInfo, UnitId};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_probe::raw::index::{rank_board, Layout, CONFIG_COUNT};
+use togyz_probe::raw::index::{rank_board, Layout, CONFIG_COUNT, MAX_STONES};
 use togyz_probe::raw::{landing, sow, Landing};
 use togyz_probe::rules::{Side, CYCLE, ROW};
 use togyz_probe::Value;
@@ -199,7 +199,7 @@ pub fn solve_all(max_stones: u32) -> Result<(Vec<LevelValues>, WdlLevels), DtcEr
 
 /// Whether level `n` can be solved on `lower`.
 fn check_level(n: u32, lower: &WdlLevels) -> Result<(), SolveError> {
-    if n == 0 || n > 63 || n > togyz_probe::raw::index::MAX_STONES {
+    if n == 0 || n > 63 || n > MAX_STONES {
         return Err(SolveError::TooManyStones(n));
     }
     if lower.max_stones() + 1 < n {

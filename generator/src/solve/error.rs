@@ -1,6 +1,7 @@
 //! Why a level or unit could not be solved, and the solver's distance bound.
 
 use crate::solve::unit::max_solver_stones;
+use togyz_probe::value::MAX_PACKED_DTM;
 
 /// Why a level could not be solved.
 #[derive(Debug, thiserror::Error)]
@@ -38,4 +39,4 @@ pub enum SolveError {
 }
 
 /// Largest distance the solver handles: what a packed [`Value`](togyz_probe::Value) holds.
-pub const MAX_DIST: u32 = togyz_probe::value::MAX_PACKED_DTM;
+pub const MAX_DIST: u32 = MAX_PACKED_DTM;

@@ -5,7 +5,7 @@
 //! `{c, c.swapped()}` ([`UnitId`]); the exits of a unit reach only the
 //! configurations of the smaller levels that [`exit_configs`] names.
 
-use togyz_probe::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
+use togyz_probe::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT, MAX_STONES};
 use togyz_probe::raw::tuzdyk_allowed;
 use togyz_probe::rules::{Side, CYCLE, ROW};
 
@@ -80,7 +80,7 @@ pub(crate) fn rotate(b: &[u8; CYCLE]) -> [u8; CYCLE] {
 /// unit's boards fit 32-bit node ids (and a kazan-split mask fits 64 bits,
 /// and the index covers `n`). 17 with the 73 configurations of the rules.
 pub fn max_solver_stones() -> u32 {
-    (1..=togyz_probe::raw::index::MAX_STONES.min(63))
+    (1..=MAX_STONES.min(63))
         .take_while(|&n| level_units(n).iter().all(|u| u.boards(n) < u32::MAX as u64))
         .last()
         .unwrap_or(0)

@@ -1,7 +1,7 @@
 //! Quiet un-moves: the boards from which one quiet move reaches a board.
 
 use crate::solve::unit::ConfigInfo;
-use togyz_probe::raw::tuzdyk_allowed;
+use togyz_probe::raw::{tuzdyk_allowed, NO_TUZDYK};
 use togyz_probe::rules::{Side, CYCLE, ROW};
 
 /// The most quiet un-moves a board can have, [`ROW`] times [`CYCLE`]: an
@@ -73,7 +73,7 @@ pub(crate) fn unmoves(
                     count += 1;
                 }
             }
-        } else if tz == [togyz_probe::raw::NO_TUZDYK; 2] {
+        } else if tz == [NO_TUZDYK; 2] {
             // Laps: c in 18(a-1)+1 ..= 18a stones, origin gets a stone per lap.
             let lo = 18 * (a as u32 - 1) + 1;
             let hi = (18 * a as u32).min(n);
