@@ -273,10 +273,7 @@ pub(crate) fn start_run<S: UnitSolver>(
     prepare_out(out)?;
     let what = format!(
         "togyz-gen generate{} --max-stones {max}{}",
-        match solver.metric() {
-            Metric::Dtm => "",
-            Metric::Dtc => " --metric dtc",
-        },
+        solver.metric_flag(),
         args.shard
             .map(|s| format!(" --shard {}/{}", s.index, s.count))
             .unwrap_or_default()
@@ -1028,6 +1025,9 @@ mod tests {
         }
         fn kept_table(&self, table: &TableFile) -> String {
             self.inner.kept_table(table)
+        }
+        fn metric_flag(&self) -> &'static str {
+            self.inner.metric_flag()
         }
     }
 

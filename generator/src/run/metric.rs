@@ -63,6 +63,9 @@ pub(crate) trait UnitSolver: Sync {
     fn push(&mut self, path: &Path, kept: Option<Self::Kept>) -> Result<(), GenerateError>;
     /// The words naming a complete table that a run keeps.
     fn kept_table(&self, table: &TableFile) -> String;
+    /// The `--metric` option of the command that solves with it, as the
+    /// folder lock names the command (none for the default, DTM).
+    fn metric_flag(&self) -> &'static str;
 }
 
 impl UnitSolver for Lower {
@@ -107,6 +110,9 @@ impl UnitSolver for Lower {
     }
     fn kept_table(&self, _table: &TableFile) -> String {
         "complete table".into()
+    }
+    fn metric_flag(&self) -> &'static str {
+        ""
     }
 }
 
@@ -209,5 +215,8 @@ impl UnitSolver for DtcSolver {
     fn kept_table(&self, table: &TableFile) -> String {
         // A folder may hold DTM tables below DTC ones: say which is kept.
         format!("complete {} table", table.metric())
+    }
+    fn metric_flag(&self) -> &'static str {
+        " --metric dtc"
     }
 }
