@@ -233,7 +233,7 @@ fn solve(tb: *const TogyzTb, fen: &str, seconds: f64, nodes: u64) -> TogyzSearch
 #[test]
 fn solve_above_the_tables_matches_the_generator() {
     // The truth for 5 and 6 stones, with the tables for 1..=4 on disk.
-    let levels = togyz_gen::retro::solve_all(6).expect("levels solve");
+    let levels = togyz_gen::solve::dtm::solve_all(6).expect("levels solve");
     let (s, tb) = open(&[common::tables()]);
     assert_eq!(s, TogyzStatus::Ok);
     let rank = |w: TogyzWdl| w as i32;
@@ -321,7 +321,7 @@ fn solve_refuses_a_search_without_limits() {
 
 #[test]
 fn a_solver_solves_position_after_position() {
-    let levels = togyz_gen::retro::solve_all(6).expect("levels solve");
+    let levels = togyz_gen::solve::dtm::solve_all(6).expect("levels solve");
     let (s, tb) = open(&[common::tables()]);
     assert_eq!(s, TogyzStatus::Ok);
     let mut solver = null_mut();

@@ -185,7 +185,7 @@ fn failures_come_back_with_their_message() {
 #[test]
 fn above_the_tables_the_example_proves_by_search() {
     let dir = common::tables().to_str().unwrap();
-    let levels = togyz_gen::retro::solve_all(5).expect("levels solve");
+    let levels = togyz_gen::solve::dtm::solve_all(5).expect("levels solve");
     for fen in ["9/5S,8 76 81 S 1", "1S,1S,7/1S,1S,1S,6 78 79 N 7"] {
         let pos = parse_fen(fen).unwrap();
         let truth = levels.value(&pos).unwrap().wdl();

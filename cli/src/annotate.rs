@@ -623,10 +623,10 @@ mod tests {
 
     #[test]
     fn no_search_after_the_deadline() {
-        let levels = togyz_gen::retro::solve_all(4).expect("levels solve");
+        let levels = togyz_gen::solve::dtm::solve_all(4).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();
         for n in 1..=4 {
-            togyz_gen::write::write_table(dir.path(), n, &levels.table(n)).unwrap();
+            togyz_gen::files::write::write_table(dir.path(), n, &levels.table(n)).unwrap();
         }
         let tables = Tables::open(dir.path().to_path_buf());
         // 7 stones over 4-stone tables: settled by search, or not at all.

@@ -11,8 +11,9 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use serde_json::Value as Json;
-use togyz_gen::retro::{solve_all, Levels};
-use togyz_gen::write::write_table;
+use togyz_gen::files::write::write_table;
+use togyz_gen::solve::below::Levels;
+use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::notation::traditional;
 use togyz_probe::raw::index::Layout;
 use togyz_probe::terminal_value;

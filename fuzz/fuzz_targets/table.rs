@@ -16,11 +16,11 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use togyz_gen::dtc::solve_all as solve_dtc;
-use togyz_gen::retro::solve_all;
-use togyz_gen::retro::LevelValues;
-use togyz_gen::write::write_table;
-use togyz_gen::write_dtc::write_dtc_table;
+use togyz_gen::files::write::write_table;
+use togyz_gen::files::write_dtc::write_dtc_table;
+use togyz_gen::solve::cells::LevelValues;
+use togyz_gen::solve::dtc::solve_all as solve_dtc;
+use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::raw::format::{file_name, HEADER_LEN, INDEX_ENTRY_LEN, METRIC_DTC};
 use togyz_probe::raw::index::Layout;
 use togyz_probe::{Backend, Position, ProbeError, Tablebase, Value, Wdl};

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use togyz_gen::retro::solve_all;
-use togyz_gen::write::write_table;
+use togyz_gen::solve::dtm::solve_all;
+use togyz_gen::files::write::write_table;
 use togyz_probe::{Position, Side, CYCLE, TOTAL_STONES};
 use togyz_probe::Tablebase;
 

@@ -9,9 +9,9 @@
 //! DTC longer than the DTM. Exits non-zero on the first difference.
 use std::process::ExitCode;
 use std::sync::atomic::AtomicU64;
-use togyz_gen::dtc;
-use togyz_gen::retro::LevelValues;
-use togyz_gen::score::WdlLevel;
+use togyz_gen::files::decode::load_level;
+use togyz_gen::solve::dtc;
+use togyz_gen::solve::score::WdlLevel;
 use togyz_probe::raw::format::{file_name, TableFile};
 use togyz_probe::Value;
 
@@ -22,13 +22,13 @@ fn main() -> ExitCode {
         eprintln!("usage: dtc_check <tables folder> <max stones>");
         return ExitCode::from(2);
     };
-    let mut wdl = dtc::WdlLevels::new();
+    let mut wdl = togyz_gen::solve::below::WdlLevels::new();
     let progress = AtomicU64::new(0);
     println!("| n | positions | same WDL | same draw splits | DTC < DTM | mean DTM | mean DTC |");
     println!("|---:|---:|---|---|---:|---:|---:|");
     for n in 1..=max {
         let path = std::path::Path::new(dir).join(file_name(n));
-        let dtm = match TableFile::open(&path).and_then(|t| LevelValues::load(&t)) {
+        let dtm = match TableFile::open(&path).and_then(|t| load_level(&t)) {
             Ok(v) => v,
             Err(e) => {
                 eprintln!("{e}");

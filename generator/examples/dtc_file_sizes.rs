@@ -8,7 +8,7 @@
 //! time to decompress one block (one thread).
 use rayon::prelude::*;
 use std::time::Instant;
-use togyz_gen::decode::DecodeAll;
+use togyz_gen::files::decode::DecodeAll;
 use togyz_probe::raw::format::{file_name, TableFile};
 use togyz_probe::Value;
 

@@ -25,7 +25,7 @@
 //!
 //! and the combinations. Prints bits a position of the level.
 use rayon::prelude::*;
-use togyz_gen::decode::DecodeAll;
+use togyz_gen::files::decode::DecodeAll;
 use togyz_probe::raw::format::{file_name, TableFile};
 use togyz_probe::Value;
 

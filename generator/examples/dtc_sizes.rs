@@ -8,8 +8,8 @@
 //! stored as 0); in bits per position. Nothing is written.
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
-use togyz_gen::dtc;
-use togyz_gen::write::{DTM_LEVEL, WDL_LEVEL};
+use togyz_gen::files::write::{DTM_LEVEL, WDL_LEVEL};
+use togyz_gen::solve::dtc;
 use togyz_probe::raw::format::{DISTANCE_BLOCK_POSITIONS, WDL_BLOCK_BOARDS};
 use togyz_probe::Value;
 
@@ -25,7 +25,7 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(6);
-    let mut wdl = dtc::WdlLevels::new();
+    let mut wdl = togyz_gen::solve::below::WdlLevels::new();
     let progress = AtomicU64::new(0);
     println!("| n | positions | WDL bits | DTC bits | DTC bits, 1-ply values left out | mean DTC | longest DTC |");
     println!("|---:|---:|---:|---:|---:|---:|---:|");

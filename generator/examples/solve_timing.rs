@@ -4,8 +4,10 @@
 //! below (one byte a board) and only that is kept.
 use std::sync::atomic::AtomicU64;
 use std::time::Instant;
-use togyz_gen::retro::{solve_level, Levels};
-use togyz_gen::{dtc, retro::LevelValues};
+use togyz_gen::solve::below::Levels;
+use togyz_gen::solve::cells::LevelValues;
+use togyz_gen::solve::dtc;
+use togyz_gen::solve::dtm::solve_level;
 
 fn main() {
     let max: u32 = std::env::args()
@@ -14,7 +16,7 @@ fn main() {
         .unwrap_or(6);
     let metric = std::env::args().nth(2).unwrap_or_else(|| "dtm".into());
     let mut levels = Levels::new();
-    let mut wdl = dtc::WdlLevels::new();
+    let mut wdl = togyz_gen::solve::below::WdlLevels::new();
     let progress = AtomicU64::new(0);
     let t0 = Instant::now();
     for n in 1..=max {

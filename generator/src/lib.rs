@@ -1,10 +1,16 @@
 //! # togyz-gen
 //!
-//! The heavy half of togyz-tb: retrograde analysis of every position with up
-//! to N stones on the board ([`retro`]), compression and atomic writing of the
-//! tables ([`write`](mod@write)), the `generate` driver with progress and resuming
-//! ([`generate`]), an independent verification pass over written tables
-//! ([`verify`]) and endgame statistics ([`stats`]).
+//! The heavy half of togyz-tb, in layers, each importing only those above
+//! it in this list:
+//!
+//! * [`solve`]: retrograde analysis of one level in memory, given the
+//!   smaller ones (units, un-moves, the DTM and DTC solvers);
+//! * [`files`]: unit work files, the table writer and the decoder;
+//! * [`levels`]: the smaller levels read back from their table files;
+//! * [`run`]: the `generate` driver with its plan, locks, shards and
+//!   progress;
+//! * [`verify`]: an independent check of written tables;
+//! * [`stats`]: endgame statistics.
 
 /// `println!` that never panics: when standard output is closed or fails
 /// (`togyz-gen generate | head -1`), the line is lost and the work goes on
@@ -24,21 +30,9 @@ macro_rules! warn {
     }};
 }
 
-pub mod decode;
-pub mod decode_dtc;
-pub mod dtc;
-pub mod generate;
-pub mod generate_dtc;
-pub mod lock;
-pub mod lower;
-pub mod lower_wdl;
-pub mod plan;
-pub mod progress;
-pub mod retro;
-pub mod score;
+pub mod files;
+pub mod levels;
+pub mod run;
+pub mod solve;
 pub mod stats;
 pub mod verify;
-pub mod verify_dtc;
-pub mod work;
-pub mod write;
-pub mod write_dtc;

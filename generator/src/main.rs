@@ -2,7 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
-use togyz_gen::{generate, plan, stats, verify};
+use togyz_gen::run::{generate, plan};
+use togyz_gen::{stats, verify};
 
 #[derive(Parser)]
 #[command(

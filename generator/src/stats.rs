@@ -37,8 +37,8 @@ pub use chart::{chart, check_chart_path};
 pub use markdown::markdown;
 pub use report::{report, ByClass, CensusReport, LevelReport, Line, Report, ZugzwangReport};
 
-use crate::decode::DecodeAll;
-use crate::progress::{positions_bar, with_threads};
+use crate::files::decode::DecodeAll;
+use crate::run::progress::{positions_bar, threads_arg, with_threads};
 use crate::verify::{self, thousands, VerifyError};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -51,7 +51,7 @@ use togyz_probe::raw::index::Slot;
 use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig};
 use togyz_probe::TableError;
 use togyz_probe::{Metric, Value};
-use togyz_probe::{Position, Side, HALF};
+use togyz_probe::{Position, Side};
 use togyz_probe::{ProbeError, Tablebase};
 
 /// Arguments of `togyz-gen stats`.
@@ -75,7 +75,7 @@ pub struct StatsArgs {
     #[arg(long, default_value_t = 3)]
     pub examples: usize,
     /// Worker threads, at least 1 (default: one per core).
-    #[arg(long, value_parser = crate::progress::threads_arg)]
+    #[arg(long, value_parser = threads_arg)]
     pub threads: Option<usize>,
     /// No progress bars.
     #[arg(long)]

@@ -21,7 +21,13 @@
 //! whole; the smaller levels its moves lead to are held one byte a position
 //! (as the generator holds them), so verify checks whatever generate made.
 //! DTC tables go through the same check, their conversions valued by the
-//! smaller levels' win/draw/loss ([`crate::verify_dtc`]).
+//! smaller levels' win/draw/loss (`docs/dtc.md`): a move that ends the game
+//! or converts is worth its result in 1, a quiet move the successor's
+//! stored value one ply back. Within a level the DTC strictly falls along a
+//! win's or loss's justification, so the same induction holds. A DTC
+//! level reads the smaller ones as one draw split a board
+//! ([`LowerWdl`]: the small levels whole, of the larger ones the
+//! configurations the unit's exits reach, as `--hold-whole` says).
 //!
 //! In short, each entry must equal the best of its moves' values. Checked
 //! level by level from 1 stone up, local consistency is also global
@@ -30,12 +36,14 @@
 //! win or loss stored as a draw would contradict a correctly stored
 //! successor.
 
-use crate::decode::DecodeAll;
-use crate::lower::{self, Lower};
-use crate::lower_wdl::{LowerWdl, UnitWdl};
-use crate::progress::{positions_bar, with_threads};
-use crate::retro::{ConfigValues, Exits, LevelValues};
-use crate::write::Census;
+use crate::files::decode::DecodeAll;
+use crate::files::write::Census;
+use crate::levels::lower::{self, Lower};
+use crate::levels::lower_wdl::{LowerWdl, UnitWdl};
+use crate::run::progress::{positions_bar, with_threads};
+use crate::solve::below::Exits;
+use crate::solve::cells::{ConfigValues, LevelValues};
+use crate::solve::moves::{play_each, quiet_slot};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::io::Write as _;
@@ -47,7 +55,7 @@ use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykConfig};
 use togyz_probe::terminal_value;
 use togyz_probe::TableError;
 use togyz_probe::{Metric, Value, Wdl};
-use togyz_probe::{Move, Position, Side, HALF};
+use togyz_probe::{Move, Position, HALF};
 
 /// Arguments of `togyz-gen verify`.
 #[derive(clap::Args, Debug, Clone)]
@@ -57,7 +65,7 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub tables: Option<PathBuf>,
     /// Worker threads (at least 1; default: one per core).
-    #[arg(long, value_parser = crate::progress::threads_arg)]
+    #[arg(long, value_parser = crate::run::progress::threads_arg)]
     pub threads: Option<usize>,
     /// No progress bars (the per-level lines and the summary still print).
     #[arg(long)]
@@ -119,7 +127,7 @@ pub enum VerifyError {
     Stdout(#[source] std::io::Error),
     /// A table's boards are not one draw split each (DTC tables rely on it).
     #[error(transparent)]
-    Splits(#[from] crate::decode_dtc::SplitsError),
+    Splits(#[from] crate::files::decode_dtc::SplitsError),
     /// A stored value does not follow from its successors.
     #[error("inconsistent entry in the {stones}-stone table: {fen} is stored as a {stored}, but its successors give a {expected} ({moves})")]
     Inconsistent {
@@ -238,7 +246,7 @@ pub fn verify_dir(
 
 /// [`verify_dir`], the smaller levels held whole up to `hold_whole`
 /// positions ([`lower::held_whole`]; boards for the win/draw/loss a DTC
-/// level reads, [`crate::lower_wdl::held_whole`]) and the larger ones read unit by unit
+/// level reads, [`crate::levels::lower_wdl::held_whole`]) and the larger ones read unit by unit
 /// from their files, as `generate --hold-whole` does.
 pub fn verify_dir_holding(
     dir: &Path,
@@ -255,8 +263,8 @@ pub fn verify_dir_holding(
         files.push(file);
     }
     // DTM tables need DTM tables below them (DTC tables need only the
-    // win/draw/loss, which both kinds give: crate::verify_dtc).
-    crate::verify_dtc::check_metrics(&files)?;
+    // win/draw/loss, which both kinds give: check_metrics).
+    check_metrics(&files)?;
     let any_dtc = files.iter().any(|f| f.metric() == Metric::Dtc);
     // The smaller levels, as the generator holds them; the level being
     // checked is streamed from its file.
@@ -422,7 +430,7 @@ pub(crate) fn check_level(
 ) -> Result<Census, VerifyError> {
     let layout = &Layout::new(n);
     let mut census = Census::default();
-    for unit in crate::retro::level_units(n) {
+    for unit in crate::solve::unit::level_units(n) {
         // A DTC table's losses come recovered from its wins, so the check
         // below also holds them to their moves.
         let parts = file.decode_unit(unit)?;
@@ -469,20 +477,6 @@ pub(crate) fn check_level(
         }
     }
     Ok(census)
-}
-
-/// The live position of a board (mover seated South) at kazan offset `j`.
-pub(crate) fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Position {
-    let mover = HALF as u32 - n + j;
-    let opponent = HALF as u32 - j;
-    Position::new(
-        *board,
-        [mover as u8, opponent as u8],
-        config.hole_numbers(),
-        Side::South,
-        1,
-    )
-    .expect("every board of the index is a valid position")
 }
 
 /// The value for the mover of playing `mv` in `pos`: the rules' outcome if
@@ -555,62 +549,6 @@ fn board_moves<'a>(
         });
     });
     (pos, played, legal)
-}
-
-/// Plays each legal move of `board` at level `n` (mover South, kazan
-/// offset 0) once, giving `each` its hole and the successor; returns the
-/// position at offset 0 and the mask of the legal holes.
-fn play_each(
-    n: u32,
-    config: TuzdykConfig,
-    board: &[u8; 18],
-    mut each: impl FnMut(usize, Position),
-) -> (Position, u16) {
-    let pos = position_at(n, config, board, 0);
-    let legal = pos.row_mask();
-    let mut mask = legal;
-    while mask != 0 {
-        let hole = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        each(
-            hole,
-            pos.after_unchecked(Move::from_index(hole).expect("a bit of the row mask")),
-        );
-    }
-    (pos, legal)
-}
-
-/// The quiet moves of `board` at level `n` (the mover's holes, at
-/// configuration `config`), each played once, at kazan offset 0: sowing,
-/// captures and tuzdyks do not depend on the kazans. A quiet move (no
-/// capture, tuzdyk or feed, so the stone count stays) whose game goes on
-/// keeps both kazans and swaps the sides, so at every kazan offset `j`
-/// its successor is the same board at offset `n - j`: entry
-/// `(config id, first cell of that board)` for its hole, `None` for an
-/// empty hole or any other move. Also the mask of the legal holes.
-pub(crate) fn quiet_successors(
-    n: u32,
-    config: TuzdykConfig,
-    board: &[u8; 18],
-) -> ([Option<(usize, u64)>; 9], u16) {
-    let mut quiet = [None; 9];
-    let (_, legal) = play_each(n, config, board, |hole, child| {
-        quiet[hole] = quiet_slot(n, &child)
-    });
-    (quiet, legal)
-}
-
-/// `(config id, first cell of its board)` of `child`, a successor of a
-/// level-`n` position, if the move was quiet and the game goes on (then
-/// at every kazan offset: the kazans only decide the game when a kazan
-/// grows).
-#[inline]
-fn quiet_slot(n: u32, child: &Position) -> Option<(usize, u64)> {
-    if child.outcome().is_some() || child.stones_on_board() != n {
-        return None;
-    }
-    let slot = Slot::of(child).expect("a live successor has an index slot");
-    Some((slot.config.id(), slot.board * (n as u64 + 1)))
 }
 
 /// `pos` (South the mover of a board at kazan offset 0, or a successor of
@@ -726,6 +664,27 @@ pub fn thousands(x: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// Refuses a DTM table above a DTC one (`files[i]` holds `i + 1` stones):
+/// checking it needs the distances to the end below it.
+///
+/// # Errors
+///
+/// [`VerifyError::Table`] with [`TableError::WrongMetric`] naming the
+/// lowest DTC table under a DTM one.
+pub fn check_metrics(files: &[TableFile]) -> Result<(), VerifyError> {
+    let first_dtc = files.iter().position(|f| f.metric() == Metric::Dtc);
+    let last_dtm = files.iter().rposition(|f| f.metric() == Metric::Dtm);
+    match (first_dtc, last_dtm) {
+        (Some(c), Some(m)) if c < m => Err(TableError::WrongMetric {
+            path: files[c].path().to_path_buf(),
+            found: Metric::Dtc,
+            wanted: Metric::Dtm,
+        }
+        .into()),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The proof of correctness of issue 3: an independent brute-force solver
 //! (`common`, forward value iteration sharing nothing with the retrograde
-//! code but the rules) agrees with `togyz_gen::retro::solve_all` on every
+//! code but the rules) agrees with `togyz_gen::solve::dtm::solve_all` on every
 //! position with up to 4 stones, and its census agrees with `togyz-gen
 //! stats` on tables written from the solver.
 
@@ -8,7 +8,8 @@ mod common;
 
 use common::{formula, Brute, Key};
 use std::sync::OnceLock;
-use togyz_gen::retro::{solve_all, Levels};
+use togyz_gen::solve::below::Levels;
+use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::notation::parse_fen;
 use togyz_probe::Side;
 use togyz_probe::Value;
@@ -199,7 +200,7 @@ fn stats_census_agrees_with_brute_force() {
 
     let dir = tempfile::tempdir().unwrap();
     for n in 1..=MAX as u32 {
-        togyz_gen::write::write_table(dir.path(), n, &levels().table(n)).unwrap();
+        togyz_gen::files::write::write_table(dir.path(), n, &levels().table(n)).unwrap();
     }
     let examples = 4;
     let got = stats::collect(dir.path(), examples, false).unwrap();

@@ -48,7 +48,8 @@ fn interrupted_level() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join(format!("togyz-{MAX:02}.work"));
     std::fs::create_dir_all(&work).unwrap();
-    let held = togyz_gen::lock::try_exclusive(&work.join(".unit-00-00.lock"), "a test").unwrap();
+    let held =
+        togyz_gen::run::lock::try_exclusive(&work.join(".unit-00-00.lock"), "a test").unwrap();
     let max = MAX.to_string();
     let args = ["generate", "--quiet", "--max-stones", &max];
     let out = run_bounded(
@@ -150,7 +151,7 @@ fn a_table_another_run_is_writing_is_waited_for_within_the_timeout() {
     // the lock (it used to wait on the lock for ever).
     let dir = tempfile::tempdir().unwrap();
     let lock = dir.path().join(format!(".togyz-{MAX:02}.assemble.lock"));
-    let held = togyz_gen::lock::try_exclusive(&lock, "a test assembling").unwrap();
+    let held = togyz_gen::run::lock::try_exclusive(&lock, "a test assembling").unwrap();
     let max = MAX.to_string();
     let mut cmd = togyz_gen(&["generate", "--quiet", "--max-stones", &max], dir.path());
     cmd.args(["--threads", "1", "--wait-timeout", "1"]);

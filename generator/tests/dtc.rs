@@ -1,4 +1,4 @@
-//! The distance-to-conversion solver (`togyz_gen::dtc`) against the DTM
+//! The distance-to-conversion solver (`togyz_gen::solve::dtc`) against the DTM
 //! solver, an independent brute-force DTC and games played out to the end.
 
 mod common;
@@ -7,9 +7,11 @@ use common::{over_value, Brute, Key};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
-use togyz_gen::dtc::{self, WdlLevels};
-use togyz_gen::retro::{self, LevelValues};
-use togyz_gen::score::WdlLevel;
+use togyz_gen::solve::below::WdlLevels;
+use togyz_gen::solve::cells::LevelValues;
+use togyz_gen::solve::dtc;
+use togyz_gen::solve::dtm;
+use togyz_gen::solve::score::WdlLevel;
 use togyz_probe::raw::index::{Layout, Slot};
 use togyz_probe::{Move, Position};
 use togyz_probe::{Value, Wdl};
@@ -30,7 +32,7 @@ fn dtc_value(levels: &[LevelValues], pos: &Position) -> Value {
 #[test]
 fn wdl_equals_the_dtm_solvers_up_to_6() {
     let max = 6;
-    let dtm = retro::solve_all(max).unwrap();
+    let dtm = dtm::solve_all(max).unwrap();
     let (dtc, wdl) = dtc::solve_all(max).unwrap();
     for n in 1..=max {
         let layout = Layout::new(n);

@@ -4,13 +4,15 @@
 
 use std::path::Path;
 use std::sync::OnceLock;
-use togyz_gen::decode::DecodeAll;
-use togyz_gen::dtc;
-use togyz_gen::generate::GenerateArgs;
-use togyz_gen::retro::{self, LevelValues, Levels};
+use togyz_gen::files::decode::DecodeAll;
+use togyz_gen::files::write::{write_table, WriteError};
+use togyz_gen::files::write_dtc::write_dtc_table;
+use togyz_gen::run::generate::GenerateArgs;
+use togyz_gen::solve::below::Levels;
+use togyz_gen::solve::cells::LevelValues;
+use togyz_gen::solve::dtc;
+use togyz_gen::solve::dtm;
 use togyz_gen::verify::{verify_dir, VerifyError};
-use togyz_gen::write::{write_table, WriteError};
-use togyz_gen::write_dtc::write_dtc_table;
 use togyz_probe::raw::format::{file_name, TableFile, HEADER_LEN};
 use togyz_probe::raw::index::Layout;
 use togyz_probe::ProbeError;
@@ -30,7 +32,7 @@ fn solved() -> &'static Solved {
     static SOLVED: OnceLock<Solved> = OnceLock::new();
     SOLVED.get_or_init(|| Solved {
         dtc: dtc::solve_all(MAX).unwrap().0,
-        dtm: retro::solve_all(MAX).unwrap(),
+        dtm: dtm::solve_all(MAX).unwrap(),
     })
 }
 
@@ -39,7 +41,7 @@ fn small() -> &'static Solved {
     static SMALL: OnceLock<Solved> = OnceLock::new();
     SMALL.get_or_init(|| Solved {
         dtc: dtc::solve_all(4).unwrap().0,
-        dtm: retro::solve_all(4).unwrap(),
+        dtm: dtm::solve_all(4).unwrap(),
     })
 }
 
@@ -94,8 +96,8 @@ fn dtc_tables_read_back_as_solved_and_match_the_dtm_wdl() {
             assert_eq!(tb.wdl(&pos).unwrap(), want.wdl());
         }
         // The WDL section alone gives the solver's draw splits.
-        let splits = togyz_gen::decode_dtc::wdl_level(&file).unwrap();
-        let from_dtm = togyz_gen::score::WdlLevel::from_packed(n, &dtm).unwrap();
+        let splits = togyz_gen::files::decode_dtc::wdl_level(&file).unwrap();
+        let from_dtm = togyz_gen::solve::score::WdlLevel::from_packed(n, &dtm).unwrap();
         assert_eq!(splits, from_dtm, "n={n}");
     }
 }
@@ -167,7 +169,7 @@ fn generate_dtc_resumes_over_dtm_tables() {
     write_dtc(small(), reference.path(), 3, 4);
     let mut args = GenerateArgs::new(4, dir.path());
     args.metric = Metric::Dtc;
-    let summaries = togyz_gen::generate_dtc::generate_dtc(&args).unwrap();
+    let summaries = togyz_gen::run::generate::generate(&args).unwrap();
     assert_eq!(
         summaries.iter().map(|s| s.reused).collect::<Vec<_>>(),
         [true, true, false, false]
@@ -178,11 +180,13 @@ fn generate_dtc_resumes_over_dtm_tables() {
         assert!(a == b, "n={n}: generate and write_dtc_table differ");
     }
     // A second run keeps everything; a DTM run cannot build on DTC.
-    let again = togyz_gen::generate_dtc::generate_dtc(&args).unwrap();
+    let again = togyz_gen::run::generate::generate(&args).unwrap();
     assert!(again.iter().all(|s| s.reused));
     let mut dtm = GenerateArgs::new(5, dir.path());
     dtm.metric = Metric::Dtm;
-    let err = togyz_gen::generate::generate(&dtm).unwrap_err().to_string();
+    let err = togyz_gen::run::generate::generate(&dtm)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("togyz-03.tkb") && err.contains("DTC"), "{err}");
     verify_dir(dir.path(), false, false).unwrap();
 }
@@ -228,8 +232,8 @@ fn damaged_dtc_files_are_refused() {
         other => panic!("{other:?}"),
     }
     assert!(matches!(
-        togyz_gen::write::table_status(dir.path(), 4),
-        togyz_gen::write::TableStatus::Invalid(_)
+        togyz_gen::files::write::table_status(dir.path(), 4),
+        togyz_gen::files::write::TableStatus::Invalid(_)
     ));
 
     // An unknown metric code, and a draw count that is not one a board.

@@ -6,10 +6,12 @@ mod support;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use support::{kill_mid_level, ok_stdout, read_all, unit_files};
-use togyz_gen::dtc;
-use togyz_gen::retro::{level_units, LevelValues};
-use togyz_gen::work;
-use togyz_gen::write_dtc::write_dtc_table;
+use togyz_gen::files::folder::work_dir;
+use togyz_gen::files::work;
+use togyz_gen::files::write_dtc::write_dtc_table;
+use togyz_gen::solve::cells::LevelValues;
+use togyz_gen::solve::dtc;
+use togyz_gen::solve::unit::level_units;
 use togyz_probe::raw::format::file_name;
 use togyz_probe::Metric;
 
@@ -123,9 +125,9 @@ fn three_dtc_shards_give_the_bytes_of_one_process() {
 fn assemble_writes_dtc_tables_from_dtc_units() {
     let out = tempfile::tempdir().unwrap();
     let progress = std::sync::atomic::AtomicU64::new(0);
-    let mut lower = dtc::WdlLevels::new();
+    let mut lower = togyz_gen::solve::below::WdlLevels::new();
     for n in 1..=4 {
-        let dir = work::work_dir(out.path(), n);
+        let dir = work_dir(out.path(), n);
         std::fs::create_dir_all(&dir).unwrap();
         work::claim_metric(&dir, Metric::Dtc).unwrap();
         for u in level_units(n) {
@@ -144,7 +146,7 @@ fn assemble_writes_dtc_tables_from_dtc_units() {
     assert_eq!(ok_stdout(&run).matches("table assembled").count(), 4);
     let memory = tempfile::tempdir().unwrap();
     assert_eq!(read_all(out.path(), 4), in_memory(memory.path(), 4));
-    assert!(!work::work_dir(out.path(), 4).exists());
+    assert!(!work_dir(out.path(), 4).exists());
 }
 
 /// Beyond this machine's memory: a DTC run states its plan and refuses

@@ -8,13 +8,14 @@
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
-use togyz_gen::decode::DecodeAll;
-use togyz_gen::dtc;
-use togyz_gen::retro::{self, LevelValues};
+use togyz_gen::files::decode::DecodeAll;
+use togyz_gen::files::write::write_table;
+use togyz_gen::files::write_dtc::write_dtc_table;
+use togyz_gen::solve::cells::LevelValues;
+use togyz_gen::solve::dtc;
+use togyz_gen::solve::dtm;
 use togyz_gen::stats::{collect, level_stats};
 use togyz_gen::verify::{verify_dir_holding, VerifyError};
-use togyz_gen::write::write_table;
-use togyz_gen::write_dtc::write_dtc_table;
 use togyz_probe::raw::format::{file_name, TableFile};
 use togyz_probe::raw::index::Layout;
 use togyz_probe::Value;
@@ -85,7 +86,7 @@ fn per_unit_dtc_verify_passes_on_fresh_tables() {
     // DTC tables above DTM ones: the conversions read the DTM tables'
     // win/draw/loss, per unit or whole.
     let mixed = tempfile::tempdir().unwrap();
-    let dtm = retro::solve_all(2).unwrap();
+    let dtm = dtm::solve_all(2).unwrap();
     for n in 1..=2 {
         write_table(mixed.path(), n, &dtm.table(n)).unwrap();
     }

@@ -156,7 +156,7 @@ fn bad_arguments_exit_with_an_error() {
 
 #[test]
 fn a_killed_run_leaves_nothing_that_passes_as_complete() {
-    use togyz_gen::write::{table_status, TableStatus};
+    use togyz_gen::files::write::{table_status, TableStatus};
     let dir = tempfile::tempdir().unwrap();
     let mut child = spawn_generate(dir.path(), 6, 2);
     std::thread::sleep(std::time::Duration::from_millis(700));
@@ -189,7 +189,7 @@ fn a_killed_run_leaves_nothing_that_passes_as_complete() {
 
 #[test]
 fn only_our_dead_temporaries_are_removed() {
-    use togyz_gen::write::remove_stale_temporaries;
+    use togyz_gen::files::folder::remove_stale_temporaries;
     let dir = tempfile::tempdir().unwrap();
     let dead = dir.path().join(".togyz-07.tkb.4000000000.tmp");
     let live = dir
@@ -299,7 +299,8 @@ fn a_shard_alone_solves_what_nobody_else_does_and_waits_for_what_others_hold() {
     // with a message, up to the timeout.
     let work = shared.path().join("togyz-03.work");
     std::fs::create_dir_all(&work).unwrap();
-    let held = togyz_gen::lock::try_exclusive(&work.join(".unit-00-00.lock"), "a test").unwrap();
+    let held =
+        togyz_gen::run::lock::try_exclusive(&work.join(".unit-00-00.lock"), "a test").unwrap();
     let out = togyz_gen(
         &[
             "generate",

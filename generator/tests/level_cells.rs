@@ -1,9 +1,10 @@
 //! Reading tables back into one- or two-byte cells, as `generate` (when it
 //! resumes) and `verify` do.
 
-use togyz_gen::decode::DecodeAll;
-use togyz_gen::retro::{solve_all, LevelValues};
-use togyz_gen::write::write_table;
+use togyz_gen::files::decode::{load_level, DecodeAll};
+use togyz_gen::files::write::write_table;
+use togyz_gen::solve::cells::LevelValues;
+use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::raw::format::{file_name, TableFile};
 use togyz_probe::raw::index::Layout;
 use togyz_probe::Value;
@@ -16,7 +17,7 @@ fn solved_tables_come_back_in_one_byte_cells_unchanged() {
         write_table(dir.path(), n, &levels.table(n)).unwrap();
         let file = TableFile::open(dir.path().join(file_name(n))).unwrap();
         assert!(file.fits_in_bytes());
-        let loaded = LevelValues::load(&file).unwrap();
+        let loaded = load_level(&file).unwrap();
         assert!(matches!(loaded, LevelValues::Narrow(_)));
         assert_eq!(&loaded, levels.level(n));
         assert_eq!(loaded.widened().into_owned(), file.decode_all().unwrap());
@@ -35,5 +36,5 @@ fn long_distances_come_back_in_two_byte_cells() {
         file.decode_all_narrow().is_err(),
         "a value over a byte is an error, not truncated"
     );
-    assert_eq!(LevelValues::load(&file).unwrap(), LevelValues::Wide(values));
+    assert_eq!(load_level(&file).unwrap(), LevelValues::Wide(values));
 }

@@ -5,7 +5,7 @@
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use togyz_gen::write::write_table;
+use togyz_gen::files::write::write_table;
 use togyz_probe::raw::index::Layout;
 use togyz_probe::{terminal_value, Tablebase};
 
@@ -39,7 +39,7 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn cached_probes_do_not_allocate() {
-    let levels = togyz_gen::retro::solve_all(4).unwrap();
+    let levels = togyz_gen::solve::dtm::solve_all(4).unwrap();
     let dir = tempfile::tempdir().unwrap();
     for n in 1..=4 {
         write_table(dir.path(), n, &levels.table(n)).unwrap();

@@ -3,8 +3,9 @@
 
 use std::sync::OnceLock;
 
-use togyz_gen::retro::{solve_all, Levels};
-use togyz_gen::write::write_table;
+use togyz_gen::files::write::write_table;
+use togyz_gen::solve::below::Levels;
+use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::notation::parse_fen;
 use togyz_probe::notation::traditional;
 use togyz_probe::raw::index::Layout;

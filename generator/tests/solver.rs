@@ -1,6 +1,6 @@
 //! Properties of the solved tables that the format and the rules rely on.
 
-use togyz_gen::retro::solve_all;
+use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::raw::index::Layout;
 use togyz_probe::raw::index::Slot;
 use togyz_probe::{Position, Value, Wdl};
@@ -39,7 +39,7 @@ fn every_value_is_the_best_of_its_moves() {
     }
 }
 
-fn search_one_ply(pos: &Position, levels: &togyz_gen::retro::Levels) -> Value {
+fn search_one_ply(pos: &Position, levels: &togyz_gen::solve::below::Levels) -> Value {
     if let Some(v) = togyz_probe::terminal_value(pos) {
         return v;
     }

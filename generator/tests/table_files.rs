@@ -1,5 +1,5 @@
 //! The table file format end to end, on synthetic tables: the writer
-//! (`togyz_gen::write`), the reader (`togyz_probe::raw::format`) and the
+//! (`togyz_gen::files::write`), the reader (`togyz_probe::raw::format`) and the
 //! tablebase (`togyz_probe::tablebase`). The synthetic values are monotone
 //! along the kazan axis, as the format requires, but not game-correct, so
 //! only format properties are tested here (`probe_real.rs` has the real
@@ -8,11 +8,11 @@
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use togyz_gen::decode::DecodeAll;
+use togyz_gen::files::decode::DecodeAll;
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 use proptest::prelude::*;
-use togyz_gen::write::{
+use togyz_gen::files::write::{
     table_status, write_table, write_table_with, TableStatus, WriteError, WriteOptions,
 };
 use togyz_probe::raw::format::{

@@ -5,9 +5,10 @@
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
-use togyz_gen::retro::{solve_all, Levels};
+use togyz_gen::files::write::write_table;
+use togyz_gen::solve::below::Levels;
+use togyz_gen::solve::dtm::solve_all;
 use togyz_gen::verify::{self, VerifyArgs, VerifyError};
-use togyz_gen::write::write_table;
 use togyz_probe::notation::parse_fen;
 use togyz_probe::raw::format::{file_name, HEADER_LEN};
 use togyz_probe::raw::index::Layout;

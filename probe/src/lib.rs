@@ -28,9 +28,9 @@
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! # // Hidden: solve and write the 1- to 4-stone tables into a temporary folder.
 //! # let dir = tempfile::tempdir()?;
-//! # let levels = togyz_gen::retro::solve_all(4)?;
+//! # let levels = togyz_gen::solve::dtm::solve_all(4)?;
 //! # for n in 1..=4 {
-//! #     togyz_gen::write::write_table(dir.path(), n, &levels.table(n))?;
+//! #     togyz_gen::files::write::write_table(dir.path(), n, &levels.table(n))?;
 //! # }
 //! # let tables = dir.path();
 //! // `tables`: a folder with the 1- to 4-stone tables (`togyz-gen generate`).

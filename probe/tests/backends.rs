@@ -14,8 +14,8 @@ const MAX: u32 = 5;
 
 fn tables() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let levels = togyz_gen::retro::solve_all(MAX).unwrap();
-    togyz_gen::write::write_levels(dir.path(), &levels).expect("tables written");
+    let levels = togyz_gen::solve::dtm::solve_all(MAX).unwrap();
+    togyz_gen::files::write::write_levels(dir.path(), &levels).expect("tables written");
     dir
 }
 

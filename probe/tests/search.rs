@@ -10,8 +10,9 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::time::Duration;
 
-use togyz_gen::retro::{solve_all, Levels};
-use togyz_gen::write::write_table;
+use togyz_gen::files::write::write_table;
+use togyz_gen::solve::below::Levels;
+use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::raw::index::Layout;
 use togyz_probe::search::{kazan_bounds, Source};
 use togyz_probe::search::{Budget, SearchResult, Solver};

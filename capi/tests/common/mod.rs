@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use togyz_gen::retro::solve_all;
+use togyz_gen::solve::dtm::solve_all;
 
 /// Positions with at most 4 stones: wins, draws, losses, a tuzdyk, a
 /// finished game.
@@ -27,7 +27,7 @@ pub fn tables() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let levels = solve_all(4).expect("levels solve");
-        togyz_gen::write::write_levels(dir.path(), &levels).expect("tables written");
+        togyz_gen::files::write::write_levels(dir.path(), &levels).expect("tables written");
         dir
     })
     .path()

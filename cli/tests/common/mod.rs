@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use togyz_gen::retro::solve_all;
+use togyz_gen::solve::dtm::solve_all;
 
 /// The "one extra move" example of docs/rules.md: South loses in 4 plies.
 pub const EXAMPLE_3: &str = "7,2S,1/8,2S 79 79 S 1";
@@ -20,7 +20,7 @@ pub fn tables() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let levels = solve_all(4).expect("levels solve");
-        togyz_gen::write::write_levels(dir.path(), &levels).expect("tables written");
+        togyz_gen::files::write::write_levels(dir.path(), &levels).expect("tables written");
         dir
     })
     .path()
@@ -32,10 +32,10 @@ pub fn dtc_tables() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let (levels, _) = togyz_gen::dtc::solve_all(4).expect("levels solve");
+        let (levels, _) = togyz_gen::solve::dtc::solve_all(4).expect("levels solve");
         for n in 1..=4 {
             let values = levels[n as usize].widened();
-            togyz_gen::write_dtc::write_dtc_table(dir.path(), n, &values).expect("written");
+            togyz_gen::files::write_dtc::write_dtc_table(dir.path(), n, &values).expect("written");
         }
         dir
     })

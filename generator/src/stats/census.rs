@@ -2,7 +2,9 @@
 //! zugzwangs of each table, in parallel over boards.
 
 use super::*;
-use crate::retro::{level_units, LevelValues};
+use crate::solve::cells::LevelValues;
+use crate::solve::moves::position_at;
+use crate::solve::unit::level_units;
 
 /// The census of a set of positions (one stone count, or one tuzdyk class
 /// within it).
@@ -221,18 +223,6 @@ fn stats_of<V: Values + ?Sized>(
             s
         })
         .reduce(|| LevelStats::empty(n), |a, b| a.merge(b, examples))
-}
-
-/// The live position of a board (mover seated South) at kazan offset `j`.
-fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Position {
-    Position::new(
-        *board,
-        [(HALF as u32 - n + j) as u8, (HALF as u32 - j) as u8],
-        config.hole_numbers(),
-        Side::South,
-        1,
-    )
-    .expect("every board of the index is a valid position")
 }
 
 /// Packed values of a level looked up by index: the whole level, or the

@@ -1,6 +1,6 @@
 //! An independent brute-force solver for the test suite.
 //!
-//! It shares nothing with the retrograde solver (`togyz_gen::retro`) nor with
+//! It shares nothing with the retrograde solver (`togyz_gen::solve`) nor with
 //! the position index (`togyz_probe::raw::index`) but the rules: positions are
 //! enumerated here by hand, looked up in a hash map, linked by forward moves
 //! (`Position::play`), and solved by plain value iteration to a fixed point.

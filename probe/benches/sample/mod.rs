@@ -49,8 +49,8 @@ pub fn tables() -> (PathBuf, u32, Option<tempfile::TempDir>) {
         }
     }
     let tmp = tempfile::tempdir().expect("a temporary folder");
-    let levels = togyz_gen::retro::solve_all(5).expect("levels solve");
-    togyz_gen::write::write_levels(tmp.path(), &levels).expect("tables written");
+    let levels = togyz_gen::solve::dtm::solve_all(5).expect("levels solve");
+    togyz_gen::files::write::write_levels(tmp.path(), &levels).expect("tables written");
     eprintln!(
         "no tables in {}: probing a 5-stone table solved into {}",
         dir.display(),

@@ -3,14 +3,14 @@
 //! position (draws, one a board, and losses, which one ply of search over
 //! the wins recovers, are left out), both block-compressed
 //! and checksummed like a DTM table's, through the same sink
-//! ([`crate::write`]): deterministic bytes, atomic appearance on disk, never
+//! ([`crate::files::write`]): deterministic bytes, atomic appearance on disk, never
 //! over an existing file.
 
-use crate::score::{draw_split, WdlLevel};
-use crate::write::{
+use crate::files::write::{
     write_section, Blocks, Census, Sections, Sink, SliceStream, ValueStream, WriteError,
     WriteSummary,
 };
+use crate::solve::score::{draw_split, WdlLevel};
 use rayon::prelude::*;
 use std::path::Path;
 use togyz_probe::raw::format::{
@@ -70,7 +70,7 @@ impl<S: ValueStream> ValueStream for Decisive<S> {
 }
 
 /// Writes the DTC table for `n` stones into `dir` from its packed values in
-/// index order ([`crate::dtc::DtcLevel::values`]: the distance of a value
+/// index order ([`crate::solve::dtc::DtcLevel::values`]: the distance of a value
 /// is its DTC).
 ///
 /// # Errors
@@ -214,7 +214,7 @@ pub fn write_dtc_table_from<S: ValueStream + Send>(
                 let s = splits[first + i] as usize;
                 losses += s;
                 for &d in &board[s..] {
-                    crate::write::push_entry(raw, distance_width, d);
+                    crate::files::write::push_entry(raw, distance_width, d);
                 }
             }
             raw.resize(raw.len() + losses * distance_width as usize, 0);

@@ -7,13 +7,15 @@ use std::io;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::decode_dtc::recover_losses;
-use crate::retro::{level_units, Cell, LevelValues, UnitId};
+use crate::files::blocks::{to_cell, Scratch};
+use crate::files::decode_dtc::{dtc_piece, recover_losses};
+use crate::solve::cells::{Cell, LevelValues};
+use crate::solve::unit::{level_units, UnitId};
 use rayon::prelude::*;
 use togyz_probe::raw::format::{wdl_at, Section, TableFile};
 use togyz_probe::raw::index::CONFIG_COUNT;
+use togyz_probe::Metric;
 use togyz_probe::TableError;
-use togyz_probe::{Metric, Value};
 
 /// The generator's whole-table operations on a [`TableFile`] (import the
 /// trait to call them as methods).
@@ -62,7 +64,7 @@ pub trait DecodeAll {
     /// and its swap), as [`DecodeAll::decode_config`] gives them, decoded
     /// once: what verify and stats read of a level at a time. A DTC
     /// table's losses are recovered from its wins
-    /// ([`crate::decode_dtc::recover_losses`]) within the unit.
+    /// ([`crate::files::decode_dtc::recover_losses`]) within the unit.
     ///
     /// # Errors
     ///
@@ -176,8 +178,19 @@ impl DecodeAll for TableFile {
     }
 }
 
+/// Reads a whole DTM table back, in one-byte cells when it fits.
+///
+/// # Errors
+///
+/// [`TableError::WrongMetric`] for a DTC table; a damaged block.
+pub fn load_level(table: &TableFile) -> Result<LevelValues, TableError> {
+    // A DTM solve or check needs the distances to the end below.
+    table.require_metric(Metric::Dtm)?;
+    table.decode_range(0..table.header().positions)
+}
+
 /// The stored entries of `range`, a DTC table's losses left
-/// [`UNRECOVERED`](crate::decode_dtc::UNRECOVERED), in one-byte cells when
+/// [`UNRECOVERED`](crate::files::decode_dtc::UNRECOVERED), in one-byte cells when
 /// [`DecodeAll::fits_in_bytes`].
 fn decode_stored(file: &TableFile, range: Range<u64>) -> Result<LevelValues, TableError> {
     if file.fits_in_bytes() {
@@ -217,55 +230,6 @@ fn recover_level<T: Cell>(file: &TableFile, all: &mut [T]) -> Result<(), TableEr
         recover_losses(n, &mut parts).map_err(|e| e.into_table_error(file))?;
     }
     Ok(())
-}
-
-/// A worker's decompressed blocks, reused from piece to piece.
-pub(crate) struct Scratch {
-    /// The distance block last read.
-    pub dtm: Vec<u8>,
-    wdl: Vec<u8>,
-    wdl_block: u64,
-}
-
-impl Default for Scratch {
-    fn default() -> Scratch {
-        Scratch {
-            dtm: Vec::new(),
-            wdl: Vec::new(),
-            wdl_block: u64::MAX,
-        }
-    }
-}
-
-impl Scratch {
-    /// WDL block `wb` of `file`, read unless it is the one last read.
-    pub fn wdl(&mut self, file: &TableFile, wb: u64) -> Result<&[u8], TableError> {
-        if wb != self.wdl_block {
-            self.wdl_block = u64::MAX;
-            file.read_block_into(Section::Wdl, wb, &mut self.wdl)?;
-            self.wdl_block = wb;
-        }
-        Ok(&self.wdl)
-    }
-}
-
-/// `cell(v.pack())`, or an error naming distance block `block` if the
-/// cells cannot hold it.
-#[inline]
-pub(crate) fn to_cell<T>(
-    file: &TableFile,
-    v: Value,
-    block: u64,
-    cell: impl Fn(u16) -> Option<T>,
-) -> Result<T, TableError> {
-    // combine() bounds a distance by the header's longest, which the
-    // header checks keep within u16 entries.
-    v.pack().and_then(cell).ok_or_else(|| TableError::BadEntry {
-        path: file.path().to_path_buf(),
-        section: Section::Distance,
-        block,
-        detail: "distance too large for the cells".into(),
-    })
 }
 
 /// Decodes the entries in `range` (either metric) and stores `cell(packed)`
@@ -312,7 +276,7 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
         .into_par_iter()
         .try_for_each_init(Scratch::default, |s, (first, chunk)| match h.metric {
             Metric::Dtm => dtm_piece(file, s, first, chunk, &cell),
-            Metric::Dtc => crate::decode_dtc::dtc_piece(file, s, first, chunk, &cell),
+            Metric::Dtc => dtc_piece(file, s, first, chunk, &cell),
         })?;
     Ok(out)
 }

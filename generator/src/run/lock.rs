@@ -13,14 +13,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-/// This machine's host name (`/proc/sys/kernel/hostname`), or `localhost`.
-pub fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|h| h.trim().to_string())
-        .filter(|h| !h.is_empty() && !h.contains(['/', '\0']))
-        .unwrap_or_else(|| "localhost".to_string())
-}
+use crate::files::folder::hostname;
 
 /// Why a lock could not be taken.
 #[derive(Debug, thiserror::Error)]

@@ -12,12 +12,12 @@
 //! `(draw_from, win_from) = (j*, j* + 1)` ([`WdlLevel::thresholds`]).
 //!
 //! A level is held as one byte per board ([`WdlLevel`]), which is all a
-//! distance-to-conversion solve needs of the levels below it ([`crate::dtc`]).
+//! distance-to-conversion solve needs of the levels below it ([`crate::solve::dtc`]).
 //! The property is checked on every board ([`draw_split`]); a board that
 //! breaks it stops the work with [`ScoreError::NotOneDraw`], naming it.
 
 use togyz_probe::raw::format::wdl_at;
-use togyz_probe::raw::index::Layout;
+use togyz_probe::raw::index::{Layout, Slot};
 use togyz_probe::{Position, Value, Wdl};
 
 /// A level whose win/draw/loss is not one draw split per board.
@@ -202,7 +202,7 @@ impl WdlLevel {
     /// The result of a live position with this level's stone count, or
     /// `None` if it has another count or a kazan over 81.
     pub fn wdl_of(&self, pos: &Position) -> Option<Wdl> {
-        let slot = togyz_probe::raw::index::Slot::of(pos)?;
+        let slot = Slot::of(pos)?;
         (slot.stones == self.n).then(|| self.wdl(Layout::new(self.n).index(&slot)))
     }
 }

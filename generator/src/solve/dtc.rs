@@ -4,7 +4,7 @@
 //!
 //! A *conversion* is a move that leaves the stone count (a capture, a
 //! tuzdyk made, a sowing that feeds a tuzdyk) or that ends the game; such a
-//! move is an *exit* in the terms of [`crate::retro`]. The DTC of a won or
+//! move is an *exit* in the terms of [`crate::solve::dtm`]. The DTC of a won or
 //! lost position is the number of plies to the next conversion, by either
 //! side, counting the converting move, when the winner heads for a
 //! conversion that keeps the win as fast as possible and the loser puts
@@ -23,8 +23,8 @@
 //!
 //! This is the distance to the end of the game of the modified game in
 //! which every exit ends the game at once with its win/draw/loss; it is
-//! solved exactly like distance to mate ([`crate::retro`], whose units,
-//! un-moves and bucket queues it reuses), with every exit scored as a
+//! solved exactly like distance to mate, by the same unit core
+//! ([`crate::solve::core`]) with another policy, with every exit scored as a
 //! win, draw or loss in 1. The win/draw/loss is the real game's: an exit's
 //! result is exact, and quiet play is solved in full.
 //!
@@ -35,7 +35,7 @@
 //! kept. A position's state is either resolved (its packed value) or
 //! unresolved: the number of quiet moves not yet refuted, or "cannot be
 //! lost" (an exit or a game end draws). Distances beyond a byte switch the
-//! level to two-byte cells, as [`crate::retro::solve_level`] does.
+//! level to two-byte cells, as [`crate::solve::dtm::solve_level`] does.
 //!
 //! The exits of a board summarize into one number as well: an exit that
 //! gains `g` stones for the mover and leads to a board whose draw split is
@@ -44,20 +44,21 @@
 //! the smallest such threshold.
 //!
 //! Every solved board is checked to have exactly one draw split
-//! ([`crate::score`]); the solve stops with [`DtcError::Score`] naming a
+//! ([`crate::solve::score`]); the solve stops with [`DtcError::Score`] naming a
 //! board that has not (the first of its unit; units run in parallel).
 
-use crate::retro::{
-    bits, config_infos, level_units, rotate, unmoves, Cell, ConfigInfo, LevelBuilder, LevelValues,
-    SolveError, UnitId, UnitValues, MAX_DIST,
-};
-use crate::score::{draw_split, ScoreError, WdlLevel};
+use crate::solve::below::WdlLevels;
+use crate::solve::cells::{Cell, LevelBuilder, LevelValues, UnitValues};
+use crate::solve::core::{Frontier, Policy, Unit};
+use crate::solve::error::{SolveError, MAX_DIST};
+use crate::solve::score::{draw_split, ScoreError, WdlLevel};
+use crate::solve::unit::{config_infos, level_units, ConfigInfo, UnitId};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_probe::raw::index::{board_count, rank_board, BoardWalker, Layout, CONFIG_COUNT};
+use togyz_probe::raw::index::{rank_board, Layout, CONFIG_COUNT, MAX_STONES};
 use togyz_probe::raw::{landing, sow, Landing};
-use togyz_probe::{Position, Value, Wdl};
-use togyz_probe::{Side, ROW};
+use togyz_probe::Value;
+use togyz_probe::{Side, CYCLE, ROW};
 
 /// Why a DTC level could not be solved.
 #[derive(Debug, thiserror::Error)]
@@ -68,83 +69,6 @@ pub enum DtcError {
     /// A solved board is not one draw split.
     #[error(transparent)]
     Score(#[from] ScoreError),
-}
-
-/// The win/draw/loss of the solved levels, one byte per board, from the
-/// empty board up.
-#[derive(Clone, Debug)]
-pub struct WdlLevels {
-    levels: Vec<WdlLevel>,
-    layouts: Vec<Layout>,
-}
-
-impl Default for WdlLevels {
-    fn default() -> WdlLevels {
-        WdlLevels::new()
-    }
-}
-
-impl WdlLevels {
-    /// Only the empty board (every position a draw).
-    pub fn new() -> WdlLevels {
-        WdlLevels {
-            levels: vec![WdlLevel::empty_board()],
-            layouts: vec![Layout::new(0)],
-        }
-    }
-
-    /// The highest stone count held.
-    pub fn max_stones(&self) -> u32 {
-        self.levels.len() as u32 - 1
-    }
-
-    /// Adds the next level.
-    ///
-    /// # Errors
-    ///
-    /// [`SolveError::MissingLevel`] unless `level` has `max_stones() + 1`
-    /// stones.
-    pub fn push(&mut self, level: WdlLevel) -> Result<(), SolveError> {
-        let n = self.levels.len() as u32;
-        if level.stones() != n {
-            return Err(SolveError::MissingLevel {
-                wanted: level.stones(),
-                have: self.max_stones(),
-            });
-        }
-        self.layouts.push(Layout::new(n));
-        self.levels.push(level);
-        Ok(())
-    }
-
-    /// Level `n` (`n <= max_stones()`).
-    pub fn level(&self, n: u32) -> &WdlLevel {
-        &self.levels[n as usize]
-    }
-
-    /// The result of a live position with at most `max_stones()` stones.
-    pub fn wdl(&self, pos: &Position) -> Option<Wdl> {
-        let slot = togyz_probe::raw::index::Slot::of(pos)?;
-        let level = self.levels.get(slot.stones as usize)?;
-        Some(level.wdl(self.layouts[slot.stones as usize].index(&slot)))
-    }
-
-    /// The result at kazan offset `j` of board `board` (rank) of
-    /// configuration `config` in level `m`.
-    ///
-    /// # Panics
-    ///
-    /// If level `m` is not held.
-    #[inline]
-    pub fn wdl_in(&self, m: u32, config: usize, board: u64, j: u32) -> Wdl {
-        let layout = &self.layouts[m as usize];
-        self.levels[m as usize].wdl(layout.index_at(layout.global_board(config, board), j))
-    }
-
-    /// Bytes held (one per board).
-    pub fn bytes(&self) -> u64 {
-        self.levels.iter().map(WdlLevel::boards).sum()
-    }
 }
 
 /// One solved DTC level: the packed values (win/draw/loss with the DTC as
@@ -181,7 +105,7 @@ fn resolved(v: Value) -> Result<u16, SolveError> {
 #[derive(Clone, Debug)]
 pub struct DtcUnit {
     /// The unit's values, as the DTM solver gives them
-    /// ([`crate::retro::solve_unit`]), so they go into the same unit files.
+    /// ([`crate::solve::dtm::solve_unit`]), so they go into the same unit files.
     pub values: UnitValues,
     /// The draw split of every board of each configuration, in the order
     /// of `values`.
@@ -275,7 +199,7 @@ pub fn solve_all(max_stones: u32) -> Result<(Vec<LevelValues>, WdlLevels), DtcEr
 
 /// Whether level `n` can be solved on `lower`.
 fn check_level(n: u32, lower: &WdlLevels) -> Result<(), SolveError> {
-    if n == 0 || n > 63 || n > togyz_probe::raw::index::MAX_STONES {
+    if n == 0 || n > 63 || n > MAX_STONES {
         return Err(SolveError::TooManyStones(n));
     }
     if lower.max_stones() + 1 < n {
@@ -310,7 +234,15 @@ fn solve_unit_into<T: Cell>(
     if UnitId::of(unit.first) != unit {
         return Err(SolveError::BadUnit(unit.first, unit.second).into());
     }
-    let mut u = Unit::<T>::new(n, lower, infos, unit.first, unit.second);
+    let policy = Dtc::<T> {
+        lower,
+        infos,
+        cell: std::marker::PhantomData,
+    };
+    // Progress counts a unit once solved: a solve in one-byte cells may
+    // stop and start again in two-byte cells.
+    let expanding = AtomicU64::new(0);
+    let mut u = Unit::new(n, infos, unit.first, unit.second, policy, &expanding);
     u.solve()?;
     let layout = Layout::new(n);
     let k = layout.kazans() as usize;
@@ -319,180 +251,133 @@ fn solve_unit_into<T: Cell>(
         let boards = layout.config_boards(id) as usize;
         let mut values = vec![T::default(); boards * k];
         let mut splits = vec![0u8; boards];
-        u.write(side, (&mut values, &mut splits))?;
+        let first_board = layout.global_board(id, 0);
+        write_side(
+            n,
+            u.side_states(side),
+            first_board,
+            (&mut values, &mut splits),
+        )?;
         sides.push((id, values, splits));
     }
-    progress.fetch_add(u.state.len() as u64, Ordering::Relaxed);
+    progress.fetch_add(u.positions(), Ordering::Relaxed);
     Ok(sides)
 }
 
-/// One pair of configurations `{a, a.swapped()}` at one stone count.
-struct Unit<'a, T> {
-    n: u32,
-    k: usize,
+/// The DTC policy over the unit core, in cells of type `T`: a state is
+/// [`OPEN`], a count of quiet moves not yet refuted, or `RESOLVED + packed
+/// value`; the exits read the draw splits of the levels below.
+struct Dtc<'a, T> {
     lower: &'a WdlLevels,
     infos: &'a [ConfigInfo],
-    /// The unit's configurations: side 0 and (if different) side 1.
-    sides: Vec<ConfigInfo>,
-    /// First node id of each side.
-    base: [u32; 2],
-    /// Global board of each side's rank 0 (for the error naming a board).
-    first_board: [u64; 2],
-    /// `state[node * k + j]`: see [`OPEN`] and [`RESOLVED`].
-    state: Vec<T>,
-    /// Quiet predecessors of every node, as in [`crate::retro`]: those of
-    /// `node` are `preds[pred_off[node]..pred_off[node + 1]]`.
-    preds: Vec<u32>,
-    pred_off: Vec<u64>,
-    /// Frontier buckets by distance: (node, kazan-split mask).
-    wins: Vec<Vec<(u32, u64)>>,
-    losses: Vec<Vec<(u32, u64)>>,
+    cell: std::marker::PhantomData<T>,
 }
 
-impl<'a, T: Cell> Unit<'a, T> {
-    fn new(n: u32, lower: &'a WdlLevels, infos: &'a [ConfigInfo], a: usize, b: usize) -> Self {
-        let k = n as usize + 1;
-        let mut sides = vec![infos[a]];
-        if b != a {
-            sides.push(infos[b]);
-        }
-        let boards_a = board_count(n, sides[0].m) as u32;
-        let nodes: u64 = sides.iter().map(|s| board_count(n, s.m)).sum();
-        assert!(
-            nodes < u32::MAX as u64,
-            "unit too large for 32-bit node ids"
-        );
-        let layout = Layout::new(n);
-        Unit {
-            n,
-            k,
-            lower,
-            infos,
-            sides,
-            base: [0, boards_a],
-            first_board: [layout.global_board(a, 0), layout.global_board(b, 0)],
-            state: vec![T::default(); nodes as usize * k],
-            preds: Vec::new(),
-            pred_off: vec![0],
-            wins: Vec::new(),
-            losses: Vec::new(),
-        }
-    }
+/// `s` in a cell of type `T`, if it fits.
+#[inline]
+fn cell<T: Cell>(s: u16) -> Result<T, SolveError> {
+    T::from_packed(s).ok_or(SolveError::CellTooNarrow)
+}
 
-    #[inline]
-    fn get(&self, at: usize) -> u16 {
-        self.state[at].into()
-    }
+impl<T: Cell> Policy for Dtc<'_, T> {
+    type State = T;
+    /// The resolved state.
+    type Step = u16;
 
-    #[inline]
-    fn set(&mut self, at: usize, s: u16) -> Result<(), SolveError> {
-        self.state[at] = T::from_packed(s).ok_or(SolveError::CellTooNarrow)?;
-        Ok(())
-    }
-
-    /// Side index of the configuration reached by a quiet move from `side`.
-    #[inline]
-    fn other(&self, side: usize) -> usize {
-        if self.sides.len() == 1 {
-            0
-        } else {
-            1 - side
-        }
-    }
-
-    fn push(bucket: &mut Vec<Vec<(u32, u64)>>, dist: u32, node: u32, mask: u64) {
-        let d = dist as usize;
-        if bucket.len() <= d {
-            bucket.resize_with(d + 1, Vec::new);
-        }
-        bucket[d].push((node, mask));
-    }
-
-    fn solve(&mut self) -> Result<(), SolveError> {
-        for side in 0..self.sides.len() {
-            self.init_side(side)?;
-        }
-        let mut d = 0usize;
-        while d < self.wins.len().max(self.losses.len()) {
-            if let Some(batch) = self.losses.get_mut(d).map(std::mem::take) {
-                for (node, mask) in batch {
-                    self.propagate_loss(node, mask, d as u32)?;
-                }
+    /// Seeds one board: its quiet moves and the best exit threshold.
+    fn seed(
+        &mut self,
+        n: u32,
+        node: u32,
+        board: &[u8; CYCLE],
+        info: &ConfigInfo,
+        states: &mut [T],
+        frontier: &mut Frontier,
+    ) -> Result<(), SolveError> {
+        let k = states.len();
+        if board[..ROW].iter().all(|&h| h == 0) {
+            // The game is over: the opponent collects the board, and
+            // only 81:81 (j = n) is a draw.
+            for s in &mut states[..k - 1] {
+                *s = cell(resolved(Value::Loss(0))?)?;
             }
-            if let Some(batch) = self.wins.get_mut(d).map(std::mem::take) {
-                for (node, mask) in batch {
-                    self.propagate_win(node, mask, d as u32)?;
-                }
+            if k > 1 {
+                frontier.loss(0, node, (1u64 << (k - 1)) - 1);
             }
-            d += 1;
+            return Ok(());
+        }
+        let (quiet, exit) = self.moves(n, board, info);
+        let (mut won, mut lost) = (0u64, 0u64);
+        for (j, state) in states.iter_mut().enumerate() {
+            let j = j as u32;
+            let s = match exit {
+                Some(t) if j > t => {
+                    won |= 1 << j;
+                    resolved(Value::Win(1))?
+                }
+                Some(t) if j == t => OPEN,
+                _ if quiet == 0 => {
+                    lost |= 1 << j;
+                    resolved(Value::Loss(1))?
+                }
+                _ => quiet,
+            };
+            *state = cell(s)?;
+        }
+        if won != 0 {
+            frontier.win(1, node, won);
+        }
+        if lost != 0 {
+            frontier.loss(1, node, lost);
         }
         Ok(())
     }
 
-    /// Expands every board of one side once: its quiet predecessors, its
-    /// quiet moves and the best exit threshold, and seeds the frontier.
-    fn init_side(&mut self, side: usize) -> Result<(), SolveError> {
-        let n = self.n;
-        let k = self.k;
-        let info = self.sides[side];
-        let base = self.base[side];
-        let pinfo = self.sides[self.other(side)];
-        let pbase = self.base[self.other(side)];
-        let mut walker = BoardWalker::new(n, info.config, 0, u64::MAX);
-        while let Some((rank, board)) = walker.current() {
-            let node = base + rank as u32;
-            let at = node as usize * k;
-            let board = *board;
-            walker.advance();
-            let preds = &mut self.preds;
-            unmoves(&rotate(&board), n, &pinfo, |pre| {
-                // Below the unit's node count, which fits 32 bits.
-                preds.push(pbase + rank_board(pre, &pinfo.free, pinfo.m) as u32)
-            });
-            self.pred_off.push(self.preds.len() as u64);
-            if board[..ROW].iter().all(|&h| h == 0) {
-                // The game is over: the opponent collects the board, and
-                // only 81:81 (j = n) is a draw.
-                for j in 0..k - 1 {
-                    self.set(at + j, resolved(Value::Loss(0))?)?;
-                }
-                if k > 1 {
-                    Self::push(&mut self.losses, 0, node, (1u64 << (k - 1)) - 1);
-                }
-                continue;
-            }
-            let (quiet, exit) = self.moves(&board, &info);
-            let (mut won, mut lost) = (0u64, 0u64);
-            for j in 0..k as u32 {
-                let s = match exit {
-                    Some(t) if j > t => {
-                        won |= 1 << j;
-                        resolved(Value::Win(1))?
-                    }
-                    Some(t) if j == t => OPEN,
-                    _ if quiet == 0 => {
-                        lost |= 1 << j;
-                        resolved(Value::Loss(1))?
-                    }
-                    _ => quiet,
-                };
-                self.set(at + j as usize, s)?;
-            }
-            if won != 0 {
-                Self::push(&mut self.wins, 1, node, won);
-            }
-            if lost != 0 {
-                Self::push(&mut self.losses, 1, node, lost);
-            }
-        }
-        Ok(())
+    #[inline]
+    fn win_after(d: u32) -> Result<u16, SolveError> {
+        resolved(Value::Win(d + 1))
     }
 
+    #[inline]
+    fn take_win(s: &mut T, win: u16) -> Result<bool, SolveError> {
+        if (*s).into() < RESOLVED {
+            *s = cell(win)?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    #[inline]
+    fn live_wins(_states: &mut [T], mask: u64, _d: u32) -> u64 {
+        // Every win is final when found: an exit wins in exactly 1.
+        mask
+    }
+
+    #[inline]
+    fn loss_after(d: u32) -> Result<u16, SolveError> {
+        resolved(Value::Loss(d + 1))
+    }
+
+    #[inline]
+    fn refute(s: &mut T, loss: u16, d: u32) -> Result<Option<u32>, SolveError> {
+        let v: u16 = (*s).into();
+        if v == OPEN || v >= RESOLVED {
+            return Ok(None);
+        }
+        if v == 1 {
+            *s = cell(loss)?;
+            return Ok(Some(d + 1));
+        }
+        *s = cell(v - 1)?;
+        Ok(None)
+    }
+}
+
+impl<T> Dtc<'_, T> {
     /// The quiet moves of `board` (mover seated South, configuration
     /// `info`) and the best exit: the least kazan offset `t` such that an
     /// exit wins for `j > t` and draws at `j = t` (`None` without exits).
-    fn moves(&self, board: &[u8; 18], info: &ConfigInfo) -> (u16, Option<u32>) {
-        let n = self.n;
+    fn moves(&self, n: u32, board: &[u8; CYCLE], info: &ConfigInfo) -> (u16, Option<u32>) {
         let mut quiet = 0u16;
         let mut best: Option<u32> = None;
         for h in 0..ROW {
@@ -535,90 +420,32 @@ impl<'a, T: Cell> Unit<'a, T> {
         }
         (quiet, best)
     }
+}
 
-    /// Node `node` is lost in `d` for the splits in `mask`: every quiet
-    /// predecessor not yet resolved wins in `d + 1`.
-    fn propagate_loss(&mut self, node: u32, mask: u64, d: u32) -> Result<(), SolveError> {
-        let win = resolved(Value::Win(d + 1))?;
-        let pmask = self.reverse(mask);
-        let k = self.k;
-        for i in self.pred_range(node) {
-            let pred = self.preds[i];
-            let at = pred as usize * k;
-            let mut won = 0u64;
-            for j in bits(pmask) {
-                if self.get(at + j) < RESOLVED {
-                    self.set(at + j, win)?;
-                    won |= 1 << j;
-                }
-            }
-            if won != 0 {
-                Self::push(&mut self.wins, d + 1, pred, won);
-            }
+/// Writes the packed values and draw splits of one side of a solved unit
+/// (`states`, board-major, its first board `first_board` of the level),
+/// checking that every board has exactly one draw split.
+fn write_side<T: Cell>(
+    n: u32,
+    states: &[T],
+    first_board: u64,
+    (out, splits): (&mut [T], &mut [u8]),
+) -> Result<(), DtcError> {
+    let k = n as usize + 1;
+    for (b, ((cells, split), s)) in out
+        .chunks_mut(k)
+        .zip(splits.iter_mut())
+        .zip(states.chunks(k))
+        .enumerate()
+    {
+        for (o, &s) in cells.iter_mut().zip(s) {
+            // Unresolved at the fixed point: a draw (packed 0).
+            *o = cell(s.into().saturating_sub(RESOLVED))?;
         }
-        Ok(())
+        let wdl = cells.iter().map(|&c| Value::unpack(c.into()).wdl());
+        *split = draw_split(n, first_board + b as u64, wdl)? as u8;
     }
-
-    /// Node `node` is won in `d` for the splits in `mask`: refutes one
-    /// quiet move of every predecessor; one left with none is lost in
-    /// `d + 1` (its slowest refutation, as distances come in order).
-    fn propagate_win(&mut self, node: u32, mask: u64, d: u32) -> Result<(), SolveError> {
-        let loss = resolved(Value::Loss(d + 1))?;
-        let pmask = self.reverse(mask);
-        let k = self.k;
-        for i in self.pred_range(node) {
-            let pred = self.preds[i];
-            let at = pred as usize * k;
-            let mut lost = 0u64;
-            for j in bits(pmask) {
-                let s = self.get(at + j);
-                if s == OPEN || s >= RESOLVED {
-                    continue;
-                }
-                if s == 1 {
-                    self.set(at + j, loss)?;
-                    lost |= 1 << j;
-                } else {
-                    self.set(at + j, s - 1)?;
-                }
-            }
-            if lost != 0 {
-                Self::push(&mut self.losses, d + 1, pred, lost);
-            }
-        }
-        Ok(())
-    }
-
-    /// Where the quiet predecessors of `node` are in `preds`.
-    #[inline]
-    fn pred_range(&self, node: u32) -> std::ops::Range<usize> {
-        self.pred_off[node as usize] as usize..self.pred_off[node as usize + 1] as usize
-    }
-
-    /// Kazan offsets seen by the other player: `j -> n - j`.
-    #[inline]
-    fn reverse(&self, mask: u64) -> u64 {
-        mask.reverse_bits() >> (64 - self.k)
-    }
-
-    /// Writes the packed values and draw splits of one side, checking that
-    /// every board has exactly one draw split.
-    fn write(&self, side: usize, (out, splits): (&mut [T], &mut [u8])) -> Result<(), DtcError> {
-        let k = self.k;
-        let first = self.base[side] as usize * k;
-        for (b, (cells, split)) in out.chunks_mut(k).zip(splits.iter_mut()).enumerate() {
-            let at = first + b * k;
-            for (j, o) in cells.iter_mut().enumerate() {
-                let s = self.get(at + j);
-                // Unresolved at the fixed point: a draw (packed 0).
-                let packed = s.saturating_sub(RESOLVED);
-                *o = T::from_packed(packed).ok_or(SolveError::CellTooNarrow)?;
-            }
-            let wdl = cells.iter().map(|&c| Value::unpack(c.into()).wdl());
-            *split = draw_split(self.n, self.first_board[side] + b as u64, wdl)? as u8;
-        }
-        Ok(())
-    }
+    Ok(())
 }
 
 #[cfg(test)]

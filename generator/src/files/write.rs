@@ -8,7 +8,9 @@
 //! An existing file with the table's name is never overwritten: the
 //! `generate` driver asks [`table_status`] first and skips or refuses.
 
-use crate::decode::DecodeAll;
+use crate::files::decode::DecodeAll;
+use crate::files::folder::{temporary_path, TempFile};
+use crate::files::work::{LevelStream, UnitFileError};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -70,6 +72,12 @@ impl<T: Copy + Into<u16>> ValueStream for SliceStream<'_, T> {
         out.extend(part.iter().map(|&v| v.into()));
         self.at = end;
         Ok(())
+    }
+}
+
+impl ValueStream for LevelStream {
+    fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
+        Ok(self.read_into(count, out)?)
     }
 }
 
@@ -177,10 +185,10 @@ pub enum WriteError {
     ShortInput,
     /// A unit file of the level being assembled is missing or damaged.
     #[error(transparent)]
-    Unit(#[from] crate::work::UnitFileError),
+    Unit(#[from] UnitFileError),
     /// A DTC table's board that is not one draw split (`docs/dtc.md`).
     #[error(transparent)]
-    Score(#[from] crate::score::ScoreError),
+    Score(#[from] crate::solve::score::ScoreError),
     /// zstd failed to compress a block.
     #[error("cannot compress block {block} of the {section} section: {detail}")]
     Compress {
@@ -203,64 +211,6 @@ pub enum TableStatus {
     Complete,
     /// A file that is not a valid table; the reason says why.
     Invalid(String),
-}
-
-/// The temporary file this process writes `dir/final_name` into:
-/// `.NAME.HOST.PID.tmp`. The host is in the name because shards on several
-/// machines may share the folder: only the host that made a temporary can
-/// tell whether its process is gone.
-pub(crate) fn temporary_path(dir: &Path, final_name: &str) -> PathBuf {
-    dir.join(format!(
-        ".{final_name}.{}.{}.tmp",
-        crate::lock::hostname(),
-        std::process::id()
-    ))
-}
-
-/// Whether `name` is a temporary made by [`temporary_path`] on this host
-/// (or by an older version, `.NAME.PID.tmp`, without the host) for a table
-/// or a unit file, and its process is gone.
-fn is_stale_temporary(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else {
-        return false;
-    };
-    let Some((rest, pid)) = rest.rsplit_once('.') else {
-        return false;
-    };
-    let Ok(pid) = pid.parse::<u32>() else {
-        return false;
-    };
-    // The final name ends at its extension; a host may follow.
-    let Some(end) = [".tkb", ".tkv"]
-        .iter()
-        .filter_map(|ext| rest.find(ext).map(|i| i + ext.len()))
-        .min()
-    else {
-        return false;
-    };
-    let (target, host) = rest.split_at(end);
-    let ours = format::parse_file_name(target).is_some() || crate::work::is_unit_file_name(target);
-    let here = host.is_empty() || host.strip_prefix('.') == Some(crate::lock::hostname().as_str());
-    let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
-    ours && here && !alive
-}
-
-/// Removes the temporary files that killed runs on this host left in `dir`
-/// (named by `temporary_path`; never complete, they only take space) and
-/// returns their paths. A file whose process still runs is left alone, and
-/// so is every file of another name or another host.
-pub fn remove_stale_temporaries(dir: &Path) -> Vec<PathBuf> {
-    let mut removed = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return removed;
-    };
-    for entry in entries.flatten() {
-        let stale = entry.file_name().to_str().is_some_and(is_stale_temporary);
-        if stale && std::fs::remove_file(entry.path()).is_ok() {
-            removed.push(entry.path());
-        }
-    }
-    removed
 }
 
 /// Looks at `dir/togyz-NN.tkb`: missing, complete and valid, or invalid.
@@ -300,14 +250,14 @@ pub fn write_table<T: Copy + Into<u16> + Sync>(
 
 /// Writes the table of every level in `levels` (1 to its highest) into
 /// `dir`: how tests, benchmarks and examples make the small complete sets
-/// they solve in memory with [`crate::retro::solve_all`]. Large sets go
+/// they solve in memory with [`crate::solve::dtm::solve_all`]. Large sets go
 /// through `togyz-gen generate`, which streams, resumes and checks
 /// resources first.
 ///
 /// # Errors
 ///
 /// The first [`WriteError`] of [`write_table`].
-pub fn write_levels(dir: &Path, levels: &crate::retro::Levels) -> Result<(), WriteError> {
+pub fn write_levels(dir: &Path, levels: &crate::solve::below::Levels) -> Result<(), WriteError> {
     for n in 1..=levels.max_stones() {
         write_table(dir, n, &levels.table(n))?;
     }
@@ -348,32 +298,6 @@ impl Census {
         self.losses += o.losses;
         self.longest_win = self.longest_win.max(o.longest_win);
         self.longest_loss = self.longest_loss.max(o.longest_loss);
-    }
-}
-
-/// Removes the temporary file unless the write completed.
-pub(crate) struct TempFile {
-    path: PathBuf,
-    done: bool,
-}
-
-impl TempFile {
-    /// Guards `path`: removed when dropped, unless [`TempFile::keep`].
-    pub(crate) fn new(path: PathBuf) -> TempFile {
-        TempFile { path, done: false }
-    }
-
-    /// The file was renamed into place: nothing to remove.
-    pub(crate) fn keep(&mut self) {
-        self.done = true;
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.done {
-            let _ = std::fs::remove_file(&self.path);
-        }
     }
 }
 

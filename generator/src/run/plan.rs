@@ -3,25 +3,25 @@
 //!
 //! The model (docs/performance.md has the measurements behind each
 //! constant): while level `n` is solved, the small levels below it are held
-//! whole, one byte a position ([`crate::lower`]), and each worker thread
+//! whole, one byte a position ([`crate::levels::lower`]), and each worker thread
 //! holds one unit in flight (a state word per position, its quiet
 //! predecessor lists and frontier, its solved values, and what it decoded
 //! of the larger levels below for its exits); the level itself goes to disk
 //! unit by unit. When a level that is held whole is assembled into its
 //! table file, it is read into memory as the file is written.
 //!
-//! A DTC solve ([`crate::dtc`]) holds the draw splits of every level below
+//! A DTC solve ([`crate::solve::dtc`]) holds the draw splits of every level below
 //! (one byte a board) and, per unit in flight, a one-byte state and value
 //! a position. `verify` checks one unit at a time (in parallel within
 //! it): the unit decoded from its file, beside what its exits read of the
-//! levels below ([`crate::lower`] for DTM, [`crate::lower_wdl`] for DTC).
+//! levels below ([`crate::levels::lower`] for DTM, [`crate::levels::lower_wdl`] for DTC).
 //! `togyz-gen plan` prints both plans without running anything.
 
-use crate::lower;
-use crate::lower_wdl;
-use crate::retro::{level_units, UnitId};
+use crate::levels::{lower, lower_wdl};
+use crate::run::progress::{metric_arg, threads_arg};
+use crate::solve::unit::{level_units, max_solver_stones, UnitId};
 use std::path::{Path, PathBuf};
-use togyz_probe::raw::index::Layout;
+use togyz_probe::raw::index::{Layout, MAX_STONES};
 use togyz_probe::Metric;
 
 /// Bytes a unit in flight takes per position: its 4-byte state word and
@@ -299,10 +299,10 @@ pub struct PlanArgs {
     pub max_stones: u32,
     /// The metric: dtm (distance to the end) or dtc (distance to
     /// conversion).
-    #[arg(long, default_value = "dtm", value_parser = crate::generate_dtc::metric_arg)]
+    #[arg(long, default_value = "dtm", value_parser = metric_arg)]
     pub metric: Metric,
     /// Worker threads (at least 1; default: one per core).
-    #[arg(long, value_parser = crate::progress::threads_arg)]
+    #[arg(long, value_parser = threads_arg)]
     pub threads: Option<usize>,
     /// As `generate --hold-whole` and `verify --hold-whole`.
     #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
@@ -317,7 +317,7 @@ pub struct PlanArgs {
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
     /// A stone count the index does not cover.
-    #[error("--max-stones {0}: the index covers 1 to {max} stones", max = togyz_probe::raw::index::MAX_STONES)]
+    #[error("--max-stones {0}: the index covers 1 to {max} stones", max = MAX_STONES)]
     Stones(u32),
 }
 
@@ -325,7 +325,7 @@ pub enum PlanError {
 /// one line each, as `generate` states its plan before a run.
 pub fn plan_lines(args: &PlanArgs) -> Result<Vec<String>, PlanError> {
     let max = args.max_stones;
-    if max == 0 || max > togyz_probe::raw::index::MAX_STONES {
+    if max == 0 || max > MAX_STONES {
         return Err(PlanError::Stones(max));
     }
     let threads = args
@@ -349,7 +349,7 @@ pub fn plan_lines(args: &PlanArgs) -> Result<Vec<String>, PlanError> {
     let wide = verify_plan(args.metric, max, threads, false, hold);
     let s = if threads == 1 { "" } else { "s" };
     let mut lines = Vec::new();
-    let solver_max = crate::retro::max_solver_stones();
+    let solver_max = max_solver_stones();
     if max > solver_max {
         lines.push(format!(
             "`togyz-gen generate` refuses --max-stones {max}: the solver handles at most {solver_max} stones (beyond, a unit's boards pass its 32-bit node ids); the figures below are what the model says"

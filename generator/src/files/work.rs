@@ -4,7 +4,7 @@
 //!
 //! `OUT/togyz-NN.work/unit-AA-BB.tkv` holds the packed values of unit
 //! `{AA, BB}` (a tuzdyk configuration and its swap, see
-//! [`crate::retro::UnitId`]) of the `NN`-stone level. It appears by an
+//! [`UnitId`]) of the `NN`-stone level. It appears by an
 //! atomic rename once complete, so a unit is finished exactly when its file
 //! is there. When every unit's file is there, [`LevelStream`] reads them in
 //! index order (configuration after configuration) for the table writer,
@@ -33,8 +33,11 @@
 //! (4), compressed length (4), xxh3-64 of the compressed bytes (8) and the
 //! zstd frame of `count` cells.
 
-use crate::retro::{LevelValues, UnitId, UnitValues};
-use crate::write::{temporary_path, TempFile, WriteError};
+use crate::files::folder::{
+    is_unit_file_name, temporary_path, unit_file_name, unit_lock_name, TempFile,
+};
+use crate::solve::cells::{LevelValues, UnitValues};
+use crate::solve::unit::UnitId;
 use byteorder::{ByteOrder, LittleEndian as LE};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
@@ -101,11 +104,6 @@ fn io_error(path: &Path) -> impl Fn(io::Error) -> UnitFileError + '_ {
     }
 }
 
-/// The work folder of level `n` in output folder `out`.
-pub fn work_dir(out: &Path, n: u32) -> PathBuf {
-    out.join(format!("togyz-{n:02}.work"))
-}
-
 /// The marker of a work folder of DTC units.
 const DTC_MARKER: &str = "metric-dtc";
 
@@ -144,21 +142,6 @@ pub fn claim_metric(dir: &Path, metric: Metric) -> Result<(), UnitFileError> {
     let marker = dir.join(DTC_MARKER);
     File::create(&marker).map_err(io_error(&marker))?;
     Ok(())
-}
-
-/// The file name of a unit's values: `unit-AA-BB.tkv`.
-pub fn unit_file_name(unit: UnitId) -> String {
-    format!("unit-{:02}-{:02}.tkv", unit.first, unit.second)
-}
-
-/// The lock a process holds while it solves a unit: `.unit-AA-BB.lock`.
-pub fn unit_lock_name(unit: UnitId) -> String {
-    format!(".unit-{:02}-{:02}.lock", unit.first, unit.second)
-}
-
-/// Whether `name` is a unit file's name.
-pub fn is_unit_file_name(name: &str) -> bool {
-    (0..CONFIG_COUNT).any(|id| name == unit_file_name(UnitId::of(id)))
 }
 
 /// One configuration's slot in the header.
@@ -607,17 +590,23 @@ impl LevelStream {
     }
 }
 
-impl crate::write::ValueStream for LevelStream {
-    fn read(&mut self, mut count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
+impl LevelStream {
+    /// Appends the next `count` packed values to `out`.
+    ///
+    /// # Errors
+    ///
+    /// A unit file that is missing or damaged, or units that hold fewer
+    /// values than the level.
+    pub fn read_into(&mut self, mut count: usize, out: &mut Vec<u16>) -> Result<(), UnitFileError> {
         while count > 0 {
             let reader = match &mut self.reader {
                 Some(r) => r,
                 None => {
                     if self.next_config == CONFIG_COUNT {
-                        return Err(WriteError::Unit(UnitFileError::Damaged {
+                        return Err(UnitFileError::Damaged {
                             path: self.dir.clone(),
                             reason: "the units hold fewer values than the level".into(),
-                        }));
+                        });
                     }
                     let r = ConfigReader::open(&self.dir, self.n, self.next_config)?;
                     self.next_config += 1;
@@ -667,7 +656,6 @@ pub fn remove_work_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::write::ValueStream;
 
     #[test]
     fn unit_files_round_trip_and_damage_is_caught() {
@@ -700,10 +688,10 @@ mod tests {
         let expected: Vec<u16> = expected.concat();
         let mut s = LevelStream::new(dir.path(), n);
         let mut got = Vec::new();
-        s.read(5, &mut got).unwrap();
-        s.read(expected.len() - 5, &mut got).unwrap();
+        s.read_into(5, &mut got).unwrap();
+        s.read_into(expected.len() - 5, &mut got).unwrap();
         assert_eq!(got, expected);
-        assert!(s.read(1, &mut got).is_err(), "no more values");
+        assert!(s.read_into(1, &mut got).is_err(), "no more values");
 
         // A flipped byte in a chunk is reported, naming the file.
         let path = dir.path().join(unit_file_name(UnitId::of(0)));
@@ -712,7 +700,7 @@ mod tests {
         bytes[last] ^= 0x40;
         std::fs::write(&path, &bytes).unwrap();
         let mut s = LevelStream::new(dir.path(), n);
-        let e = s.read(expected.len(), &mut Vec::new()).unwrap_err();
+        let e = s.read_into(expected.len(), &mut Vec::new()).unwrap_err();
         assert!(e.to_string().contains("unit-00-00.tkv"), "{e}");
         // The resume check reads every chunk: it finds what the header
         // alone does not.

@@ -3,6 +3,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
+use togyz_probe::Metric;
 
 /// A bar over `len` positions labelled `prefix` (e.g. `"verify  8"`), or a
 /// hidden one when `show` is false. indicatif draws nothing when standard
@@ -48,4 +49,15 @@ pub fn with_threads<R: Send>(
         .build()
         .map_err(|_| threads)?;
     Ok(pool.install(f))
+}
+
+/// Parses `--metric`: `dtm` or `dtc`.
+pub fn metric_arg(s: &str) -> Result<Metric, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "dtm" => Ok(Metric::Dtm),
+        "dtc" => Ok(Metric::Dtc),
+        _ => Err(format!(
+            "`{s}` is not a metric: dtm (distance to the end) or dtc (distance to conversion)"
+        )),
+    }
 }

@@ -5,30 +5,31 @@
 //! needs it), every finished unit of an unfinished level is kept, and an
 //! invalid table is never overwritten.
 //!
-//! Before any work a run states what it needs ([`crate::plan`]) and refuses
+//! Before any work a run states what it needs ([`crate::run::plan`]) and refuses
 //! when the memory or the disk is not there, checks that the output folder
-//! can be written, and locks it ([`crate::lock`]). With `--shard I/K`, K
+//! can be written, and locks it ([`crate::run::lock`]). With `--shard I/K`, K
 //! processes (on one machine or many sharing the folder) each solve a
 //! disjoint set of every level's units; whichever finds all units of a
 //! level finished assembles its table, under a lock, and every shard waits
 //! for a level's table before it starts the next.
 
-use crate::lock::{self, Lock};
-use crate::lower::{self, Lower};
-use crate::plan::{self, human_bytes, human_seconds};
-use crate::progress::{positions_bar, threads_arg, with_threads};
-use crate::retro::{
-    self, level_units, max_solver_stones, LevelBuilder, LevelValues, SolveError, UnitId, UnitValues,
-};
-use crate::work::{self, LevelStream, UnitFileError, UnitState};
-use crate::write::{self, TableStatus, ValueStream, WriteError, WriteOptions, WriteSummary};
+use crate::files::folder::{remove_stale_temporaries, unit_file_name, unit_lock_name, work_dir};
+use crate::files::work::{self, UnitFileError, UnitState};
+use crate::files::write::{self, TableStatus, WriteSummary};
+use crate::levels::lower::{self, Lower};
+pub use crate::run::error::GenerateError;
+use crate::run::lock::{self, Lock};
+use crate::run::metric::{DtcSolver, UnitSolver};
+use crate::run::plan::{self, human_bytes, human_seconds};
+use crate::run::progress::{metric_arg, positions_bar, threads_arg, with_threads};
+use crate::solve::unit::{level_units, max_solver_stones, UnitId};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use togyz_probe::raw::format::{file_name, Section, TableFile};
-use togyz_probe::raw::index::Layout;
-use togyz_probe::TableError;
+use togyz_answer::parse_bytes;
+use togyz_probe::raw::format::{file_name, TableFile};
+use togyz_probe::Metric;
 
 /// Arguments of `togyz-gen generate`.
 #[derive(clap::Args, Debug, Clone)]
@@ -62,13 +63,13 @@ pub struct GenerateArgs {
     pub hold_whole: u64,
     /// What the tables' distances count: `dtm` (plies to the end of the
     /// game) or `dtc` (plies to the next conversion, docs/dtc.md).
-    #[arg(long, default_value = "dtm", value_parser = crate::generate_dtc::metric_arg)]
-    pub metric: togyz_probe::Metric,
+    #[arg(long, default_value = "dtm", value_parser = metric_arg)]
+    pub metric: Metric,
     /// At most this much memory (`16G`, `500M`; powers of 1000): the run is
     /// refused if it cannot fit, and the biggest units of a level run one
     /// at a time when two would not fit side by side (default: what the
     /// system has available).
-    #[arg(long, value_name = "BYTES", value_parser = togyz_answer::parse_bytes)]
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
 }
 
@@ -83,7 +84,7 @@ impl GenerateArgs {
             shard: None,
             wait_timeout: 86400,
             hold_whole: lower::WHOLE_POSITIONS,
-            metric: togyz_probe::Metric::Dtm,
+            metric: Metric::Dtm,
             max_memory: None,
         }
     }
@@ -135,123 +136,6 @@ impl Shard {
     }
 }
 
-/// Why generation stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum GenerateError {
-    /// The requested stone count is out of range.
-    #[error("--max-stones must be between 1 and {max}, the most the solver supports, not {0}", max = max_solver_stones())]
-    BadMaxStones(u32),
-    /// A file with a table's name is in the way and is not a valid table.
-    #[error("{path} exists but is not a valid table ({reason}); it is left untouched: move it away or delete it, then run again")]
-    InvalidExisting {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// `--out` names something that is not a folder.
-    #[error("--out {} is a file, not a folder: give the folder the tables go into (it is created if missing)", .0.display())]
-    OutNotFolder(PathBuf),
-    /// The output folder could not be created.
-    #[error("cannot create the output folder {path}: {source}")]
-    OutDir {
-        /// The folder.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// The output folder cannot be written.
-    #[error("cannot write into the output folder {path}: {source}")]
-    NotWritable {
-        /// The folder.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// The machine lacks the memory the run needs.
-    #[error("not enough memory: solving {stones} stones needs about {needed} with {threads} unit(s) in flight, and {limit}{advice}")]
-    Memory {
-        /// The level where the memory peaks.
-        stones: u32,
-        /// Estimated peak.
-        needed: String,
-        /// Worker threads.
-        threads: usize,
-        /// The cap: `--max-memory`, or what the machine has available.
-        limit: String,
-        /// What would fit.
-        advice: String,
-    },
-    /// The output folder's file system (or, when it is still to be made,
-    /// that of the nearest folder above it) lacks the space the run needs.
-    #[error(
-        "not enough disk space in {path}: the run needs about {needed}, and {available} is free"
-    )]
-    Disk {
-        /// The output folder.
-        path: PathBuf,
-        /// Estimated need.
-        needed: String,
-        /// Free space.
-        available: String,
-    },
-    /// The output folder is locked by another run.
-    #[error(transparent)]
-    Lock(#[from] lock::LockError),
-    /// Other shards did not finish a level in time.
-    #[error("{stones} stones: gave up after waiting {seconds} s for the other shards; {missing} of {units} units are still unsolved in {}: start the missing shards (or a run without --shard) and run again", .dir.display())]
-    WaitTimeout {
-        /// The level.
-        stones: u32,
-        /// Seconds waited.
-        seconds: u64,
-        /// Units not finished.
-        missing: usize,
-        /// Units of the level.
-        units: usize,
-        /// The work folder.
-        dir: PathBuf,
-    },
-    /// Every unit of a level is solved, and another run has been writing
-    /// its table for too long.
-    #[error("{stones} stones: gave up after waiting {seconds} s for the table, which another run is writing ({holder}, holding {}): wait for it and run again, or, if it is stuck, stop it and run `togyz-gen assemble`", .lock.display())]
-    AssemblyTimeout {
-        /// The level.
-        stones: u32,
-        /// Seconds waited.
-        seconds: u64,
-        /// The level's assembly lock.
-        lock: PathBuf,
-        /// What its holder wrote into it.
-        holder: String,
-    },
-    /// A unit file this run wrote went missing or was damaged before its
-    /// level's table was written.
-    #[error("{}: this run solved and wrote the unit, and now the file is missing or damaged: something else is changing the work folder (another program, or a failing disk); stop it and run again", .path.display())]
-    UnitLost {
-        /// The unit file.
-        path: PathBuf,
-    },
-    /// The thread pool could not be built.
-    #[error("cannot start {0} worker threads")]
-    Threads(usize),
-    /// The solver failed.
-    #[error(transparent)]
-    Solve(#[from] SolveError),
-    /// Writing a table failed.
-    #[error(transparent)]
-    Write(#[from] WriteError),
-    /// Writing a unit file failed.
-    #[error(transparent)]
-    Unit(#[from] UnitFileError),
-    /// Reading back an existing table failed.
-    #[error(transparent)]
-    Table(#[from] TableError),
-    /// Generating DTC tables failed.
-    #[error(transparent)]
-    Dtc(#[from] crate::generate_dtc::DtcGenerateError),
-}
-
 /// What one stone count contributed.
 #[derive(Clone, Debug, Default)]
 pub struct LevelSummary {
@@ -299,9 +183,6 @@ pub fn stones(n: u32) -> String {
 
 /// Runs `togyz-gen generate`.
 pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
-    if args.metric == togyz_probe::Metric::Dtc {
-        return crate::generate_dtc::run(args);
-    }
     let summaries =
         with_threads(args.threads, || generate(args)).map_err(GenerateError::Threads)??;
     print_summary(&summaries, &args.out);
@@ -375,13 +256,12 @@ fn survey(args: &GenerateArgs) -> Result<Vec<bool>, GenerateError> {
 /// level (a bad file stops the run before any work), states the plan of
 /// `solver` and refuses it when the memory or disk is not there, all before
 /// anything is written (a refused run leaves nothing behind); then
-/// prepares and locks the output folder (the lock names the command,
-/// `metric` being `""` or `" --metric dtc"`) and removes our dead
+/// prepares and locks the output folder (the lock names the command) and
+/// removes our dead
 /// temporaries. Returns the locks and, per level from 1, whether its table
 /// is complete (looked at again under the lock).
 pub(crate) fn start_run<S: UnitSolver>(
     args: &GenerateArgs,
-    metric: &str,
     solver: &S,
 ) -> Result<(Vec<Lock>, Vec<bool>), GenerateError> {
     let complete = survey(args)?;
@@ -392,23 +272,44 @@ pub(crate) fn start_run<S: UnitSolver>(
     let (out, max) = (&args.out, args.max_stones);
     prepare_out(out)?;
     let what = format!(
-        "togyz-gen generate{metric} --max-stones {max}{}",
+        "togyz-gen generate{} --max-stones {max}{}",
+        solver.metric_flag(),
         args.shard
             .map(|s| format!(" --shard {}/{}", s.index, s.count))
             .unwrap_or_default()
     );
     let locks = lock_out(out, args.shard, &what)?;
-    for path in write::remove_stale_temporaries(out) {
+    for path in remove_stale_temporaries(out) {
         say!("removed {}, left by an interrupted run", path.display());
     }
     Ok((locks, survey(args)?))
 }
 
-/// Solves and writes levels `1..=max_stones` into `args.out`, skipping
-/// complete tables and finished units; returns one summary per level.
+/// Solves and writes the tables of levels `1..=max_stones` in
+/// `args.metric` into `args.out` (this shard's units with `--shard`),
+/// skipping complete tables (of either metric: a DTC run may build on DTM
+/// tables below) and finished units; returns one summary per level.
+///
+/// # Errors
+///
+/// [`GenerateError`]: a bad `--max-stones`, an output folder that cannot
+/// be used or is locked, too little memory or disk, an invalid file in the
+/// way, a work folder of the other metric's units, a solve or write that
+/// fails.
 pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
-    let mut lower = Lower::new(args.hold_whole);
-    let (_locks, complete) = start_run(args, "", &lower)?;
+    match args.metric {
+        Metric::Dtm => generate_with(args, Lower::new(args.hold_whole)),
+        Metric::Dtc => generate_with(args, DtcSolver::default()),
+    }
+}
+
+/// [`generate`] with the metric's `solver`, which holds what the levels
+/// above need of the levels below.
+fn generate_with<S: UnitSolver>(
+    args: &GenerateArgs,
+    mut solver: S,
+) -> Result<Vec<LevelSummary>, GenerateError> {
+    let (_locks, complete) = start_run(args, &solver)?;
     let (out, max) = (&args.out, args.max_stones);
     let todo: Vec<u32> = (1..=max).filter(|&n| !complete[n as usize - 1]).collect();
     let shard = args.shard.unwrap_or(Shard::ALL);
@@ -423,25 +324,25 @@ pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError>
             let mut s = kept_summary(&table, n);
             if needed_later {
                 let t = Instant::now();
-                lower.push(table, None)?;
+                solver.push(&path, None)?;
                 s.seconds = t.elapsed().as_secs_f64();
             }
             say!(
-                "{:>9}: complete table found in {}, kept",
+                "{:>9}: {} found in {}, kept",
                 stones(n),
+                solver.kept_table(&table),
                 path.display()
             );
             summaries.push(s);
             continue;
         }
         let t = Instant::now();
-        let keep = needed_later && lower.holds_whole(n);
-        let (summary, values) = solve_level(args, shard, n, &lower, keep)?;
-        let mut summary = summary;
+        let keep = needed_later && solver.keeps_solved(n);
+        let (mut summary, kept) = solve_level(args, shard, n, &solver, keep)?;
         summary.seconds = t.elapsed().as_secs_f64();
         summaries.push(summary);
         if needed_later {
-            lower.push(TableFile::open(&path)?, values)?;
+            solver.push(&path, kept)?;
         }
     }
     Ok(summaries)
@@ -459,75 +360,6 @@ pub(crate) fn kept_summary(table: &TableFile, n: u32) -> LevelSummary {
         bytes: h.file_length,
         reused: true,
         ..Default::default()
-    }
-}
-
-/// What the unit-by-unit driver needs of a metric: the DTM solver
-/// ([`Lower`]) or the DTC one ([`crate::generate_dtc::DtcSolver`]). Both
-/// write the same unit files (packed values); the work folder says which
-/// metric its units hold ([`work::claim_metric`]).
-pub(crate) trait UnitSolver: Sync {
-    /// What a solved level leaves for the levels above, when kept.
-    type Kept;
-    /// The metric of the tables and units.
-    fn metric(&self) -> togyz_probe::Metric;
-    /// Memory of one unit of level `n` in flight.
-    fn unit_memory(&self, n: u32, u: UnitId) -> u64;
-    /// Peak memory of solving level `n` with `threads` units in flight
-    /// (and of assembling it; `keep` if a larger level needs it).
-    fn level_memory(&self, n: u32, threads: usize, keep: bool) -> u64;
-    /// Solves one unit of level `n`.
-    fn solve_unit(
-        &self,
-        n: u32,
-        u: UnitId,
-        progress: &AtomicU64,
-    ) -> Result<UnitValues, GenerateError>;
-    /// Writes level `n`'s table into `out` from its unit files; with
-    /// `keep`, also what the levels above need of it.
-    fn write_level(
-        &self,
-        out: &Path,
-        n: u32,
-        keep: bool,
-    ) -> Result<(WriteSummary, Option<Self::Kept>), GenerateError>;
-    /// What the levels above need of a level, from its table.
-    fn load(&self, table: &TableFile) -> Result<Self::Kept, GenerateError>;
-}
-
-impl UnitSolver for Lower {
-    type Kept = LevelValues;
-    fn metric(&self) -> togyz_probe::Metric {
-        togyz_probe::Metric::Dtm
-    }
-    fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
-        plan::unit_memory(n, u, self.limit())
-    }
-    fn level_memory(&self, n: u32, threads: usize, keep: bool) -> u64 {
-        plan::level_memory(n, threads, keep, self.limit())
-    }
-    fn solve_unit(
-        &self,
-        n: u32,
-        u: UnitId,
-        progress: &AtomicU64,
-    ) -> Result<UnitValues, GenerateError> {
-        let exits = self.for_unit(n, u)?;
-        Ok(retro::solve_unit(n, &exits.exits(), u, progress)?)
-    }
-    fn write_level(
-        &self,
-        out: &Path,
-        n: u32,
-        keep: bool,
-    ) -> Result<(WriteSummary, Option<LevelValues>), GenerateError> {
-        let mut builder =
-            keep.then(|| LevelBuilder::with_capacity(Layout::new(n).positions() as usize));
-        let written = write_level(out, n, builder.as_mut())?;
-        Ok((written, builder.map(LevelBuilder::finish)))
-    }
-    fn load(&self, table: &TableFile) -> Result<LevelValues, GenerateError> {
-        Ok(LevelValues::load(table)?)
     }
 }
 
@@ -553,8 +385,8 @@ pub(crate) fn check_resources<S: UnitSolver>(
 
 /// Positions of level `n` already in finished unit files of `metric` in
 /// output folder `out` (a resumed level).
-fn solved_positions(out: &Path, n: u32, metric: togyz_probe::Metric) -> u64 {
-    let dir = work::work_dir(out, n);
+fn solved_positions(out: &Path, n: u32, metric: Metric) -> u64 {
+    let dir = work_dir(out, n);
     if !dir.is_dir() || work::metric_of(&dir) != metric {
         return 0;
     }
@@ -693,7 +525,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
     keep: bool,
 ) -> Result<Solved<S>, GenerateError> {
     let out = &args.out;
-    let dir = work::work_dir(out, n);
+    let dir = work_dir(out, n);
     if write::table_status(out, n) == TableStatus::Complete {
         // Another shard wrote it since this run started.
         if let Some(result) = assemble_level(out, n, keep, lower)? {
@@ -705,7 +537,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
         source,
     })?;
     work::claim_metric(&dir, lower.metric())?;
-    for path in write::remove_stale_temporaries(&dir) {
+    for path in remove_stale_temporaries(&dir) {
         say!("removed {}, left by an interrupted run", path.display());
     }
     let mine = shard.units(n);
@@ -766,7 +598,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
                 TableStatus::Complete => continue,
                 TableStatus::Missing => {
                     return Err(GenerateError::UnitLost {
-                        path: dir.join(work::unit_file_name(u)),
+                        path: dir.join(unit_file_name(u)),
                     })
                 }
                 TableStatus::Invalid(reason) => {
@@ -827,7 +659,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
 /// `None` when another process holds it (it is on the unit) or the folder
 /// is gone (another shard wrote the table).
 fn lock_unit(dir: &Path, u: UnitId, doing: &str) -> Result<Option<lock::Lock>, GenerateError> {
-    let lock_path = dir.join(work::unit_lock_name(u));
+    let lock_path = dir.join(unit_lock_name(u));
     match lock::try_exclusive(&lock_path, &format!("{doing} unit {u:?}")) {
         Ok(lock) => Ok(Some(lock)),
         Err(lock::LockError::Held { .. }) => Ok(None),
@@ -933,31 +765,14 @@ fn solve_units<S: UnitSolver>(
     Ok((solved.into_inner(), written))
 }
 
-/// A [`ValueStream`] that also collects what it reads.
-struct Collect<'a, S> {
-    inner: S,
-    into: Option<&'a mut LevelBuilder>,
-}
-
-impl<S: ValueStream> ValueStream for Collect<'_, S> {
-    fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
-        let from = out.len();
-        self.inner.read(count, out)?;
-        if let Some(b) = &mut self.into {
-            b.extend(&out[from..]);
-        }
-        Ok(())
-    }
-}
-
-/// A level's summary and, when kept, what the levels above need of it.
-pub(crate) type Solved<S> = (LevelSummary, Option<<S as UnitSolver>::Kept>);
-
 /// Writes level `n`'s table from its unit files if they are all there and
 /// the table is not (under the level's assembly lock, so one shard does
 /// it), and removes the work folder. `None` while units are missing or
 /// another run holds that lock; otherwise the summary and, with `keep`, the
 /// level's values.
+/// A level's summary and, when kept, what the levels above need of it.
+pub(crate) type Solved<S> = (LevelSummary, Option<<S as UnitSolver>::Kept>);
+
 fn assemble_level<S: UnitSolver>(
     out: &Path,
     n: u32,
@@ -965,7 +780,7 @@ fn assemble_level<S: UnitSolver>(
     solver: &S,
 ) -> Result<Option<Solved<S>>, GenerateError> {
     let path = out.join(file_name(n));
-    let dir = work::work_dir(out, n);
+    let dir = work_dir(out, n);
     let finished = |path: &Path| -> Result<_, GenerateError> {
         let table = TableFile::open(path)?;
         let mut s = kept_summary(&table, n);
@@ -1022,32 +837,6 @@ fn assemble_level<S: UnitSolver>(
     Ok(Some((s, kept)))
 }
 
-/// Streams level `n`'s unit files into its table file, collecting the
-/// values into `into` on the way.
-fn write_level(
-    out: &Path,
-    n: u32,
-    mut into: Option<&mut LevelBuilder>,
-) -> Result<WriteSummary, WriteError> {
-    let dir = work::work_dir(out, n);
-    write::write_table_from(
-        out,
-        n,
-        |section| {
-            Ok(Collect {
-                inner: LevelStream::new(&dir, n),
-                // The DTM pass reads every value once, in order.
-                into: if section == Section::Distance {
-                    into.take()
-                } else {
-                    None
-                },
-            })
-        },
-        &WriteOptions::default(),
-    )
-}
-
 /// Arguments of `togyz-gen assemble`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct AssembleArgs {
@@ -1064,21 +853,20 @@ pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
     }
     let mut any = false;
     for n in 1..=max_solver_stones() {
-        if !work::work_dir(&args.out, n).is_dir() {
+        if !work_dir(&args.out, n).is_dir() {
             continue;
         }
-        let dir = work::work_dir(&args.out, n);
+        let dir = work_dir(&args.out, n);
         let assembled = match work::metric_of(&dir) {
-            togyz_probe::Metric::Dtm => assemble_level(&args.out, n, false, &Lower::new(0))?,
-            togyz_probe::Metric::Dtc => {
-                let solver = crate::generate_dtc::DtcSolver::default();
-                assemble_level(&args.out, n, false, &solver)?.map(|(s, _)| (s, None))
+            Metric::Dtm => assemble_level(&args.out, n, false, &Lower::new(0))?,
+            Metric::Dtc => {
+                assemble_level(&args.out, n, false, &DtcSolver::default())?.map(|(s, _)| (s, None))
             }
         };
         match assembled {
             Some(_) => any = true,
             None => {
-                let dir = work::work_dir(&args.out, n);
+                let dir = work_dir(&args.out, n);
                 let missing: Vec<UnitId> = level_units(n)
                     .into_iter()
                     .filter(|&u| !work::unit_done(&dir, n, u))
@@ -1182,6 +970,9 @@ pub(crate) fn print_summary(levels: &[LevelSummary], out: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::cells::{LevelValues, UnitValues};
+    use std::sync::atomic::AtomicU64;
+    use togyz_probe::raw::index::Layout;
 
     /// The DTM solver, and something that empties every unit file of the
     /// work folder but the one being solved, whenever a unit is solved.
@@ -1192,7 +983,7 @@ mod tests {
 
     impl UnitSolver for Vandal {
         type Kept = LevelValues;
-        fn metric(&self) -> togyz_probe::Metric {
+        fn metric(&self) -> Metric {
             self.inner.metric()
         }
         fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
@@ -1208,7 +999,7 @@ mod tests {
             progress: &AtomicU64,
         ) -> Result<UnitValues, GenerateError> {
             for other in level_units(n).into_iter().filter(|&o| o != u) {
-                let path = self.dir.join(work::unit_file_name(other));
+                let path = self.dir.join(unit_file_name(other));
                 if path.exists() {
                     std::fs::write(path, b"").unwrap();
                 }
@@ -1226,6 +1017,18 @@ mod tests {
         fn load(&self, table: &TableFile) -> Result<LevelValues, GenerateError> {
             self.inner.load(table)
         }
+        fn keeps_solved(&self, n: u32) -> bool {
+            self.inner.keeps_solved(n)
+        }
+        fn push(&mut self, path: &Path, kept: Option<LevelValues>) -> Result<(), GenerateError> {
+            UnitSolver::push(&mut self.inner, path, kept)
+        }
+        fn kept_table(&self, table: &TableFile) -> String {
+            self.inner.kept_table(table)
+        }
+        fn metric_flag(&self) -> &'static str {
+            self.inner.metric_flag()
+        }
     }
 
     #[test]
@@ -1235,11 +1038,10 @@ mod tests {
         generate(&GenerateArgs::new(n - 1, out.path())).unwrap();
         // All of level 3's units but one, held here (its lock taken), as
         // a run that stopped in the level leaves them.
-        let dir = work::work_dir(out.path(), n);
+        let dir = work_dir(out.path(), n);
         std::fs::create_dir_all(&dir).unwrap();
         let held_unit = level_units(n)[0];
-        let held =
-            lock::try_exclusive(&dir.join(work::unit_lock_name(held_unit)), "a test").unwrap();
+        let held = lock::try_exclusive(&dir.join(unit_lock_name(held_unit)), "a test").unwrap();
         let mut args = GenerateArgs::new(n, out.path());
         args.wait_timeout = 0;
         let r = generate(&args);
@@ -1250,13 +1052,10 @@ mod tests {
         drop(held);
         let left = held_unit.positions(n);
         let all = Layout::new(n).positions();
-        assert_eq!(
-            solved_positions(out.path(), n, togyz_probe::Metric::Dtm),
-            all - left
-        );
+        assert_eq!(solved_positions(out.path(), n, Metric::Dtm), all - left);
         let lower = Lower::new(args.hold_whole);
         let fresh = plan::plan(&[n], n, 1, 1, args.hold_whole);
-        let table = plan::table_bytes(togyz_probe::Metric::Dtm, n);
+        let table = plan::table_bytes(Metric::Dtm, n);
         let resume = table + (left as f64 * plan::UNIT_FILE_BYTES_PER_POSITION) as u64;
         assert!(resume < fresh.disk);
         let check = |args: &GenerateArgs, disk| {
@@ -1281,7 +1080,7 @@ mod tests {
         args.wait_timeout = 30;
         let vandal = Vandal {
             inner: Lower::new(0),
-            dir: work::work_dir(out.path(), 1),
+            dir: work_dir(out.path(), 1),
         };
         // In a thread, so that a loop that never ends fails the test.
         let (send, receive) = std::sync::mpsc::channel();

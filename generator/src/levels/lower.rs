@@ -1,15 +1,18 @@
 //! The smaller levels that solving or verifying a level reads through its
 //! exits. The small ones are held whole (one byte a position); the larger
 //! ones stay in their table files, and each unit decodes just the
-//! configurations its exits reach ([`crate::retro::exit_configs`]: a
+//! configurations its exits reach ([`crate::solve::unit::exit_configs`]: a
 //! unit's captures keep its tuzdyks, so a unit reads a few of the 73
 //! configurations of each level below). At 12 stones that is about 1.5 GB
 //! for the largest unit instead of 12.6 GB for every level below.
 
-use crate::decode::DecodeAll;
-use crate::retro::{exit_configs, Exits, LevelValues, Levels, UnitId};
+use crate::files::decode::{load_level, DecodeAll};
+use crate::solve::below::{Exits, Levels};
+use crate::solve::cells::LevelValues;
+use crate::solve::unit::{exit_configs, UnitId};
 use togyz_probe::raw::format::TableFile;
 use togyz_probe::raw::index::Layout;
+use togyz_probe::Metric;
 use togyz_probe::TableError;
 
 /// The smaller levels are held whole while their positions up to and
@@ -98,12 +101,12 @@ impl Lower {
     /// checking DTM needs the distances below); a damaged block of the
     /// table, when it is decoded.
     pub fn push(&mut self, file: TableFile, values: Option<LevelValues>) -> Result<(), TableError> {
-        file.require_metric(togyz_probe::Metric::Dtm)?;
+        file.require_metric(Metric::Dtm)?;
         let m = self.max_stones() + 1;
         if self.holds_whole(m) {
             let values = match values {
                 Some(v) => v,
-                None => LevelValues::load(&file)?,
+                None => load_level(&file)?,
             };
             self.whole.push(values);
         }

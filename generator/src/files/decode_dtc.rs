@@ -1,5 +1,5 @@
 //! Decoding any range of a DTC table's positions, a distance block at a
-//! time ([`crate::decode`] cuts the range at the blocks, runs them in
+//! time ([`crate::files::decode`] cuts the range at the blocks, runs them in
 //! parallel and calls `dtc_piece` for DTC tables), the DTC of the losses,
 //! which the tables leave out, recovered a unit at a time
 //! ([`recover_losses`]), and the draw splits
@@ -16,11 +16,11 @@ use togyz_probe::Position;
 use togyz_probe::TableError;
 use togyz_probe::{Metric, Value, Wdl};
 
-use crate::decode::{to_cell, Scratch};
-use crate::retro::Cell;
-use crate::verify::{position_at, quiet_successors};
+use crate::files::blocks::{to_cell, Scratch};
+use crate::solve::cells::Cell;
+use crate::solve::moves::{position_at, quiet_successors};
 
-use crate::score::{draw_split, ScoreError, WdlLevel};
+use crate::solve::score::{draw_split, ScoreError, WdlLevel};
 
 /// Why a level's win/draw/loss could not be read as draw splits.
 #[derive(Debug, thiserror::Error)]

@@ -1,5 +1,5 @@
 //! The win/draw/loss of the smaller levels that checking a DTC level reads
-//! through its conversions, as [`crate::lower`] holds the distances for
+//! through its conversions, as [`crate::levels::lower`] holds the distances for
 //! DTM: the small levels whole (one draw split a board, [`WdlLevels`]),
 //! the larger ones in their table files, of which each unit decodes the
 //! draw splits of just the configurations its exits reach
@@ -7,9 +7,9 @@
 //! choice: the same limit as for DTM, counted in boards (one byte each here)
 //! instead of positions, so many more levels fit whole.
 
-use crate::decode_dtc::{config_splits, wdl_level, SplitsError};
-use crate::dtc::WdlLevels;
-use crate::retro::{exit_configs, UnitId};
+use crate::files::decode_dtc::{config_splits, wdl_level, SplitsError};
+use crate::solve::below::WdlLevels;
+use crate::solve::unit::{exit_configs, UnitId};
 use togyz_probe::raw::format::{wdl_at, TableFile};
 use togyz_probe::raw::index::{Layout, CONFIG_COUNT};
 use togyz_probe::{Metric, Wdl};

@@ -1,0 +1,122 @@
+//! Names in an output folder and the temporaries written there: a level's
+//! work folder and its unit files ([`crate::files::work`]), and the
+//! temporary every file is written into before its atomic rename, which a
+//! killed run leaves behind ([`remove_stale_temporaries`]).
+
+use crate::solve::unit::UnitId;
+use std::path::{Path, PathBuf};
+use togyz_probe::raw::format;
+use togyz_probe::raw::index::CONFIG_COUNT;
+
+/// This machine's host name (`/proc/sys/kernel/hostname`), or `localhost`.
+pub fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty() && !h.contains(['/', '\0']))
+        .unwrap_or_else(|| "localhost".to_string())
+}
+
+/// The work folder of level `n` in output folder `out`.
+pub fn work_dir(out: &Path, n: u32) -> PathBuf {
+    out.join(format!("togyz-{n:02}.work"))
+}
+
+/// The file name of a unit's values: `unit-AA-BB.tkv`.
+pub fn unit_file_name(unit: UnitId) -> String {
+    format!("unit-{:02}-{:02}.tkv", unit.first, unit.second)
+}
+
+/// The lock a process holds while it solves a unit: `.unit-AA-BB.lock`.
+pub fn unit_lock_name(unit: UnitId) -> String {
+    format!(".unit-{:02}-{:02}.lock", unit.first, unit.second)
+}
+
+/// Whether `name` is a unit file's name.
+pub fn is_unit_file_name(name: &str) -> bool {
+    (0..CONFIG_COUNT).any(|id| name == unit_file_name(UnitId::of(id)))
+}
+
+/// The temporary file this process writes `dir/final_name` into:
+/// `.NAME.HOST.PID.tmp`. The host is in the name because shards on several
+/// machines may share the folder: only the host that made a temporary can
+/// tell whether its process is gone.
+pub(crate) fn temporary_path(dir: &Path, final_name: &str) -> PathBuf {
+    dir.join(format!(
+        ".{final_name}.{}.{}.tmp",
+        hostname(),
+        std::process::id()
+    ))
+}
+
+/// Whether `name` is a temporary made by [`temporary_path`] on this host
+/// (or by an older version, `.NAME.PID.tmp`, without the host) for a table
+/// or a unit file, and its process is gone.
+fn is_stale_temporary(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else {
+        return false;
+    };
+    let Some((rest, pid)) = rest.rsplit_once('.') else {
+        return false;
+    };
+    let Ok(pid) = pid.parse::<u32>() else {
+        return false;
+    };
+    // The final name ends at its extension; a host may follow.
+    let Some(end) = [".tkb", ".tkv"]
+        .iter()
+        .filter_map(|ext| rest.find(ext).map(|i| i + ext.len()))
+        .min()
+    else {
+        return false;
+    };
+    let (target, host) = rest.split_at(end);
+    let ours = format::parse_file_name(target).is_some() || is_unit_file_name(target);
+    let here = host.is_empty() || host.strip_prefix('.') == Some(hostname().as_str());
+    let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+    ours && here && !alive
+}
+
+/// Removes the temporary files that killed runs on this host left in `dir`
+/// (named by `temporary_path`; never complete, they only take space) and
+/// returns their paths. A file whose process still runs is left alone, and
+/// so is every file of another name or another host.
+pub fn remove_stale_temporaries(dir: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return removed;
+    };
+    for entry in entries.flatten() {
+        let stale = entry.file_name().to_str().is_some_and(is_stale_temporary);
+        if stale && std::fs::remove_file(entry.path()).is_ok() {
+            removed.push(entry.path());
+        }
+    }
+    removed
+}
+
+/// Removes the temporary file unless the write completed.
+pub(crate) struct TempFile {
+    path: PathBuf,
+    done: bool,
+}
+
+impl TempFile {
+    /// Guards `path`: removed when dropped, unless [`TempFile::keep`].
+    pub(crate) fn new(path: PathBuf) -> TempFile {
+        TempFile { path, done: false }
+    }
+
+    /// The file was renamed into place: nothing to remove.
+    pub(crate) fn keep(&mut self) {
+        self.done = true;
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}

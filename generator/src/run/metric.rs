@@ -1,0 +1,222 @@
+//! The metric as the `generate` driver sees it (`UnitSolver`): how a
+//! unit is solved, what memory it takes, how a level's table is written
+//! from its unit files and what the levels above keep of it. DTM keeps
+//! the distances below ([`Lower`]), DTC their win/draw/loss (`DtcSolver`).
+
+use crate::files::decode::load_level;
+use crate::files::decode_dtc::wdl_level;
+use crate::files::folder::work_dir;
+use crate::files::work::LevelStream;
+use crate::files::write::{self, ValueStream, WriteError, WriteOptions, WriteSummary};
+use crate::files::write_dtc::write_dtc_table_from;
+use crate::levels::lower::Lower;
+use crate::run::error::GenerateError;
+use crate::run::plan;
+use crate::solve::below::WdlLevels;
+use crate::solve::cells::{LevelBuilder, LevelValues, UnitValues};
+use crate::solve::dtc::{self, DtcError};
+use crate::solve::dtm;
+use crate::solve::score::WdlLevel;
+use crate::solve::unit::UnitId;
+use std::path::Path;
+use std::sync::atomic::AtomicU64;
+use togyz_probe::raw::format::{Section, TableFile};
+use togyz_probe::raw::index::Layout;
+use togyz_probe::Metric;
+
+/// What the unit-by-unit driver needs of a metric: the DTM solver over the
+/// distances below ([`Lower`]) or the DTC one over their win/draw/loss
+/// ([`DtcSolver`]). Both write the same unit files (packed values); the
+/// work folder says which metric its units hold ([`work::claim_metric`]).
+pub(crate) trait UnitSolver: Sync {
+    /// What a solved level leaves for the levels above, when kept.
+    type Kept;
+    /// The metric of the tables and units.
+    fn metric(&self) -> Metric;
+    /// Memory of one unit of level `n` in flight.
+    fn unit_memory(&self, n: u32, u: UnitId) -> u64;
+    /// Peak memory of solving level `n` with `threads` units in flight
+    /// (and of assembling it; `keep` if a larger level needs it).
+    fn level_memory(&self, n: u32, threads: usize, keep: bool) -> u64;
+    /// Solves one unit of level `n`.
+    fn solve_unit(
+        &self,
+        n: u32,
+        u: UnitId,
+        progress: &AtomicU64,
+    ) -> Result<UnitValues, GenerateError>;
+    /// Writes level `n`'s table into `out` from its unit files; with
+    /// `keep`, also what the levels above need of it.
+    fn write_level(
+        &self,
+        out: &Path,
+        n: u32,
+        keep: bool,
+    ) -> Result<(WriteSummary, Option<Self::Kept>), GenerateError>;
+    /// What the levels above need of a level, from its table.
+    fn load(&self, table: &TableFile) -> Result<Self::Kept, GenerateError>;
+    /// Whether what the levels above need of level `n` is taken from its
+    /// solve (else it is read back from its table when needed).
+    fn keeps_solved(&self, n: u32) -> bool;
+    /// Adds level `n` (the next one) for the levels above, from its table
+    /// at `path` or, when given, what its solve or assembly kept.
+    fn push(&mut self, path: &Path, kept: Option<Self::Kept>) -> Result<(), GenerateError>;
+    /// The words naming a complete table that a run keeps.
+    fn kept_table(&self, table: &TableFile) -> String;
+    /// The `--metric` option of the command that solves with it, as the
+    /// folder lock names the command (none for the default, DTM).
+    fn metric_flag(&self) -> &'static str;
+}
+
+impl UnitSolver for Lower {
+    type Kept = LevelValues;
+    fn metric(&self) -> Metric {
+        Metric::Dtm
+    }
+    fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
+        plan::unit_memory(n, u, self.limit())
+    }
+    fn level_memory(&self, n: u32, threads: usize, keep: bool) -> u64 {
+        plan::level_memory(n, threads, keep, self.limit())
+    }
+    fn solve_unit(
+        &self,
+        n: u32,
+        u: UnitId,
+        progress: &AtomicU64,
+    ) -> Result<UnitValues, GenerateError> {
+        let exits = self.for_unit(n, u)?;
+        Ok(dtm::solve_unit(n, &exits.exits(), u, progress)?)
+    }
+    fn write_level(
+        &self,
+        out: &Path,
+        n: u32,
+        keep: bool,
+    ) -> Result<(WriteSummary, Option<LevelValues>), GenerateError> {
+        let mut builder =
+            keep.then(|| LevelBuilder::with_capacity(Layout::new(n).positions() as usize));
+        let written = write_level(out, n, builder.as_mut())?;
+        Ok((written, builder.map(LevelBuilder::finish)))
+    }
+    fn load(&self, table: &TableFile) -> Result<LevelValues, GenerateError> {
+        Ok(load_level(table)?)
+    }
+    fn keeps_solved(&self, n: u32) -> bool {
+        self.holds_whole(n)
+    }
+    fn push(&mut self, path: &Path, kept: Option<LevelValues>) -> Result<(), GenerateError> {
+        Ok(Lower::push(self, TableFile::open(path)?, kept)?)
+    }
+    fn kept_table(&self, _table: &TableFile) -> String {
+        "complete table".into()
+    }
+    fn metric_flag(&self) -> &'static str {
+        ""
+    }
+}
+
+/// Streams level `n`'s unit files into its table file, collecting the
+/// values into `into` on the way.
+fn write_level(
+    out: &Path,
+    n: u32,
+    mut into: Option<&mut LevelBuilder>,
+) -> Result<WriteSummary, WriteError> {
+    let dir = work_dir(out, n);
+    write::write_table_from(
+        out,
+        n,
+        |section| {
+            Ok(Collect {
+                inner: LevelStream::new(&dir, n),
+                // The DTM pass reads every value once, in order.
+                into: if section == Section::Distance {
+                    into.take()
+                } else {
+                    None
+                },
+            })
+        },
+        &WriteOptions::default(),
+    )
+}
+
+/// A [`ValueStream`] that also collects what it reads.
+struct Collect<'a, S> {
+    inner: S,
+    into: Option<&'a mut LevelBuilder>,
+}
+
+impl<S: ValueStream> ValueStream for Collect<'_, S> {
+    fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
+        let from = out.len();
+        self.inner.read(count, out)?;
+        if let Some(b) = &mut self.into {
+            b.extend(&out[from..]);
+        }
+        Ok(())
+    }
+}
+
+/// The DTC solver of the unit-by-unit driver: the win/draw/loss of the
+/// levels below, one byte a board.
+#[derive(Default)]
+pub(crate) struct DtcSolver {
+    lower: WdlLevels,
+}
+
+impl UnitSolver for DtcSolver {
+    type Kept = WdlLevel;
+    fn metric(&self) -> Metric {
+        Metric::Dtc
+    }
+    fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
+        plan::dtc_unit_memory(n, u)
+    }
+    fn level_memory(&self, n: u32, threads: usize, _keep: bool) -> u64 {
+        plan::dtc_level_memory(n, threads)
+    }
+    fn solve_unit(
+        &self,
+        n: u32,
+        u: UnitId,
+        progress: &AtomicU64,
+    ) -> Result<UnitValues, GenerateError> {
+        // The draw splits are checked here and found again at assembly.
+        dtc::solve_unit(n, &self.lower, u, progress)
+            .map(|unit| unit.values)
+            .map_err(GenerateError::from)
+    }
+    fn write_level(
+        &self,
+        out: &Path,
+        n: u32,
+        keep: bool,
+    ) -> Result<(WriteSummary, Option<WdlLevel>), GenerateError> {
+        let dir = work_dir(out, n);
+        let (written, wdl) = write_dtc_table_from(out, n, || Ok(LevelStream::new(&dir, n)))?;
+        Ok((written, keep.then_some(wdl)))
+    }
+    fn load(&self, table: &TableFile) -> Result<WdlLevel, GenerateError> {
+        Ok(wdl_level(table)?)
+    }
+    fn keeps_solved(&self, _n: u32) -> bool {
+        true
+    }
+    fn push(&mut self, path: &Path, kept: Option<WdlLevel>) -> Result<(), GenerateError> {
+        let level = match kept {
+            Some(level) => level,
+            None => self.load(&TableFile::open(path)?)?,
+        };
+        self.lower.push(level).map_err(DtcError::from)?;
+        Ok(())
+    }
+    fn kept_table(&self, table: &TableFile) -> String {
+        // A folder may hold DTM tables below DTC ones: say which is kept.
+        format!("complete {} table", table.metric())
+    }
+    fn metric_flag(&self) -> &'static str {
+        " --metric dtc"
+    }
+}

@@ -1,0 +1,231 @@
+//! What a solver reads of the smaller, solved levels, held in memory: the
+//! packed values by level ([`Levels`]) or by configuration ([`Exits`]) for
+//! DTM, the draw split of every board ([`WdlLevels`]) for DTC.
+
+use crate::solve::cells::{ConfigValues, LevelValues};
+use crate::solve::error::SolveError;
+use crate::solve::score::WdlLevel;
+use togyz_probe::raw::index::{Layout, Slot, CONFIG_COUNT};
+use togyz_probe::{Position, Value, Wdl};
+
+/// Solved tables held in memory: packed [`Value`]s in index order, one
+/// [`LevelValues`] per stone count (stone count 0 needs none: every live
+/// position with an empty board is an 81:81 draw).
+pub struct Levels {
+    tables: Vec<LevelValues>,
+    layouts: Vec<Layout>,
+}
+
+impl Default for Levels {
+    fn default() -> Levels {
+        Levels::new()
+    }
+}
+
+impl Levels {
+    /// No levels solved yet (only the implicit empty board).
+    pub fn new() -> Levels {
+        Levels {
+            tables: vec![LevelValues::Narrow(Vec::new())],
+            layouts: vec![Layout::new(0)],
+        }
+    }
+
+    /// The highest stone count solved.
+    pub fn max_stones(&self) -> u32 {
+        self.tables.len() as u32 - 1
+    }
+
+    /// Adds the next level's packed values (`max_stones() + 1` stones).
+    ///
+    /// # Panics
+    ///
+    /// If `values` is not the size of that level (a caller's bug: the
+    /// solver and the table reader make levels of the right size).
+    pub fn push(&mut self, values: LevelValues) {
+        let n = self.tables.len() as u32;
+        let layout = Layout::new(n);
+        assert_eq!(
+            values.len() as u64,
+            layout.positions(),
+            "level {n} has the wrong size"
+        );
+        self.tables.push(values);
+        self.layouts.push(layout);
+    }
+
+    /// The packed values of level `n` as `u16` (copied when the level is
+    /// held in one-byte cells).
+    pub fn table(&self, n: u32) -> std::borrow::Cow<'_, [u16]> {
+        self.tables[n as usize].widened()
+    }
+
+    /// The values of level `n` as held.
+    pub fn level(&self, n: u32) -> &LevelValues {
+        &self.tables[n as usize]
+    }
+
+    /// Packed value at `index` of level `n` (a draw for `n == 0`).
+    #[inline]
+    fn packed(&self, n: u32, index: u64) -> u16 {
+        if n == 0 {
+            0
+        } else {
+            self.tables[n as usize].get(index as usize)
+        }
+    }
+
+    /// The value of a live position with at most `max_stones()` stones.
+    pub fn value(&self, pos: &Position) -> Option<Value> {
+        let slot = Slot::of(pos)?;
+        if slot.stones > self.max_stones() {
+            return None;
+        }
+        let index = self.layouts[slot.stones as usize].index(&slot);
+        Some(Value::unpack(self.packed(slot.stones, index)))
+    }
+}
+
+/// What the exits of one unit read: the values of the smaller levels, by
+/// stone count and configuration. Only the configurations that the unit's
+/// exits reach ([`exit_configs`](crate::solve::unit::exit_configs)) need be present, so a level need not be
+/// held whole to solve the next one.
+#[derive(Clone, Debug, Default)]
+pub struct Exits<'a> {
+    /// `parts[m][config]`, for `m` in `1..parts.len()`.
+    parts: Vec<Vec<Option<ConfigValues<'a>>>>,
+}
+
+impl<'a> Exits<'a> {
+    /// Nothing present yet, for the levels below `n`.
+    pub fn below(n: u32) -> Exits<'a> {
+        Exits {
+            parts: vec![vec![None; CONFIG_COUNT]; n.max(1) as usize],
+        }
+    }
+
+    /// Every configuration of every level in `levels`.
+    pub fn whole(levels: &'a Levels) -> Exits<'a> {
+        let mut exits = Exits::below(levels.max_stones() + 1);
+        for m in 1..=levels.max_stones() {
+            let layout = &levels.layouts[m as usize];
+            for config in 0..CONFIG_COUNT {
+                let first = layout.index_at(layout.global_board(config, 0), 0) as usize;
+                let len = (layout.config_boards(config) * layout.kazans()) as usize;
+                exits.insert(m, config, levels.level(m).part(first..first + len));
+            }
+        }
+        exits
+    }
+
+    /// The same, with room for the levels below `n`.
+    pub fn widen(mut self, n: u32) -> Exits<'a> {
+        if self.parts.len() < n as usize {
+            self.parts.resize(n as usize, vec![None; CONFIG_COUNT]);
+        }
+        self
+    }
+
+    /// Makes `values` the values of `config` at `m` stones.
+    ///
+    /// # Panics
+    ///
+    /// If `m` is not below the count given to [`Exits::below`] or `values`
+    /// is not the configuration's size (a caller's bug).
+    pub fn insert(&mut self, m: u32, config: usize, values: ConfigValues<'a>) {
+        assert!(
+            m >= 1 && (m as usize) < self.parts.len(),
+            "level {m} out of range"
+        );
+        let layout = Layout::new(m);
+        assert_eq!(
+            values.len() as u64,
+            layout.config_boards(config) * layout.kazans(),
+            "configuration {config} at {m} stones has the wrong size"
+        );
+        self.parts[m as usize][config] = Some(values);
+    }
+
+    /// The values of `config` at `m` stones, if present.
+    #[inline]
+    pub fn get(&self, m: u32, config: usize) -> Option<ConfigValues<'a>> {
+        self.parts.get(m as usize)?.get(config).copied().flatten()
+    }
+}
+
+/// The win/draw/loss of the solved levels, one byte per board, from the
+/// empty board up.
+#[derive(Clone, Debug)]
+pub struct WdlLevels {
+    levels: Vec<WdlLevel>,
+    pub(crate) layouts: Vec<Layout>,
+}
+
+impl Default for WdlLevels {
+    fn default() -> WdlLevels {
+        WdlLevels::new()
+    }
+}
+
+impl WdlLevels {
+    /// Only the empty board (every position a draw).
+    pub fn new() -> WdlLevels {
+        WdlLevels {
+            levels: vec![WdlLevel::empty_board()],
+            layouts: vec![Layout::new(0)],
+        }
+    }
+
+    /// The highest stone count held.
+    pub fn max_stones(&self) -> u32 {
+        self.levels.len() as u32 - 1
+    }
+
+    /// Adds the next level.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError::MissingLevel`] unless `level` has `max_stones() + 1`
+    /// stones.
+    pub fn push(&mut self, level: WdlLevel) -> Result<(), SolveError> {
+        let n = self.levels.len() as u32;
+        if level.stones() != n {
+            return Err(SolveError::MissingLevel {
+                wanted: level.stones(),
+                have: self.max_stones(),
+            });
+        }
+        self.layouts.push(Layout::new(n));
+        self.levels.push(level);
+        Ok(())
+    }
+
+    /// Level `n` (`n <= max_stones()`).
+    pub fn level(&self, n: u32) -> &WdlLevel {
+        &self.levels[n as usize]
+    }
+
+    /// The result of a live position with at most `max_stones()` stones.
+    pub fn wdl(&self, pos: &Position) -> Option<Wdl> {
+        let slot = Slot::of(pos)?;
+        let level = self.levels.get(slot.stones as usize)?;
+        Some(level.wdl(self.layouts[slot.stones as usize].index(&slot)))
+    }
+
+    /// The result at kazan offset `j` of board `board` (rank) of
+    /// configuration `config` in level `m`.
+    ///
+    /// # Panics
+    ///
+    /// If level `m` is not held.
+    #[inline]
+    pub fn wdl_in(&self, m: u32, config: usize, board: u64, j: u32) -> Wdl {
+        let layout = &self.layouts[m as usize];
+        self.levels[m as usize].wdl(layout.index_at(layout.global_board(config, board), j))
+    }
+
+    /// Bytes held (one per board).
+    pub fn bytes(&self) -> u64 {
+        self.levels.iter().map(WdlLevel::boards).sum()
+    }
+}

@@ -1,0 +1,502 @@
+//! Distance to mate (DTM): solves every position with `n` stones on the
+//! board, given the solved tables for fewer stones.
+//!
+//! Within one stone count, a move that captures, makes a tuzdyk or sows into
+//! a tuzdyk leaves for a smaller, already solved count (an *exit*); every
+//! other move (a *quiet* move) keeps the board's stones, the kazans and the
+//! tuzdyks, and only hands the move over. The work splits into independent
+//! units ([`UnitId`]), solved in parallel with memory bounded by the units
+//! in flight, each by the unit core ([`crate::solve::core`]) with this
+//! metric's policy.
+//!
+//! Values are exact distances to the end of the game in plies (the winner
+//! hurries, the loser delays). An exit's value is read from the level
+//! below for every kazan split; a board whose best exit wins is a
+//! *tentative* win, as a quiet move may win faster. Whatever is unresolved
+//! at the fixed point is a draw.
+
+use crate::solve::below::{Exits, Levels};
+use crate::solve::cells::{Cell, ConfigValues, LevelBuilder, LevelValues, UnitValues};
+use crate::solve::core::{Frontier, Policy, Unit};
+use crate::solve::error::{SolveError, MAX_DIST};
+use crate::solve::unit::{
+    bits, config_infos, exit_configs, level_units, max_solver_stones, ConfigInfo, UnitId,
+};
+use rayon::prelude::*;
+use std::sync::atomic::AtomicU64;
+use togyz_probe::raw::index::{rank_board, Layout, TuzdykConfig, CONFIG_COUNT};
+use togyz_probe::raw::{landing, sow, Landing};
+use togyz_probe::Value;
+use togyz_probe::{Side, CYCLE, ROW};
+
+// State word of one (board, kazan split) during a unit's solve: 3 bits of
+// kind, 4 bits counting the quiet moves not yet known to lose (at most 9),
+// 25 bits of distance. One word, so a predecessor update touches one cache
+// line.
+const KIND_SHIFT: u32 = 29;
+const CNT_SHIFT: u32 = 25;
+const CNT_ONE: u32 = 1 << CNT_SHIFT;
+const DIST_MASK: u32 = CNT_ONE - 1;
+const _: () = assert!(MAX_DIST <= DIST_MASK);
+/// All quiet moves not yet refuted; the best exit is a loss in `dist`
+/// (0 when there is no exit).
+const PENDING: u32 = 0;
+/// An exit draws, so this cannot be lost.
+const DRAW_FLOOR: u32 = 1;
+/// An exit wins in `dist`; a quiet win may still be faster.
+const WIN_TENTATIVE: u32 = 2;
+const WIN: u32 = 3;
+const LOSS: u32 = 4;
+
+#[inline]
+fn kind(s: u32) -> u32 {
+    s >> KIND_SHIFT
+}
+
+#[inline]
+fn word(kind: u32, dist: u32) -> u32 {
+    (kind << KIND_SHIFT) | dist
+}
+
+#[inline]
+fn quiet_left(s: u32) -> u32 {
+    (s >> CNT_SHIFT) & 0xF
+}
+
+/// Solves one unit of level `n`; `exits` must hold, at every level below
+/// `n`, the configurations of [`exit_configs`]`(unit)`. `progress` is
+/// advanced by positions as the work goes.
+///
+/// # Errors
+///
+/// [`SolveError::MissingExits`] when `exits` lacks a configuration the
+/// unit reads; the solver's limits otherwise.
+pub fn solve_unit(
+    n: u32,
+    exits: &Exits<'_>,
+    unit: UnitId,
+    progress: &AtomicU64,
+) -> Result<UnitValues, SolveError> {
+    if n == 0 || n > max_solver_stones() {
+        return Err(SolveError::TooManyStones(n));
+    }
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second));
+    }
+    for m in 1..n {
+        for config in exit_configs(unit) {
+            if exits.get(m, config).is_none() {
+                return Err(SolveError::MissingExits { stones: m, config });
+            }
+        }
+    }
+    let infos = config_infos();
+    let policy = Dtm {
+        exits,
+        infos: &infos,
+        exit_best: Vec::new(),
+    };
+    let mut u = Unit::new(n, &infos, unit.first, unit.second, policy, progress);
+    u.solve()?;
+    let mut out = Vec::new();
+    for (side, id) in unit.configs().into_iter().enumerate() {
+        let states = u.side_states(side);
+        let values = match side_values::<u8>(states) {
+            Ok(v) => LevelValues::Narrow(v),
+            Err(SolveError::CellTooNarrow) => LevelValues::Wide(side_values::<u16>(states)?),
+            Err(e) => return Err(e),
+        };
+        out.push((id, values));
+    }
+    u.report_done();
+    Ok(out)
+}
+
+/// Solves level `n` whole in memory (all smaller levels must be in
+/// `lower`) and returns its packed values in index order; for tests and
+/// small runs (the `generate` driver writes unit by unit instead).
+/// `progress` is advanced by positions as units finish.
+pub fn solve_level(
+    n: u32,
+    lower: &Levels,
+    progress: &AtomicU64,
+) -> Result<LevelValues, SolveError> {
+    if n == 0 || n > max_solver_stones() {
+        return Err(SolveError::TooManyStones(n));
+    }
+    if lower.max_stones() + 1 < n {
+        return Err(SolveError::MissingLevel {
+            wanted: n,
+            have: lower.max_stones(),
+        });
+    }
+    let exits = Exits::whole(lower);
+    let mut units = level_units(n);
+    // Big units first, for better load balance.
+    units.sort_by_key(|u| std::cmp::Reverse(u.positions(n)));
+    let solved: Vec<UnitValues> = units
+        .into_par_iter()
+        .map(|u| solve_unit(n, &exits, u, progress))
+        .collect::<Result<_, _>>()?;
+    let mut by_config: Vec<Option<LevelValues>> = (0..CONFIG_COUNT).map(|_| None).collect();
+    for (id, values) in solved.into_iter().flatten() {
+        by_config[id] = Some(values);
+    }
+    let parts: Vec<LevelValues> = by_config
+        .into_iter()
+        .map(|v| v.expect("every configuration is in one unit"))
+        .collect();
+    let mut out = LevelBuilder::with_capacity(Layout::new(n).positions() as usize);
+    for part in &parts {
+        out.extend(&part.widened());
+    }
+    Ok(out.finish())
+}
+
+/// The DTM policy over the unit core: what a unit's exits read of the
+/// smaller levels ([`Exits`]), scored for every kazan split.
+struct Dtm<'a> {
+    exits: &'a Exits<'a>,
+    infos: &'a [ConfigInfo],
+    /// The best exit of the board being seeded, per kazan split.
+    exit_best: Vec<Value>,
+}
+
+impl Policy for Dtm<'_> {
+    type State = u32;
+    /// The distance `d + 1`.
+    type Step = u32;
+
+    fn seed(
+        &mut self,
+        n: u32,
+        node: u32,
+        board: &[u8; CYCLE],
+        info: &ConfigInfo,
+        states: &mut [u32],
+        frontier: &mut Frontier,
+    ) -> Result<(), SolveError> {
+        let k = states.len();
+        if board[..ROW].iter().all(|&h| h == 0) {
+            // No stones to move: the opponent collects the board. Only
+            // 81:81 (j = n) is a draw.
+            for (j, s) in states.iter_mut().enumerate() {
+                *s = if j == k - 1 {
+                    word(DRAW_FLOOR, 0)
+                } else {
+                    word(LOSS, 0)
+                };
+            }
+            if k > 1 {
+                frontier.loss(0, node, (1u64 << (k - 1)) - 1);
+            }
+            return Ok(());
+        }
+        let mut quiet = 0u8;
+        let mut has_exit = false;
+        self.exit_best.clear();
+        self.exit_best.resize(k, Value::Loss(0));
+        for h in 0..ROW {
+            if board[h] == 0 {
+                continue;
+            }
+            let mut b = *board;
+            let sown = sow(&mut b, h, info.tz);
+            let mut gain = sown.fed[0] as u32;
+            let lost = sown.fed[1] as u32;
+            let mut child_cfg = info.config;
+            match landing(&b, sown.last, Side::South, info.tz) {
+                Landing::Quiet => {
+                    if gain == 0 && lost == 0 {
+                        quiet += 1;
+                        continue;
+                    }
+                }
+                Landing::Capture(c) => {
+                    gain += c as u32;
+                    b[sown.last] = 0;
+                }
+                Landing::Tuzdyk => {
+                    gain += 3;
+                    b[sown.last] = 0;
+                    child_cfg.mover = Some((sown.last - ROW) as u8);
+                }
+            }
+            has_exit = true;
+            self.score_exit(n, &b, child_cfg.swapped(), gain, lost);
+        }
+        // Seed: group kazan splits by (kind, distance).
+        let mut j = 0;
+        while j < k {
+            let v = if has_exit {
+                self.exit_best[j]
+            } else {
+                Value::Loss(0)
+            };
+            let mut mask = 1u64 << j;
+            let mut j2 = j + 1;
+            while j2 < k && has_exit && self.exit_best[j2] == v {
+                mask |= 1 << j2;
+                j2 += 1;
+            }
+            for s in &mut states[j..j2] {
+                *s = match v {
+                    Value::Win(d) => word(WIN_TENTATIVE, d),
+                    Value::Draw => word(DRAW_FLOOR, 0),
+                    Value::Loss(d) if quiet == 0 => word(LOSS, d),
+                    Value::Loss(d) => word(PENDING, d),
+                } | (quiet as u32) << CNT_SHIFT;
+            }
+            match v {
+                Value::Win(d) => frontier.win(d, node, mask),
+                Value::Loss(d) if quiet == 0 => frontier.loss(d, node, mask),
+                _ => {}
+            }
+            j = j2;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn win_after(d: u32) -> Result<u32, SolveError> {
+        let nd = d + 1;
+        if nd > MAX_DIST {
+            return Err(SolveError::DistanceOverflow(nd));
+        }
+        Ok(nd)
+    }
+
+    #[inline]
+    fn take_win(s: &mut u32, nd: u32) -> Result<bool, SolveError> {
+        let k = kind(*s);
+        if k < WIN_TENTATIVE || (k == WIN_TENTATIVE && (*s & DIST_MASK) > nd) {
+            *s = word(WIN, nd);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    #[inline]
+    fn live_wins(states: &mut [u32], mask: u64, d: u32) -> u64 {
+        // Entries may be stale tentative wins, which are dropped here.
+        let mut live = 0u64;
+        for j in bits(mask) {
+            let s = states[j];
+            if kind(s) == WIN_TENTATIVE && s & DIST_MASK == d {
+                states[j] = word(WIN, d);
+                live |= 1 << j;
+            } else if s == word(WIN, d) {
+                live |= 1 << j;
+            }
+        }
+        live
+    }
+
+    #[inline]
+    fn loss_after(d: u32) -> Result<u32, SolveError> {
+        Self::win_after(d)
+    }
+
+    #[inline]
+    fn refute(s: &mut u32, nd: u32, _d: u32) -> Result<Option<u32>, SolveError> {
+        let kd = kind(*s);
+        if kd == WIN || kd == LOSS {
+            return Ok(None);
+        }
+        *s -= CNT_ONE;
+        if quiet_left(*s) == 0 && kd == PENDING {
+            // The slowest of its refutations and its best exit.
+            let dist = nd.max(*s & DIST_MASK);
+            *s = word(LOSS, dist);
+            return Ok(Some(dist));
+        }
+        Ok(None)
+    }
+}
+
+impl Dtm<'_> {
+    /// Folds the value of one exit move into `exit_best`, for every kazan
+    /// split. `b` is the board after the move (mover seated South),
+    /// `child_cfg` the tuzdyks seen by the opponent, `gain`/`lost` the
+    /// stones that went to the mover's/opponent's kazan.
+    #[inline]
+    fn score_exit(
+        &mut self,
+        n: u32,
+        b: &[u8; CYCLE],
+        child_cfg: TuzdykConfig,
+        gain: u32,
+        lost: u32,
+    ) {
+        let child_n = n - gain - lost;
+        let best = &mut self.exit_best;
+        if child_n == 0 {
+            let empty: &[u8] = &[];
+            return fold_exit(empty, n, child_n, 0, gain, lost, best);
+        }
+        let ci = &self.infos[child_cfg.id()];
+        let first = rank_board(b, &ci.free_rotated, ci.m) * (child_n as u64 + 1);
+        match self.exits.get(child_n, child_cfg.id()) {
+            Some(ConfigValues::Narrow(t)) => fold_exit(t, n, child_n, first, gain, lost, best),
+            Some(ConfigValues::Wide(t)) => fold_exit(t, n, child_n, first, gain, lost, best),
+            None => unreachable!("solve_unit checks that exits holds every configuration reached"),
+        }
+    }
+}
+
+/// The loop of [`Dtm::score_exit`] over the kazan splits, for one cell
+/// type (`table` is unused when the child's board is empty).
+#[inline]
+fn fold_exit<T: Cell>(
+    table: &[T],
+    n: u32,
+    child_n: u32,
+    first: u64,
+    gain: u32,
+    lost: u32,
+    best: &mut [Value],
+) {
+    for (j, slot) in best.iter_mut().enumerate() {
+        let j = j as u32;
+        let v = if j + gain > n {
+            Value::Win(1)
+        } else if j < lost {
+            Value::Loss(1)
+        } else {
+            // The child's mover is our opponent: offset n - gain - j.
+            let cj = n - gain - j;
+            let packed = if child_n == 0 {
+                0 // an empty board: 81:81
+            } else {
+                table[(first + cj as u64) as usize].into()
+            };
+            Value::unpack(packed).back()
+        };
+        if v > *slot {
+            *slot = v;
+        }
+    }
+}
+
+/// The final values of one side of a solved unit (board-major), in cells
+/// of type `T`.
+fn side_values<T: Cell>(states: &[u32]) -> Result<Vec<T>, SolveError> {
+    let mut out = vec![T::default(); states.len()];
+    for (o, &s) in out.iter_mut().zip(states) {
+        let v = match kind(s) {
+            WIN => Value::Win(s & DIST_MASK),
+            LOSS => Value::Loss(s & DIST_MASK),
+            _ => Value::Draw,
+        };
+        let packed = v.pack().expect("distances are bounded by MAX_DIST");
+        *o = T::from_packed(packed).ok_or(SolveError::CellTooNarrow)?;
+    }
+    Ok(out)
+}
+
+/// Solves every level from 1 to `max_stones` in memory (for tests and small
+/// runs; the `generate` driver writes each level as it goes).
+pub fn solve_all(max_stones: u32) -> Result<Levels, SolveError> {
+    let mut levels = Levels::new();
+    let progress = AtomicU64::new(0);
+    for n in 1..=max_stones {
+        let values = solve_level(n, &levels, &progress)?;
+        levels.push(values);
+    }
+    Ok(levels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use togyz_probe::Move;
+    use togyz_probe::Position;
+
+    /// The solver's limits are typed errors, and the stone limit follows
+    /// from the 32-bit node ids.
+    #[test]
+    fn limits_are_errors() {
+        assert_eq!(max_solver_stones(), 17);
+        let progress = AtomicU64::new(0);
+        let levels = Levels::new();
+        let lower = Exits::whole(&levels);
+        assert!(matches!(
+            solve_unit(18, &lower, UnitId::of(0), &progress),
+            Err(SolveError::TooManyStones(18))
+        ));
+        assert!(matches!(
+            solve_unit(3, &lower, UnitId::of(0), &progress),
+            Err(SolveError::MissingExits {
+                stones: 1,
+                config: 0
+            })
+        ));
+        assert!(matches!(
+            solve_level(3, &levels, &progress),
+            Err(SolveError::MissingLevel { wanted: 3, have: 0 })
+        ));
+        assert!(matches!(
+            solve_unit(
+                1,
+                &lower,
+                UnitId {
+                    first: 1,
+                    second: 2
+                },
+                &progress
+            ),
+            Err(SolveError::BadUnit(1, 2))
+        ));
+        assert_eq!(level_units(5).len(), 37);
+        let covered: usize = level_units(5).iter().map(|u| u.configs().len()).sum();
+        assert_eq!(covered, CONFIG_COUNT);
+    }
+
+    /// One- and two-byte cells give the same values, whichever the lower
+    /// levels are held in, and a value over a byte asks for wide cells.
+    #[test]
+    fn narrow_and_wide_cells_agree() {
+        let progress = AtomicU64::new(0);
+        let narrow = solve_all(4).unwrap();
+        let mut wide = Levels::new();
+        for n in 1..=4 {
+            let w = solve_level(n, &wide, &progress)
+                .unwrap()
+                .widened()
+                .into_owned();
+            assert_eq!(w, narrow.table(n).into_owned(), "n={n}");
+            wide.push(LevelValues::Wide(w));
+        }
+        let from_narrow = solve_level(5, &narrow, &progress).unwrap();
+        let from_wide = solve_level(5, &wide, &progress).unwrap();
+        assert!(matches!(from_narrow, LevelValues::Narrow(_)));
+        assert_eq!(from_narrow, from_wide);
+        assert_eq!(
+            LevelValues::from_packed(vec![0, 255, 256]),
+            LevelValues::Wide(vec![0, 255, 256])
+        );
+        assert_eq!(
+            LevelValues::from_packed(vec![0, 255]),
+            LevelValues::Narrow(vec![0, 255])
+        );
+        assert_eq!(u8::from_packed(Value::Win(127).pack().unwrap()), Some(255));
+        assert_eq!(u8::from_packed(Value::Loss(127).pack().unwrap()), None);
+        assert_eq!(u8::from_packed(Value::Loss(126).pack().unwrap()), Some(254));
+    }
+
+    /// docs/rules.md example 3: the side to move loses in 4 plies.
+    #[test]
+    fn one_extra_move_is_lost_in_four() {
+        let levels = solve_all(4).unwrap();
+        let holes = {
+            let mut h = [0u8; CYCLE];
+            h[8] = 2; // South hole 9
+            h[ROW + 1] = 2; // North hole 2
+            h
+        };
+        let pos = Position::new(holes, [79, 79], [None, None], Side::South, 1).unwrap();
+        assert_eq!(levels.value(&pos), Some(Value::Loss(4)));
+        let after = pos.after(Move::new(9).unwrap()).unwrap();
+        assert_eq!(levels.value(&after), Some(Value::Win(3)));
+    }
+}

@@ -1,0 +1,42 @@
+//! Why a level or unit could not be solved, and the solver's distance bound.
+
+use crate::solve::unit::max_solver_stones;
+use togyz_probe::MAX_PACKED_DISTANCE;
+
+/// Why a level could not be solved.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// A distance outgrew the in-memory encoding.
+    #[error("a distance of {0} plies exceeds the solver's limit of {MAX_DIST}")]
+    DistanceOverflow(u32),
+    /// Levels must be solved in ascending order.
+    #[error("level {wanted} needs all levels below it, but only {have} are solved")]
+    MissingLevel {
+        /// The level asked for.
+        wanted: u32,
+        /// Levels available (highest).
+        have: u32,
+    },
+    /// A unit's exits reach a configuration of a smaller level that was
+    /// not given to the solver.
+    #[error("the values of tuzdyk configuration {config} at {stones} stones, which the unit's exits reach, were not given")]
+    MissingExits {
+        /// The smaller level.
+        stones: u32,
+        /// The configuration.
+        config: usize,
+    },
+    /// More stones than the solver supports ([`max_solver_stones`]).
+    #[error("{0} stones is beyond what the solver supports (at most {max} stones: a unit's boards are numbered with 32-bit ids)", max = max_solver_stones())]
+    TooManyStones(u32),
+    /// A unit that is not a tuzdyk configuration and its swap.
+    #[error("configurations {0} and {1} do not form a unit")]
+    BadUnit(usize, usize),
+    /// A value does not fit a one-byte cell; [`solve_unit`](crate::solve::dtm::solve_unit) then keeps the
+    /// configuration's values in two-byte cells.
+    #[error("a distance does not fit a one-byte cell")]
+    CellTooNarrow,
+}
+
+/// Largest distance the solver handles: what a packed [`Value`](togyz_probe::Value) holds.
+pub const MAX_DIST: u32 = MAX_PACKED_DISTANCE;

@@ -1,0 +1,19 @@
+//! Retrograde solving of one level given the smaller ones, in memory: the
+//! units a level splits into ([`unit`](mod@unit)), the quiet un-moves ([`unmove`]),
+//! a board's moves played forward ([`moves`]), packed values in one- or
+//! two-byte cells ([`cells`]), what is held of the smaller levels
+//! ([`below`]), the draw split of every board ([`score`]), and the two
+//! metrics' solvers ([`dtm`], [`dtc`]).
+//!
+//! The lowest layer of the generator: it reads and writes no file.
+
+pub mod below;
+pub mod cells;
+pub mod core;
+pub mod dtc;
+pub mod dtm;
+pub mod error;
+pub mod moves;
+pub mod score;
+pub mod unit;
+pub mod unmove;

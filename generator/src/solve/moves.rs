@@ -1,0 +1,76 @@
+//! A board's moves played forward: the position of a board at a kazan
+//! offset, and its successors, each move played once (sowing, captures
+//! and tuzdyks do not depend on the kazans).
+
+use togyz_probe::raw::index::{Slot, TuzdykConfig};
+use togyz_probe::{Move, Position, Side, HALF};
+
+/// The live position of a board (mover seated South) at kazan offset `j`.
+pub fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Position {
+    let mover = HALF as u32 - n + j;
+    let opponent = HALF as u32 - j;
+    Position::new(
+        *board,
+        [mover as u8, opponent as u8],
+        config.hole_numbers(),
+        Side::South,
+        1,
+    )
+    .expect("every board of the index is a valid position")
+}
+
+/// Plays each legal move of `board` at level `n` (mover South, kazan
+/// offset 0) once, giving `each` its hole and the successor; returns the
+/// position at offset 0 and the mask of the legal holes.
+pub fn play_each(
+    n: u32,
+    config: TuzdykConfig,
+    board: &[u8; 18],
+    mut each: impl FnMut(usize, Position),
+) -> (Position, u16) {
+    let pos = position_at(n, config, board, 0);
+    let legal = pos.row_mask();
+    let mut mask = legal;
+    while mask != 0 {
+        let hole = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        each(
+            hole,
+            pos.after_unchecked(Move::from_index(hole).expect("a bit of the row mask")),
+        );
+    }
+    (pos, legal)
+}
+
+/// The quiet moves of `board` at level `n` (the mover's holes, at
+/// configuration `config`), each played once, at kazan offset 0: sowing,
+/// captures and tuzdyks do not depend on the kazans. A quiet move (no
+/// capture, tuzdyk or feed, so the stone count stays) whose game goes on
+/// keeps both kazans and swaps the sides, so at every kazan offset `j`
+/// its successor is the same board at offset `n - j`: entry
+/// `(config id, first cell of that board)` for its hole, `None` for an
+/// empty hole or any other move. Also the mask of the legal holes.
+pub fn quiet_successors(
+    n: u32,
+    config: TuzdykConfig,
+    board: &[u8; 18],
+) -> ([Option<(usize, u64)>; 9], u16) {
+    let mut quiet = [None; 9];
+    let (_, legal) = play_each(n, config, board, |hole, child| {
+        quiet[hole] = quiet_slot(n, &child)
+    });
+    (quiet, legal)
+}
+
+/// `(config id, first cell of its board)` of `child`, a successor of a
+/// level-`n` position, if the move was quiet and the game goes on (then
+/// at every kazan offset: the kazans only decide the game when a kazan
+/// grows).
+#[inline]
+pub fn quiet_slot(n: u32, child: &Position) -> Option<(usize, u64)> {
+    if child.outcome().is_some() || child.stones_on_board() != n {
+        return None;
+    }
+    let slot = Slot::of(child).expect("a live successor has an index slot");
+    Some((slot.config.id(), slot.board * (n as u64 + 1)))
+}

@@ -1,0 +1,196 @@
+//! Units of work and the per-configuration constants the solvers share.
+//!
+//! Within one stone count, a quiet move links configuration `c` to
+//! `c.swapped()`, so a level splits into independent *units*, one per pair
+//! `{c, c.swapped()}` ([`UnitId`]); the exits of a unit reach only the
+//! configurations of the smaller levels that [`exit_configs`] names.
+
+use togyz_probe::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT, MAX_STONES};
+use togyz_probe::raw::tuzdyk_allowed;
+use togyz_probe::{Side, CYCLE, ROW};
+
+/// The configurations of the smaller levels that the exits of `unit` reach,
+/// seen by the player who moves next: each side's swap (a capture or a
+/// stone sown into a tuzdyk keeps the tuzdyks), and the swap of each
+/// configuration a tuzdyk made from it leads to. The same at every level.
+pub fn exit_configs(unit: UnitId) -> Vec<usize> {
+    let mut out = Vec::new();
+    for id in unit.configs() {
+        let config = TuzdykConfig::from_id(id);
+        out.push(config.swapped().id());
+        let tz = config.cycle_indices();
+        for h in 0..ROW {
+            if tuzdyk_allowed(ROW + h, Side::South, tz) {
+                let made = TuzdykConfig {
+                    mover: Some(h as u8),
+                    ..config
+                };
+                out.push(made.swapped().id());
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Per-configuration constants for ranking and sowing.
+#[derive(Clone, Copy)]
+pub(crate) struct ConfigInfo {
+    pub(crate) config: TuzdykConfig,
+    /// Free holes, mover seated South.
+    pub(crate) free: [u8; CYCLE],
+    /// The same holes as seen from the other player's seat (for ranking a
+    /// child board without rotating it).
+    pub(crate) free_rotated: [u8; CYCLE],
+    pub(crate) m: usize,
+    pub(crate) tz: [u8; 2],
+}
+
+impl ConfigInfo {
+    pub(crate) fn new(config: TuzdykConfig) -> ConfigInfo {
+        let free = config.free_indices();
+        let mut free_rotated = [0u8; CYCLE];
+        for (r, &f) in free_rotated.iter_mut().zip(free.iter()) {
+            *r = (f + ROW as u8) % CYCLE as u8;
+        }
+        ConfigInfo {
+            config,
+            free,
+            free_rotated,
+            m: config.free_holes(),
+            tz: config.cycle_indices(),
+        }
+    }
+}
+
+pub(crate) fn config_infos() -> Vec<ConfigInfo> {
+    TuzdykConfig::all().map(ConfigInfo::new).collect()
+}
+
+#[inline]
+pub(crate) fn rotate(b: &[u8; CYCLE]) -> [u8; CYCLE] {
+    let mut r = [0u8; CYCLE];
+    r[..ROW].copy_from_slice(&b[ROW..]);
+    r[ROW..].copy_from_slice(&b[..ROW]);
+    r
+}
+
+/// The most stones the solver handles: the largest `n` for which every
+/// unit's boards fit 32-bit node ids (and a kazan-split mask fits 64 bits,
+/// and the index covers `n`). 17 with the 73 configurations of the rules.
+pub fn max_solver_stones() -> u32 {
+    (1..=MAX_STONES.min(63))
+        .take_while(|&n| level_units(n).iter().all(|u| u.boards(n) < u32::MAX as u64))
+        .last()
+        .unwrap_or(0)
+}
+
+/// One unit of work within a level: a tuzdyk configuration and its swap
+/// (the same configuration when it is its own swap). Units of one level are
+/// independent given the levels below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UnitId {
+    /// The smaller configuration id.
+    pub first: usize,
+    /// `first`'s swap (equal to `first` when it is its own swap).
+    pub second: usize,
+}
+
+impl UnitId {
+    /// The unit holding configuration `id`.
+    pub fn of(id: usize) -> UnitId {
+        let twin = TuzdykConfig::from_id(id).swapped().id();
+        UnitId {
+            first: id.min(twin),
+            second: id.max(twin),
+        }
+    }
+
+    /// The unit's configurations (one or two).
+    pub fn configs(&self) -> Vec<usize> {
+        if self.first == self.second {
+            vec![self.first]
+        } else {
+            vec![self.first, self.second]
+        }
+    }
+
+    /// Boards of the unit at `n` stones (its node count).
+    pub fn boards(&self, n: u32) -> u64 {
+        self.configs()
+            .iter()
+            .map(|&id| board_count(n, TuzdykConfig::from_id(id).free_holes()))
+            .sum()
+    }
+
+    /// Positions of the unit at `n` stones.
+    pub fn positions(&self, n: u32) -> u64 {
+        self.boards(n) * (n as u64 + 1)
+    }
+}
+
+/// The units of level `n`, by their first configuration (37 with the 73
+/// configurations: the empty one, 8 one-tuzdyk pairs, 28 two-tuzdyk pairs).
+pub fn level_units(_n: u32) -> Vec<UnitId> {
+    (0..CONFIG_COUNT)
+        .filter(|&id| UnitId::of(id).first == id)
+        .map(UnitId::of)
+        .collect()
+}
+
+/// The set bits of `mask` (kazan offsets), lowest first.
+#[inline]
+pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let j = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            j
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use togyz_probe::raw::index::BoardWalker;
+    use togyz_probe::raw::{landing, sow, Landing};
+
+    fn unit_swap(unit: UnitId) -> usize {
+        TuzdykConfig::from_id(unit.first).swapped().id()
+    }
+
+    /// `exit_configs` names every configuration that exits reach (with few
+    /// stones some tuzdyks cannot be made yet, so it may name more).
+    #[test]
+    fn exit_configs_hold_those_the_exits_reach() {
+        let n = 5;
+        for unit in level_units(n) {
+            let mut reached = std::collections::BTreeSet::new();
+            for id in unit.configs() {
+                let config = TuzdykConfig::from_id(id);
+                let tz = config.cycle_indices();
+                let mut w = BoardWalker::new(n, config, 0, u64::MAX);
+                while let Some((_, board)) = w.current() {
+                    for h in (0..ROW).filter(|&h| board[h] > 0) {
+                        let mut b = *board;
+                        let sown = sow(&mut b, h, tz);
+                        let mut child = config;
+                        let landing = landing(&b, sown.last, Side::South, tz);
+                        if landing == Landing::Tuzdyk {
+                            child.mover = Some((sown.last - ROW) as u8);
+                        }
+                        if landing != Landing::Quiet || sown.fed != [0, 0] {
+                            reached.insert(child.swapped().id());
+                        }
+                    }
+                    w.advance();
+                }
+            }
+            let named: std::collections::BTreeSet<usize> = exit_configs(unit).into_iter().collect();
+            assert!(reached.is_subset(&named), "{unit:?}: {reached:?} {named:?}");
+            assert!(reached.contains(&unit_swap(unit)), "{unit:?}");
+        }
+    }
+}
