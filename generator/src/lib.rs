@@ -22,14 +22,6 @@ macro_rules! say {
     }};
 }
 
-/// `eprintln!("warning: ...")` that never panics (see `say!`).
-macro_rules! warn {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), "warning: {}", format_args!($($arg)*));
-    }};
-}
-
 pub mod files;
 pub mod levels;
 pub mod run;

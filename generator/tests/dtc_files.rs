@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 use togyz_gen::files::decode::DecodeAll;
 use togyz_gen::files::write::{write_table, WriteError};
 use togyz_gen::files::write_dtc::write_dtc_table;
-use togyz_gen::run::generate::GenerateArgs;
+use togyz_gen::run::event::silent;
+use togyz_gen::run::generate::GenerateOptions;
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
@@ -167,9 +168,9 @@ fn generate_dtc_resumes_over_dtm_tables() {
         write_table(dir.path(), n, &small().dtm.table(n)).unwrap();
     }
     write_dtc(small(), reference.path(), 3, 4);
-    let mut args = GenerateArgs::new(4, dir.path());
+    let mut args = GenerateOptions::new(4, dir.path());
     args.metric = Metric::Dtc;
-    let summaries = togyz_gen::run::generate::generate(&args).unwrap();
+    let summaries = togyz_gen::run::generate::generate(&args, &silent).unwrap();
     assert_eq!(
         summaries.iter().map(|s| s.reused).collect::<Vec<_>>(),
         [true, true, false, false]
@@ -180,11 +181,11 @@ fn generate_dtc_resumes_over_dtm_tables() {
         assert!(a == b, "n={n}: generate and write_dtc_table differ");
     }
     // A second run keeps everything; a DTM run cannot build on DTC.
-    let again = togyz_gen::run::generate::generate(&args).unwrap();
+    let again = togyz_gen::run::generate::generate(&args, &silent).unwrap();
     assert!(again.iter().all(|s| s.reused));
-    let mut dtm = GenerateArgs::new(5, dir.path());
+    let mut dtm = GenerateOptions::new(5, dir.path());
     dtm.metric = Metric::Dtm;
-    let err = togyz_gen::run::generate::generate(&dtm)
+    let err = togyz_gen::run::generate::generate(&dtm, &silent)
         .unwrap_err()
         .to_string();
     assert!(err.contains("togyz-03.tkb") && err.contains("DTC"), "{err}");
