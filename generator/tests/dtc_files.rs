@@ -189,7 +189,7 @@ fn generate_dtc_resumes_over_dtm_tables() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("togyz-03.tkb") && err.contains("DTC"), "{err}");
-    verify_dir(dir.path(), false, false).unwrap();
+    verify_dir(dir.path()).unwrap();
 }
 
 /// Rewrites the header checksum of a table whose header was changed, so
@@ -341,7 +341,7 @@ fn a_loss_one_ply_does_not_recover_is_an_error() {
         other => panic!("{:?}", other.map(|v| v.len())),
     }
     assert!(file.value(index / k, (index % k) as u32).is_err());
-    assert!(verify_dir(dir.path(), false, false).is_err());
+    assert!(verify_dir(dir.path()).is_err());
 }
 
 /// A damaged table whose losses form a cycle of quiet moves (each lost
@@ -426,7 +426,7 @@ fn a_cycle_of_losses_in_a_damaged_table_is_an_error_not_a_loop() {
         }
     }
     assert!(file.decode_all().is_err());
-    assert!(verify_dir(dir.path(), false, false).is_err());
+    assert!(verify_dir(dir.path()).is_err());
 }
 
 /// `verify` finds a DTC entry changed by one ply, and a table whose values
@@ -446,7 +446,7 @@ fn verify_catches_a_wrong_dtc_entry() {
     };
     values[at] = Value::Win(d - 1).pack().unwrap();
     write_dtc_table(dir.path(), n, &values).unwrap();
-    match verify_dir(dir.path(), false, false) {
+    match verify_dir(dir.path()) {
         Err(VerifyError::Inconsistent {
             stones,
             stored,

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use togyz_gen::files::decode::DecodeAll;
 use togyz_gen::files::write::write_table;
 use togyz_gen::files::write_dtc::write_dtc_table;
+use togyz_gen::run::event::silent;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::dtm;
@@ -38,7 +39,7 @@ fn write_dtc(dir: &Path, from: u32, to: u32) {
 /// Verifies `dir` with the smaller levels read from files (`hold` 0) and
 /// held whole.
 fn verify_both(dir: &Path) -> [Result<usize, VerifyError>; 2] {
-    [0, u64::MAX].map(|hold| verify_dir_holding(dir, false, false, hold).map(|r| r.len()))
+    [0, u64::MAX].map(|hold| verify_dir_holding(dir, hold, &silent).map(|r| r.len()))
 }
 
 #[test]

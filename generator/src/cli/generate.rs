@@ -1,15 +1,13 @@
 //! `togyz-gen generate` and `togyz-gen assemble`: their flags, and the
 //! printing of their events, bars and summary.
 
-use indicatif::ProgressBar;
+use crate::cli::Printer;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use togyz_answer::parse_bytes;
 use togyz_gen::levels::lower;
 use togyz_gen::run::error::GenerateError;
-use togyz_gen::run::event::{DamagedUnit, Event};
-use togyz_gen::run::generate::{self, stones, GenerateOptions, LevelSummary, Shard};
-use togyz_gen::run::progress::{metric_arg, positions_bar, threads_arg};
+use togyz_gen::run::generate::{self, GenerateOptions, LevelSummary, Shard};
+use togyz_gen::run::progress::{metric_arg, threads_arg};
 use togyz_probe::Metric;
 
 /// Arguments of `togyz-gen generate`.
@@ -76,140 +74,6 @@ pub struct AssembleArgs {
     /// The output folder the shards wrote into.
     #[arg(long, default_value = "tables")]
     pub out: PathBuf,
-}
-
-/// Prints a run's events; draws the bar of a level's first batch of units
-/// unless `quiet`.
-struct Printer {
-    quiet: bool,
-    bar: Mutex<Option<ProgressBar>>,
-}
-
-impl Printer {
-    fn new(quiet: bool) -> Printer {
-        Printer {
-            quiet,
-            bar: Mutex::new(None),
-        }
-    }
-
-    fn bar(&self) -> std::sync::MutexGuard<'_, Option<ProgressBar>> {
-        self.bar.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn event(&self, event: Event<'_>) {
-        match event {
-            Event::Removed { path } => {
-                say!("removed {}, left by an interrupted run", path.display())
-            }
-            Event::Planned { line } => say!("{line}"),
-            Event::Kept {
-                stones: n,
-                table,
-                path,
-            } => say!("{:>9}: {table} found in {}, kept", stones(n), path.display()),
-            Event::UnitsResumed {
-                stones: n,
-                resumed,
-                units,
-                dir,
-            } => say!(
-                "{:>9}: {resumed} of {units} units already solved in {}, kept",
-                stones(n),
-                dir.display()
-            ),
-            Event::UnitsStarted {
-                stones: n,
-                positions,
-                first,
-            } => {
-                let show = first && !self.quiet && positions > 0;
-                *self.bar() = show.then(|| positions_bar(positions, stones(n), true));
-            }
-            Event::UnitsProgress { solved, .. } => {
-                if let Some(bar) = self.bar().as_ref() {
-                    bar.set_position(solved);
-                }
-            }
-            Event::UnitsEnded { .. } => {
-                if let Some(bar) = self.bar().take() {
-                    bar.finish_and_clear();
-                }
-            }
-            Event::UnitsSolved {
-                stones: n,
-                positions,
-                units,
-                seconds,
-                dir,
-            } => say!(
-                "{:>9}: {positions} positions in {units} units solved in {seconds:.1}s into {}",
-                stones(n),
-                dir.display()
-            ),
-            Event::MoreUnitsSolved {
-                stones: n,
-                positions,
-                units,
-            } => say!(
-                "{:>9}: {positions} positions in {units} more units solved",
-                stones(n)
-            ),
-            Event::Waiting {
-                stones: n,
-                missing,
-                units,
-                path,
-                waited,
-                timeout,
-            } => say!(
-                "{:>9}: waiting for the other shards: {missing} of {units} units unsolved, {} not yet written (waited {waited:.0} s, giving up after {timeout} s)",
-                stones(n),
-                path.display()
-            ),
-            Event::Assembled {
-                stones: n,
-                seconds,
-                path,
-                bytes,
-                positions,
-            } => say!(
-                "{:>9}: table assembled in {seconds:.1}s: {} ({bytes} bytes, {:.2} bits/position)",
-                stones(n),
-                path.display(),
-                bytes as f64 * 8.0 / positions as f64
-            ),
-            Event::Damaged {
-                path,
-                reason,
-                action,
-            } => {
-                let done = match action {
-                    DamagedUnit::Removed => "removed, the unit is solved again",
-                    DamagedUnit::Replaced => "replaced by the unit just solved",
-                    DamagedUnit::Left => "`togyz-gen generate` solves the unit again",
-                };
-                warn!("{}: damaged unit file ({reason}): {done}", path.display())
-            }
-            Event::NotAssembled {
-                stones: n,
-                missing,
-                units,
-                dir,
-            } => say!(
-                "{:>9}: {missing} of {units} units not solved yet in {}, not assembled",
-                stones(n),
-                dir.display()
-            ),
-            Event::AssembledElsewhere { stones: n, holder } => say!(
-                "{:>9}: being assembled by another run ({holder}), not assembled here",
-                stones(n)
-            ),
-            Event::NothingToAssemble { out } => {
-                say!("nothing to assemble in {}", out.display())
-            }
-        }
-    }
 }
 
 /// Runs `togyz-gen generate`: the run's lines, then its summary.

@@ -1,4 +1,4 @@
-//! What `generate` and `assemble` report as they go: an [`Event`] per
+//! What `generate`, `assemble` and `verify` report as they go: an [`Event`] per
 //! level, per batch of units or per progress poll (every tenth of a
 //! second while units are solved), never per position. The library prints
 //! nothing; the caller decides what to show.
@@ -163,5 +163,37 @@ pub enum Event<'a> {
     NothingToAssemble {
         /// The folder.
         out: &'a Path,
+    },
+    /// `verify`: a level's check starts.
+    Checking {
+        /// Stones of the level.
+        stones: u32,
+        /// Positions in the level.
+        positions: u64,
+    },
+    /// `verify`: positions checked so far in the level (polled).
+    CheckProgress {
+        /// Stones of the level.
+        stones: u32,
+        /// Positions checked so far (at most `positions`).
+        checked: u64,
+        /// Positions in the level.
+        positions: u64,
+    },
+    /// `verify`: a level's check is over (passed or failed).
+    Checked {
+        /// Stones of the level.
+        stones: u32,
+    },
+    /// `verify`: a level's every entry and checksum passed.
+    Verified {
+        /// Stones of the level.
+        stones: u32,
+        /// Positions checked.
+        positions: u64,
+        /// Seconds spent (checksums, decoding and the successor check).
+        seconds: f64,
+        /// The table file.
+        path: &'a Path,
     },
 }
