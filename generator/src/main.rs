@@ -3,7 +3,6 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use togyz_gen::run::plan;
-use togyz_gen::stats;
 
 /// `println!` that never panics: when standard output is closed or fails
 /// (`togyz-gen generate | head -1`), the line is lost and the work goes on
@@ -25,7 +24,7 @@ macro_rules! warn {
 
 mod cli;
 
-use cli::{generate, verify};
+use cli::{generate, stats, verify};
 
 #[derive(Parser)]
 #[command(

@@ -40,15 +40,15 @@ use crate::files::decode::DecodeAll;
 use crate::files::write::Census;
 use crate::levels::lower::{self, Lower};
 use crate::levels::lower_wdl::{LowerWdl, UnitWdl};
-use crate::run::event::{silent, Event, Report};
+use crate::run::event::{polled, silent, Event, Report};
 use crate::run::progress::with_threads;
 use crate::solve::below::Exits;
 use crate::solve::cells::{ConfigValues, LevelValues};
 use crate::solve::moves::{play_each, quiet_slot};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 use togyz_probe::raw::format::{self, TableFile};
 use togyz_probe::raw::index::Slot;
 use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykConfig};
@@ -274,7 +274,14 @@ pub fn verify_dir_holding(
             positions,
         });
         let checked = AtomicU64::new(0);
-        let result = polled(&checked, positions, n, report, || match file.metric() {
+        let tick = |c: u64| {
+            report(Event::CheckProgress {
+                stones: n,
+                checked: c.min(positions),
+                positions,
+            })
+        };
+        let result = polled(&checked, tick, || match file.metric() {
             Metric::Dtm => check_level(n, &file, Smaller::Dtm(&lower), &checked),
             Metric::Dtc => check_level(n, &file, Smaller::Dtc(&wdl), &checked),
         });
@@ -301,33 +308,6 @@ pub fn verify_dir_holding(
         }
     }
     Ok(reports)
-}
-
-/// Runs `f` while a thread reports the `progress` (of `positions`, level
-/// `n`) every tenth of a second.
-fn polled<R: Send>(
-    progress: &AtomicU64,
-    positions: u64,
-    n: u32,
-    report: Report<'_>,
-    f: impl FnOnce() -> R + Send,
-) -> R {
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                report(Event::CheckProgress {
-                    stones: n,
-                    checked: progress.load(Ordering::Relaxed).min(positions),
-                    positions,
-                });
-                std::thread::sleep(Duration::from_millis(100));
-            }
-        });
-        let r = f();
-        done.store(true, Ordering::Relaxed);
-        r
-    })
 }
 
 /// The header's wins, draws, losses and longest distances against the

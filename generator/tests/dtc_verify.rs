@@ -140,11 +140,13 @@ fn per_unit_dtc_verify_catches_a_rewritten_entry() {
 fn dtc_stats_per_unit_equal_the_whole_level_census() {
     let dir = tempfile::tempdir().unwrap();
     write_dtc(dir.path(), 1, MAX);
-    let per_unit = collect(dir.path(), 3, false).unwrap();
+    let per_unit = collect(dir.path(), 3, &silent).unwrap();
     assert_eq!(per_unit.len(), MAX as usize);
-    let bar = indicatif::ProgressBar::hidden();
     for (s, n) in per_unit.iter().zip(1..) {
-        let whole = level_stats(n, &dtc_levels()[n as usize].widened(), 3, &bar);
+        let values = dtc_levels()[n as usize].widened();
+        let counted = std::sync::atomic::AtomicU64::new(0);
+        let whole = level_stats(n, &values, 3, &counted);
         assert_eq!(*s, whole, "{n} stones");
+        assert_eq!(counted.into_inner(), values.len() as u64, "{n} stones");
     }
 }

@@ -3,6 +3,7 @@
 //! output, warnings on standard error, progress bars).
 
 pub mod generate;
+pub mod stats;
 pub mod verify;
 
 use indicatif::ProgressBar;
@@ -161,6 +162,23 @@ impl Printer {
                 }
             }
             Event::Checked { .. } => {
+                if let Some(bar) = self.bar().take() {
+                    bar.finish_and_clear();
+                }
+            }
+            Event::Counting {
+                stones: n,
+                positions,
+            } => {
+                let show = !self.quiet;
+                *self.bar() = show.then(|| positions_bar(positions, format!("stats {n:2}"), true));
+            }
+            Event::CountProgress { counted, .. } => {
+                if let Some(bar) = self.bar().as_ref() {
+                    bar.set_position(counted);
+                }
+            }
+            Event::Counted { .. } => {
                 if let Some(bar) = self.bar().take() {
                     bar.finish_and_clear();
                 }

@@ -1,9 +1,11 @@
-//! What `generate`, `assemble` and `verify` report as they go: an [`Event`] per
+//! What `generate`, `assemble`, `verify` and `stats` report as they go: an [`Event`] per
 //! level, per batch of units or per progress poll (every tenth of a
 //! second while units are solved), never per position. The library prints
 //! nothing; the caller decides what to show.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 /// The callback a run reports through; called from the run's threads
 /// (hence `Sync`), and never with a lock held.
@@ -11,6 +13,28 @@ pub type Report<'r> = &'r (dyn Fn(Event<'_>) + Sync);
 
 /// A report that drops every event.
 pub fn silent(_: Event<'_>) {}
+
+/// Runs `f` while a thread passes the value of `progress` to `tick` every
+/// tenth of a second: progress reaches the report without the work
+/// calling it.
+pub fn polled<R: Send>(
+    progress: &AtomicU64,
+    tick: impl Fn(u64) + Sync,
+    f: impl FnOnce() -> R + Send,
+) -> R {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                tick(progress.load(Ordering::Relaxed));
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        let r = f();
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
 
 /// What was done to a damaged unit file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,5 +219,26 @@ pub enum Event<'a> {
         seconds: f64,
         /// The table file.
         path: &'a Path,
+    },
+    /// `stats`: a level's census starts.
+    Counting {
+        /// Stones of the level.
+        stones: u32,
+        /// Positions in the level.
+        positions: u64,
+    },
+    /// `stats`: positions counted so far in the level (polled).
+    CountProgress {
+        /// Stones of the level.
+        stones: u32,
+        /// Positions counted so far (at most `positions`).
+        counted: u64,
+        /// Positions in the level.
+        positions: u64,
+    },
+    /// `stats`: a level's census is over.
+    Counted {
+        /// Stones of the level.
+        stones: u32,
     },
 }
