@@ -12,16 +12,6 @@
 //! * [`verify`]: an independent check of written tables;
 //! * [`stats`]: endgame statistics.
 
-/// `println!` that never panics: when standard output is closed or fails
-/// (`togyz-gen generate | head -1`), the line is lost and the work goes on
-/// (`println!` would panic on the closed pipe).
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
-    }};
-}
-
 pub mod files;
 pub mod levels;
 pub mod run;

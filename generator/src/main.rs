@@ -2,7 +2,6 @@
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
-use togyz_gen::run::plan;
 
 /// `println!` that never panics: when standard output is closed or fails
 /// (`togyz-gen generate | head -1`), the line is lost and the work goes on
@@ -24,7 +23,7 @@ macro_rules! warn {
 
 mod cli;
 
-use cli::{generate, stats, verify};
+use cli::{generate, plan, stats, verify};
 
 #[derive(Parser)]
 #[command(

@@ -2,12 +2,12 @@
 //! printing of their events, bars and summary.
 
 use crate::cli::Printer;
+use crate::cli::{metric_arg, threads_arg};
 use std::path::{Path, PathBuf};
 use togyz_answer::parse_bytes;
 use togyz_gen::levels::lower;
 use togyz_gen::run::error::GenerateError;
 use togyz_gen::run::generate::{self, GenerateOptions, LevelSummary, Shard};
-use togyz_gen::run::progress::{metric_arg, threads_arg};
 use togyz_probe::Metric;
 
 /// Arguments of `togyz-gen generate`.

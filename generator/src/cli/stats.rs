@@ -1,9 +1,9 @@
 //! `togyz-gen stats`: its flags, its bars, and the report printed as
 //! Markdown or JSON.
 
+use crate::cli::threads_arg;
 use crate::cli::Printer;
 use std::path::PathBuf;
-use togyz_gen::run::progress::threads_arg;
 use togyz_gen::stats::{self, markdown, StatsError, StatsOptions};
 
 /// Arguments of `togyz-gen stats`.

@@ -1,12 +1,12 @@
 //! `togyz-gen verify`: its flags, and the printing of its lines, bars and
 //! summary.
 
+use crate::cli::threads_arg;
 use crate::cli::Printer;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 use togyz_gen::levels::lower;
-use togyz_gen::run::progress::threads_arg;
 use togyz_gen::verify::{self, thousands, VerifyError, VerifyOptions};
 
 /// Arguments of `togyz-gen verify`.
