@@ -12,24 +12,6 @@
 //! * [`verify`]: an independent check of written tables;
 //! * [`stats`]: endgame statistics.
 
-/// `println!` that never panics: when standard output is closed or fails
-/// (`togyz-gen generate | head -1`), the line is lost and the work goes on
-/// (`println!` would panic on the closed pipe).
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
-    }};
-}
-
-/// `eprintln!("warning: ...")` that never panics (see `say!`).
-macro_rules! warn {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), "warning: {}", format_args!($($arg)*));
-    }};
-}
-
 pub mod files;
 pub mod levels;
 pub mod run;

@@ -2,8 +2,28 @@
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
-use togyz_gen::run::{generate, plan};
-use togyz_gen::{stats, verify};
+
+/// `println!` that never panics: when standard output is closed or fails
+/// (`togyz-gen generate | head -1`), the line is lost and the work goes on
+/// (`println!` would panic on the closed pipe).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `eprintln!("warning: ...")` that never panics (see `say!`).
+macro_rules! warn {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "warning: {}", format_args!($($arg)*));
+    }};
+}
+
+mod cli;
+
+use cli::{generate, plan, stats, verify};
 
 #[derive(Parser)]
 #[command(

@@ -38,14 +38,15 @@ pub use markdown::markdown;
 pub use report::{report, ByClass, CensusReport, LevelReport, Line, Report, ZugzwangReport};
 
 use crate::files::decode::DecodeAll;
-use crate::run::progress::{positions_bar, threads_arg, with_threads};
+use crate::run::event::{polled, Event, Report as Events};
+use crate::run::progress::with_threads;
 use crate::verify::{self, thousands, VerifyError};
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use togyz_probe::raw::format::{self, TableFile};
 use togyz_probe::raw::index::Slot;
 use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig};
@@ -54,32 +55,34 @@ use togyz_probe::{Metric, Value};
 use togyz_probe::{Position, Side};
 use togyz_probe::{ProbeError, Tablebase};
 
-/// Arguments of `togyz-gen stats`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct StatsArgs {
-    /// Folder holding the tables (`togyz-NN.tkb`, 1..=N stones); default:
-    /// $TOGYZ_TABLES, else ./tables (as togyz-probe).
-    #[arg(long, env = "TOGYZ_TABLES", default_value = "tables")]
+/// What a `stats` run reads and makes.
+#[derive(Debug, Clone)]
+pub struct StatsOptions {
+    /// Folder holding the tables (`togyz-NN.tkb`, 1..=N stones).
     pub tables: PathBuf,
-    /// Print the report as JSON instead of Markdown.
-    #[arg(long)]
-    pub json: bool,
     /// Move-count limits, in plies: for each, the wins that need more.
-    #[arg(long, value_delimiter = ',', default_value = "40,60,100")]
     pub limits: Vec<u32>,
     /// Also draw the distribution of win distances per stone count as an
     /// SVG chart into this file.
-    #[arg(long)]
     pub chart: Option<PathBuf>,
-    /// Mutual zugzwang examples shown per stone count.
-    #[arg(long, default_value_t = 3)]
+    /// Mutual zugzwang examples kept per stone count.
     pub examples: usize,
-    /// Worker threads, at least 1 (default: one per core).
-    #[arg(long, value_parser = threads_arg)]
+    /// Worker threads (`None`: one per core).
     pub threads: Option<usize>,
-    /// No progress bars.
-    #[arg(long)]
-    pub quiet: bool,
+}
+
+impl StatsOptions {
+    /// The options for the tables in `tables`, the rest default: limits
+    /// 40, 60 and 100 plies, no chart, 3 examples, one thread per core.
+    pub fn new(tables: impl Into<PathBuf>) -> StatsOptions {
+        StatsOptions {
+            tables: tables.into(),
+            limits: vec![40, 60, 100],
+            chart: None,
+            examples: 3,
+            threads: None,
+        }
+    }
 }
 
 /// Why the statistics could not be made.
@@ -113,31 +116,26 @@ pub enum StatsError {
     Json(#[from] serde_json::Error),
 }
 
-/// Runs `togyz-gen stats`.
+/// Makes the [`Report`] of the tables in `options.tables` on a pool of
+/// `options.threads` workers (each level's progress to `events`), and
+/// draws its chart when `options.chart` asks.
 ///
 /// # Errors
 ///
 /// [`StatsError`]: a chart path that cannot be written (checked first), a
-/// missing or damaged table, a line that cannot be read, or output that
-/// cannot be written.
-pub fn run(args: &StatsArgs) -> Result<(), StatsError> {
+/// missing or damaged table, a line that cannot be read, a worker pool
+/// that cannot be started.
+pub fn stats(options: &StatsOptions, events: Events<'_>) -> Result<Report, StatsError> {
     // A chart that cannot be written is found now, not after the census.
-    if let Some(path) = &args.chart {
+    if let Some(path) = &options.chart {
         chart::check_chart_path(path)?;
     }
-    let report = with_threads(args.threads, || {
-        report(&args.tables, &args.limits, args.examples, !args.quiet)
+    let report = with_threads(options.threads, || {
+        report(&options.tables, &options.limits, options.examples, events)
     })
     .map_err(StatsError::Threads)??;
-    if let Some(path) = &args.chart {
+    if let Some(path) = &options.chart {
         chart(&report, path)?;
     }
-    let text = if args.json {
-        serde_json::to_string_pretty(&report)? + "\n"
-    } else {
-        markdown(&report, args.chart.as_deref())
-    };
-    std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())
-        .map_err(StatsError::Stdout)?;
-    Ok(())
+    Ok(report)
 }

@@ -40,14 +40,14 @@ use crate::files::decode::DecodeAll;
 use crate::files::write::Census;
 use crate::levels::lower::{self, Lower};
 use crate::levels::lower_wdl::{LowerWdl, UnitWdl};
-use crate::run::progress::{positions_bar, with_threads};
+use crate::run::event::{polled, silent, Event, Report};
+use crate::run::progress::with_threads;
 use crate::solve::below::Exits;
 use crate::solve::cells::{ConfigValues, LevelValues};
 use crate::solve::moves::{play_each, quiet_slot};
-use indicatif::ProgressBar;
 use rayon::prelude::*;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use togyz_probe::raw::format::{self, TableFile};
 use togyz_probe::raw::index::Slot;
@@ -57,25 +57,39 @@ use togyz_probe::TableError;
 use togyz_probe::{Metric, Value, Wdl};
 use togyz_probe::{Move, Position, HALF};
 
-/// Arguments of `togyz-gen verify`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct VerifyArgs {
-    /// Folder holding the tables (`togyz-NN.tkb`; default: $TOGYZ_TABLES,
-    /// else ./tables).
-    #[arg(long)]
-    pub tables: Option<PathBuf>,
-    /// Worker threads (at least 1; default: one per core).
-    #[arg(long, value_parser = crate::run::progress::threads_arg)]
+/// What a `verify` run checks, and how.
+#[derive(Debug, Clone)]
+pub struct VerifyOptions {
+    /// Folder holding the tables (`togyz-NN.tkb`).
+    pub tables: PathBuf,
+    /// Worker threads (`None`: one per core).
     pub threads: Option<usize>,
-    /// No progress bars (the per-level lines and the summary still print).
-    #[arg(long)]
-    pub quiet: bool,
     /// Smaller levels are held in memory whole while their positions (for
     /// DTC tables, whose check reads one byte a board below: their boards),
     /// up to and including the level, total at most this; the larger ones
-    /// are read a unit's share at a time (as `generate --hold-whole`).
-    #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
+    /// are read a unit's share at a time (as `generate`'s `hold_whole`).
     pub hold_whole: u64,
+}
+
+impl VerifyOptions {
+    /// The options for the tables in `tables`, the rest default: one
+    /// thread per core, [`lower::WHOLE_POSITIONS`] held whole.
+    pub fn new(tables: impl Into<PathBuf>) -> VerifyOptions {
+        VerifyOptions {
+            tables: tables.into(),
+            threads: None,
+            hold_whole: lower::WHOLE_POSITIONS,
+        }
+    }
+}
+
+/// What a whole `verify` run covered.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    /// One report per level, from 1 stone up.
+    pub levels: Vec<LevelReport>,
+    /// Worker threads the check ran on.
+    pub threads: usize,
 }
 
 /// Why verification failed.
@@ -157,48 +171,26 @@ pub struct LevelReport {
     pub seconds: f64,
 }
 
-impl VerifyArgs {
-    /// The tables folder: `--tables`, else `$TOGYZ_TABLES`, else `tables`
-    /// (as `togyz-probe` finds it).
-    pub fn tables_dir(&self) -> PathBuf {
-        self.tables
-            .clone()
-            .or_else(|| std::env::var_os("TOGYZ_TABLES").map(PathBuf::from))
-            .unwrap_or_else(|| PathBuf::from("tables"))
-    }
-}
-
-/// Runs `togyz-gen verify`: prints a line per table and a summary, or
-/// returns the first problem found.
-pub fn run(args: &VerifyArgs) -> Result<(), VerifyError> {
-    let start = Instant::now();
-    let dir = args.tables_dir();
-    let (reports, threads) = with_threads(args.threads, || {
+/// Verifies every table in `options.tables` on a pool of
+/// `options.threads` workers, each level's progress and result to
+/// `report`.
+///
+/// # Errors
+///
+/// The first problem found ([`VerifyError`]), or
+/// [`VerifyError::Threads`] when the worker pool cannot be started.
+pub fn verify(options: &VerifyOptions, report: Report<'_>) -> Result<Verified, VerifyError> {
+    let (levels, threads) = with_threads(options.threads, || {
         (
-            verify_dir_holding(&dir, !args.quiet, true, args.hold_whole),
+            verify_dir_holding(&options.tables, options.hold_whole, report),
             rayon::current_num_threads(),
         )
     })
     .map_err(VerifyError::Threads)?;
-    let reports = reports?;
-    let secs = start.elapsed().as_secs_f64();
-    let positions: u64 = reports.iter().map(|r| r.positions).sum();
-    let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "verified {} tables (1..={} stones, {} bytes): {} positions consistent with their successors, all checksums valid, in {:.1} s ({} positions/s, {} thread{})",
-        reports.len(),
-        reports.len(),
-        thousands(bytes),
-        thousands(positions),
-        secs,
-        thousands((positions as f64 / secs.max(1e-9)) as u64),
+    Ok(Verified {
+        levels: levels?,
         threads,
-        if threads == 1 { "" } else { "s" },
-    )
-    .map_err(VerifyError::Stdout)?;
-    Ok(())
+    })
 }
 
 /// The stone counts of the table files in `dir`, ascending, checked to be
@@ -233,26 +225,29 @@ pub fn table_levels(dir: &Path) -> Result<u32, VerifyError> {
     Ok(max)
 }
 
-/// Verifies every table in `dir` (in the current rayon pool). With
-/// `progress`, draws a progress bar per stone count; with `print`, prints a
-/// line per table.
-pub fn verify_dir(
-    dir: &Path,
-    progress: bool,
-    print: bool,
-) -> Result<Vec<LevelReport>, VerifyError> {
-    verify_dir_holding(dir, progress, print, lower::WHOLE_POSITIONS)
+/// Verifies every table in `dir` (in the current rayon pool), reporting
+/// nothing.
+///
+/// # Errors
+///
+/// The first problem found ([`VerifyError`]).
+pub fn verify_dir(dir: &Path) -> Result<Vec<LevelReport>, VerifyError> {
+    verify_dir_holding(dir, lower::WHOLE_POSITIONS, &silent)
 }
 
 /// [`verify_dir`], the smaller levels held whole up to `hold_whole`
 /// positions ([`lower::held_whole`]; boards for the win/draw/loss a DTC
 /// level reads, [`crate::levels::lower_wdl::held_whole`]) and the larger ones read unit by unit
-/// from their files, as `generate --hold-whole` does.
+/// from their files, as `generate --hold-whole` does; each level's progress
+/// and result to `report`.
+///
+/// # Errors
+///
+/// The first problem found ([`VerifyError`]).
 pub fn verify_dir_holding(
     dir: &Path,
-    progress: bool,
-    print: bool,
     hold_whole: u64,
+    report: Report<'_>,
 ) -> Result<Vec<LevelReport>, VerifyError> {
     let max = table_levels(dir)?;
     // All checksums first: a damaged file stops the run before the long part.
@@ -274,35 +269,40 @@ pub fn verify_dir_holding(
     for (file, n) in files.into_iter().zip(1..) {
         let t = Instant::now();
         let positions = file.layout().positions();
-        let bar = positions_bar(positions, format!("verify {n:2}"), progress);
-        let result = match file.metric() {
-            Metric::Dtm => check_level(n, &file, Smaller::Dtm(&lower), &bar),
-            Metric::Dtc => check_level(n, &file, Smaller::Dtc(&wdl), &bar),
+        report(Event::Checking {
+            stones: n,
+            positions,
+        });
+        let checked = AtomicU64::new(0);
+        let tick = |c: u64| {
+            report(Event::CheckProgress {
+                stones: n,
+                checked: c.min(positions),
+                positions,
+            })
         };
-        bar.finish_and_clear();
+        let result = polled(&checked, tick, || match file.metric() {
+            Metric::Dtm => check_level(n, &file, Smaller::Dtm(&lower), &checked),
+            Metric::Dtc => check_level(n, &file, Smaller::Dtc(&wdl), &checked),
+        });
+        report(Event::Checked { stones: n });
         check_header_census(&file, &result?)?;
         if n < max && any_dtc {
             wdl.push(TableFile::open(file.path())?)?;
         }
-        let report = LevelReport {
+        let level = LevelReport {
             stones: n,
             positions,
             bytes: file.header().file_length,
             seconds: t.elapsed().as_secs_f64(),
         };
-        if print {
-            writeln!(
-                std::io::stdout().lock(),
-                "{:>9}: {:>13} positions ok in {:7.2} s ({} positions/s), {}",
-                format!("{n} stone{}", if n == 1 { "" } else { "s" }),
-                thousands(report.positions),
-                report.seconds,
-                thousands((report.positions as f64 / report.seconds.max(1e-9)) as u64),
-                file.path().display(),
-            )
-            .map_err(VerifyError::Stdout)?;
-        }
-        reports.push(report);
+        report(Event::Verified {
+            stones: n,
+            positions,
+            seconds: level.seconds,
+            path: file.path(),
+        });
+        reports.push(level);
         if n < max && file.metric() == Metric::Dtm {
             lower.push(file, None)?;
         }
@@ -426,7 +426,7 @@ pub(crate) fn check_level(
     n: u32,
     file: &TableFile,
     smaller: Smaller,
-    bar: &ProgressBar,
+    checked: &AtomicU64,
 ) -> Result<Census, VerifyError> {
     let layout = &Layout::new(n);
     let mut census = Census::default();
@@ -457,7 +457,7 @@ pub(crate) fn check_level(
             .par_iter()
             .map(|&(id, start, end)| {
                 let found = check_boards(n, id, start, end, &lookup);
-                bar.inc((end - start) * layout.kazans());
+                checked.fetch_add((end - start) * layout.kazans(), Ordering::Relaxed);
                 found
             })
             .collect();

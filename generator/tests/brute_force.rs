@@ -203,7 +203,7 @@ fn stats_census_agrees_with_brute_force() {
         togyz_gen::files::write::write_table(dir.path(), n, &levels().table(n)).unwrap();
     }
     let examples = 4;
-    let got = stats::collect(dir.path(), examples, false).unwrap();
+    let got = stats::collect(dir.path(), examples, &togyz_gen::run::event::silent).unwrap();
     let b = brute();
     let want = brute_census(b);
     assert_eq!(got.len(), MAX as usize);
@@ -260,7 +260,13 @@ fn stats_census_agrees_with_brute_force() {
 
     // The report reads lines of best play through the probe crate: each as
     // long as its distance.
-    let report = stats::report(dir.path(), &[10, 5, 10], examples, false).unwrap();
+    let report = stats::report(
+        dir.path(),
+        &[10, 5, 10],
+        examples,
+        &togyz_gen::run::event::silent,
+    )
+    .unwrap();
     assert_eq!(report.limits, [5, 10]);
     for l in &report.per_stones {
         let w = l.all.longest_win.as_ref().expect("every count has wins");

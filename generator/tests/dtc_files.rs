@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 use togyz_gen::files::decode::DecodeAll;
 use togyz_gen::files::write::{write_table, WriteError};
 use togyz_gen::files::write_dtc::write_dtc_table;
-use togyz_gen::run::generate::GenerateArgs;
+use togyz_gen::run::event::silent;
+use togyz_gen::run::generate::GenerateOptions;
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
@@ -167,9 +168,9 @@ fn generate_dtc_resumes_over_dtm_tables() {
         write_table(dir.path(), n, &small().dtm.table(n)).unwrap();
     }
     write_dtc(small(), reference.path(), 3, 4);
-    let mut args = GenerateArgs::new(4, dir.path());
+    let mut args = GenerateOptions::new(4, dir.path());
     args.metric = Metric::Dtc;
-    let summaries = togyz_gen::run::generate::generate(&args).unwrap();
+    let summaries = togyz_gen::run::generate::generate(&args, &silent).unwrap();
     assert_eq!(
         summaries.iter().map(|s| s.reused).collect::<Vec<_>>(),
         [true, true, false, false]
@@ -180,15 +181,15 @@ fn generate_dtc_resumes_over_dtm_tables() {
         assert!(a == b, "n={n}: generate and write_dtc_table differ");
     }
     // A second run keeps everything; a DTM run cannot build on DTC.
-    let again = togyz_gen::run::generate::generate(&args).unwrap();
+    let again = togyz_gen::run::generate::generate(&args, &silent).unwrap();
     assert!(again.iter().all(|s| s.reused));
-    let mut dtm = GenerateArgs::new(5, dir.path());
+    let mut dtm = GenerateOptions::new(5, dir.path());
     dtm.metric = Metric::Dtm;
-    let err = togyz_gen::run::generate::generate(&dtm)
+    let err = togyz_gen::run::generate::generate(&dtm, &silent)
         .unwrap_err()
         .to_string();
     assert!(err.contains("togyz-03.tkb") && err.contains("DTC"), "{err}");
-    verify_dir(dir.path(), false, false).unwrap();
+    verify_dir(dir.path()).unwrap();
 }
 
 /// Rewrites the header checksum of a table whose header was changed, so
@@ -340,7 +341,7 @@ fn a_loss_one_ply_does_not_recover_is_an_error() {
         other => panic!("{:?}", other.map(|v| v.len())),
     }
     assert!(file.value(index / k, (index % k) as u32).is_err());
-    assert!(verify_dir(dir.path(), false, false).is_err());
+    assert!(verify_dir(dir.path()).is_err());
 }
 
 /// A damaged table whose losses form a cycle of quiet moves (each lost
@@ -425,7 +426,7 @@ fn a_cycle_of_losses_in_a_damaged_table_is_an_error_not_a_loop() {
         }
     }
     assert!(file.decode_all().is_err());
-    assert!(verify_dir(dir.path(), false, false).is_err());
+    assert!(verify_dir(dir.path()).is_err());
 }
 
 /// `verify` finds a DTC entry changed by one ply, and a table whose values
@@ -445,7 +446,7 @@ fn verify_catches_a_wrong_dtc_entry() {
     };
     values[at] = Value::Win(d - 1).pack().unwrap();
     write_dtc_table(dir.path(), n, &values).unwrap();
-    match verify_dir(dir.path(), false, false) {
+    match verify_dir(dir.path()) {
         Err(VerifyError::Inconsistent {
             stones,
             stored,

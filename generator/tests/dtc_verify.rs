@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use togyz_gen::files::decode::DecodeAll;
 use togyz_gen::files::write::write_table;
 use togyz_gen::files::write_dtc::write_dtc_table;
+use togyz_gen::run::event::silent;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::dtm;
@@ -38,7 +39,7 @@ fn write_dtc(dir: &Path, from: u32, to: u32) {
 /// Verifies `dir` with the smaller levels read from files (`hold` 0) and
 /// held whole.
 fn verify_both(dir: &Path) -> [Result<usize, VerifyError>; 2] {
-    [0, u64::MAX].map(|hold| verify_dir_holding(dir, false, false, hold).map(|r| r.len()))
+    [0, u64::MAX].map(|hold| verify_dir_holding(dir, hold, &silent).map(|r| r.len()))
 }
 
 #[test]
@@ -139,11 +140,13 @@ fn per_unit_dtc_verify_catches_a_rewritten_entry() {
 fn dtc_stats_per_unit_equal_the_whole_level_census() {
     let dir = tempfile::tempdir().unwrap();
     write_dtc(dir.path(), 1, MAX);
-    let per_unit = collect(dir.path(), 3, false).unwrap();
+    let per_unit = collect(dir.path(), 3, &silent).unwrap();
     assert_eq!(per_unit.len(), MAX as usize);
-    let bar = indicatif::ProgressBar::hidden();
     for (s, n) in per_unit.iter().zip(1..) {
-        let whole = level_stats(n, &dtc_levels()[n as usize].widened(), 3, &bar);
+        let values = dtc_levels()[n as usize].widened();
+        let counted = std::sync::atomic::AtomicU64::new(0);
+        let whole = level_stats(n, &values, 3, &counted);
         assert_eq!(*s, whole, "{n} stones");
+        assert_eq!(counted.into_inner(), values.len() as u64, "{n} stones");
     }
 }

@@ -6,9 +6,10 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 use togyz_gen::files::write::write_table;
+use togyz_gen::run::event::{silent, Event};
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
-use togyz_gen::verify::{self, VerifyArgs, VerifyError};
+use togyz_gen::verify::{self, VerifyError, VerifyOptions};
 use togyz_probe::notation::parse_fen;
 use togyz_probe::raw::format::{file_name, HEADER_LEN};
 use togyz_probe::raw::index::Layout;
@@ -30,12 +31,10 @@ fn write_all(dir: &Path, max: u32) {
     }
 }
 
-fn args(dir: &Path) -> VerifyArgs {
-    VerifyArgs {
-        tables: Some(dir.to_path_buf()),
-        threads: None,
-        quiet: true,
+fn options(dir: &Path) -> VerifyOptions {
+    VerifyOptions {
         hold_whole: 0,
+        ..VerifyOptions::new(dir)
     }
 }
 
@@ -43,16 +42,32 @@ fn args(dir: &Path) -> VerifyArgs {
 fn fresh_tables_verify() {
     let dir = tempfile::tempdir().unwrap();
     write_all(dir.path(), MAX);
-    let reports =
-        verify::verify_dir(dir.path(), false, false).expect("fresh tables are consistent");
+    let reports = verify::verify_dir(dir.path()).expect("fresh tables are consistent");
     assert_eq!(reports.len(), MAX as usize);
     for (r, n) in reports.iter().zip(1..) {
         assert_eq!(r.stones, n);
         assert_eq!(r.positions, Layout::new(n).positions());
     }
-    verify::run(&args(dir.path())).expect("run passes too");
+    // The whole run reports each level once, as it returns it.
+    let verified_events = std::sync::Mutex::new(Vec::new());
+    let run = verify::verify(&options(dir.path()), &|e| {
+        if let Event::Verified {
+            stones,
+            positions,
+            path,
+            ..
+        } = e
+        {
+            assert_eq!(path, dir.path().join(file_name(stones)));
+            verified_events.lock().unwrap().push((stones, positions));
+        }
+    })
+    .expect("run passes too");
+    let from_run: Vec<_> = run.levels.iter().map(|r| (r.stones, r.positions)).collect();
+    assert_eq!(verified_events.into_inner().unwrap(), from_run);
+    assert_eq!(from_run.len(), MAX as usize);
     // The smaller levels read unit by unit from their files instead.
-    let read = verify::verify_dir_holding(dir.path(), false, false, 0)
+    let read = verify::verify_dir_holding(dir.path(), 0, &silent)
         .expect("fresh tables are consistent, read from files");
     assert_eq!(read.len(), MAX as usize);
 }
@@ -79,12 +94,12 @@ fn a_consistently_rewritten_wrong_entry_is_caught() {
     write_all(dir.path(), n - 1);
     write_table(dir.path(), n, &values).unwrap();
 
-    let from_files = verify::verify_dir_holding(dir.path(), false, false, 0).unwrap_err();
+    let from_files = verify::verify_dir_holding(dir.path(), 0, &silent).unwrap_err();
     assert!(
         matches!(from_files, VerifyError::Inconsistent { stones, .. } if stones == n),
         "{from_files}"
     );
-    let err = verify::verify_dir(dir.path(), false, false).unwrap_err();
+    let err = verify::verify_dir(dir.path()).unwrap_err();
     let VerifyError::Inconsistent {
         stones,
         fen,
@@ -136,7 +151,7 @@ fn a_corrupted_byte_is_caught_by_the_checksums() {
     // A byte of the first block's data, just after the header.
     bytes[HEADER_LEN + 5] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
-    let err = verify::verify_dir(dir.path(), false, false).unwrap_err();
+    let err = verify::verify_dir(dir.path()).unwrap_err();
     assert!(
         matches!(
             err,
@@ -150,18 +165,18 @@ fn a_corrupted_byte_is_caught_by_the_checksums() {
 #[test]
 fn gaps_and_empty_folders_are_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let err = verify::verify_dir(dir.path(), false, false).unwrap_err();
+    let err = verify::verify_dir(dir.path()).unwrap_err();
     assert!(matches!(err, VerifyError::NoTables { .. }), "{err}");
 
     write_all(dir.path(), 3);
     std::fs::remove_file(dir.path().join(file_name(2))).unwrap();
-    let err = verify::verify_dir(dir.path(), false, false).unwrap_err();
+    let err = verify::verify_dir(dir.path()).unwrap_err();
     assert!(
         matches!(&err, VerifyError::MissingTable { path, max: 3 } if path.ends_with("togyz-02.tkb")),
         "{err}"
     );
 
-    let err = verify::verify_dir(&dir.path().join("nowhere"), false, false).unwrap_err();
+    let err = verify::verify_dir(&dir.path().join("nowhere")).unwrap_err();
     assert!(matches!(err, VerifyError::Directory { .. }), "{err}");
 }
 

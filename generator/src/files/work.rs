@@ -241,13 +241,15 @@ impl Header {
 /// Writes a solved unit into `dir` (the level's work folder): a temporary
 /// file, synced, then renamed to its name. If a complete file is already
 /// there (another shard solved the same unit), the new one is dropped: the
-/// values are the same; a damaged one is replaced, with a warning.
+/// values are the same; a damaged one is replaced. Returns the file's path
+/// and, when a damaged file was replaced, its path and what was wrong
+/// with it (for the caller to warn).
 pub fn write_unit(
     dir: &Path,
     n: u32,
     unit: UnitId,
     values: &UnitValues,
-) -> Result<PathBuf, UnitFileError> {
+) -> Result<(PathBuf, Option<(PathBuf, String)>), UnitFileError> {
     let path = dir.join(unit_file_name(unit));
     let tmp_path = temporary_path(dir, &unit_file_name(unit));
     let err = io_error(&tmp_path);
@@ -317,16 +319,13 @@ pub fn write_unit(
         file.sync_all().map_err(&err)?;
     }
     drop(file);
-    match check_unit(dir, n, unit) {
+    let replaced = match check_unit(dir, n, unit) {
         // Another shard solved the unit too: the values are the same.
-        UnitState::Done => return Ok(path),
+        UnitState::Done => return Ok((path, None)),
         // Kept, it would leave the unit unfinished for ever.
-        UnitState::Damaged { path, reason } => warn!(
-            "{}: damaged unit file ({reason}): replaced by the unit just solved",
-            path.display()
-        ),
-        UnitState::Missing => {}
-    }
+        UnitState::Damaged { path, reason } => Some((path, reason)),
+        UnitState::Missing => None,
+    };
     std::fs::rename(&tmp_path, &path).map_err(io_error(&path))?;
     tmp.keep();
     if durable {
@@ -334,7 +333,7 @@ pub fn write_unit(
             .and_then(|d| d.sync_all())
             .map_err(io_error(dir))?;
     }
-    Ok(path)
+    Ok((path, replaced))
 }
 
 /// Opens a unit file and checks its header and length.

@@ -18,71 +18,59 @@ use crate::files::work::{self, UnitFileError, UnitState};
 use crate::files::write::{self, TableStatus, WriteSummary};
 use crate::levels::lower::{self, Lower};
 pub use crate::run::error::GenerateError;
+use crate::run::event::{DamagedUnit, Event, Report};
 use crate::run::lock::{self, Lock};
 use crate::run::metric::{DtcSolver, UnitSolver};
 use crate::run::plan::{self, human_bytes, human_seconds};
-use crate::run::progress::{metric_arg, positions_bar, threads_arg, with_threads};
+use crate::run::progress::with_threads;
 use crate::solve::unit::{level_units, max_solver_stones, UnitId};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use togyz_answer::parse_bytes;
 use togyz_probe::raw::format::{file_name, TableFile};
 use togyz_probe::Metric;
 
-/// Arguments of `togyz-gen generate`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct GenerateArgs {
+/// What a `generate` run does (the command line's flags, plain).
+#[derive(Debug, Clone)]
+pub struct GenerateOptions {
     /// Solve every position with up to this many stones on the board.
-    #[arg(long, default_value_t = 8)]
     pub max_stones: u32,
     /// Output folder for the tables.
-    #[arg(long, default_value = "tables")]
     pub out: PathBuf,
-    /// Worker threads (at least 1; default: one per core).
-    #[arg(long, value_parser = threads_arg)]
+    /// Worker threads (`None`: one per core).
     pub threads: Option<usize>,
-    /// No progress bars (the per-level lines and the summary still print).
-    #[arg(long)]
-    pub quiet: bool,
-    /// Solve only shard I of K (I from 0 to K-1): a disjoint set of each
-    /// level's units, into an output folder the K shards share
-    /// (docs/cluster.md).
-    #[arg(long, value_name = "I/K", value_parser = Shard::parse)]
+    /// Solve only this shard's units, into an output folder the shards
+    /// share (docs/cluster.md).
     pub shard: Option<Shard>,
     /// How long a shard waits for the other shards to finish a level, in
     /// seconds, before it gives up.
-    #[arg(long, default_value_t = 86400, value_name = "SECONDS")]
     pub wait_timeout: u64,
     /// Smaller levels are held in memory whole while their positions, up
     /// to and including the level, total at most this; each unit reads
-    /// what it needs of the larger ones from their table files. Less
-    /// memory for more decoding.
-    #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
+    /// what it needs of the larger ones from their table files.
     pub hold_whole: u64,
-    /// What the tables' distances count: `dtm` (plies to the end of the
-    /// game) or `dtc` (plies to the next conversion, docs/dtc.md).
-    #[arg(long, default_value = "dtm", value_parser = metric_arg)]
+    /// What the tables' distances count.
     pub metric: Metric,
-    /// At most this much memory (`16G`, `500M`; powers of 1000): the run is
-    /// refused if it cannot fit, and the biggest units of a level run one
-    /// at a time when two would not fit side by side (default: what the
-    /// system has available).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    /// At most this many bytes of memory (`None`: what the system has
+    /// available).
     pub max_memory: Option<u64>,
 }
 
-impl GenerateArgs {
-    /// The arguments for `max_stones` into `out`, the rest default.
-    pub fn new(max_stones: u32, out: impl Into<PathBuf>) -> GenerateArgs {
-        GenerateArgs {
+impl GenerateOptions {
+    /// Default seconds a shard waits for the others ([`GenerateOptions::wait_timeout`]).
+    pub const WAIT_TIMEOUT: u64 = 86400;
+
+    /// The options for `max_stones` into `out`, the rest default: one
+    /// thread per core, one shard, DTM, [`lower::WHOLE_POSITIONS`] held
+    /// whole, the memory available.
+    pub fn new(max_stones: u32, out: impl Into<PathBuf>) -> GenerateOptions {
+        GenerateOptions {
             max_stones,
             out: out.into(),
             threads: None,
-            quiet: true,
             shard: None,
-            wait_timeout: 86400,
+            wait_timeout: Self::WAIT_TIMEOUT,
             hold_whole: lower::WHOLE_POSITIONS,
             metric: Metric::Dtm,
             max_memory: None,
@@ -181,14 +169,6 @@ pub fn stones(n: u32) -> String {
     format!("{n} stone{}", if n == 1 { "" } else { "s" })
 }
 
-/// Runs `togyz-gen generate`.
-pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
-    let summaries =
-        with_threads(args.threads, || generate(args)).map_err(GenerateError::Threads)??;
-    print_summary(&summaries, &args.out);
-    Ok(())
-}
-
 /// Creates the output folder if needed and checks it can be written.
 pub(crate) fn prepare_out(out: &Path) -> Result<(), GenerateError> {
     if out.exists() && !out.is_dir() {
@@ -229,7 +209,7 @@ pub(crate) fn lock_out(
 
 /// Checks `--max-stones` and `--out` and looks at every level's table,
 /// changing nothing; per level from 1, whether its table is complete.
-fn survey(args: &GenerateArgs) -> Result<Vec<bool>, GenerateError> {
+fn survey(args: &GenerateOptions) -> Result<Vec<bool>, GenerateError> {
     let (out, max) = (&args.out, args.max_stones);
     if max == 0 || max > max_solver_stones() {
         return Err(GenerateError::BadMaxStones(max));
@@ -261,14 +241,21 @@ fn survey(args: &GenerateArgs) -> Result<Vec<bool>, GenerateError> {
 /// temporaries. Returns the locks and, per level from 1, whether its table
 /// is complete (looked at again under the lock).
 pub(crate) fn start_run<S: UnitSolver>(
-    args: &GenerateArgs,
+    args: &GenerateOptions,
     solver: &S,
+    report: Report<'_>,
 ) -> Result<(Vec<Lock>, Vec<bool>), GenerateError> {
     let complete = survey(args)?;
     let todo: Vec<u32> = (1..=args.max_stones)
         .filter(|&n| !complete[n as usize - 1])
         .collect();
-    check_resources(args, &todo, args.shard.unwrap_or(Shard::ALL), solver)?;
+    check_resources(
+        args,
+        &todo,
+        args.shard.unwrap_or(Shard::ALL),
+        solver,
+        report,
+    )?;
     let (out, max) = (&args.out, args.max_stones);
     prepare_out(out)?;
     let what = format!(
@@ -280,7 +267,7 @@ pub(crate) fn start_run<S: UnitSolver>(
     );
     let locks = lock_out(out, args.shard, &what)?;
     for path in remove_stale_temporaries(out) {
-        say!("removed {}, left by an interrupted run", path.display());
+        report(Event::Removed { path: &path });
     }
     Ok((locks, survey(args)?))
 }
@@ -288,28 +275,35 @@ pub(crate) fn start_run<S: UnitSolver>(
 /// Solves and writes the tables of levels `1..=max_stones` in
 /// `args.metric` into `args.out` (this shard's units with `--shard`),
 /// skipping complete tables (of either metric: a DTC run may build on DTM
-/// tables below) and finished units; returns one summary per level.
+/// tables below) and finished units, on a pool of `args.threads` workers;
+/// returns one summary per level. Each step goes to `report`
+/// ([`crate::run::event::silent`] for none).
 ///
 /// # Errors
 ///
-/// [`GenerateError`]: a bad `--max-stones`, an output folder that cannot
-/// be used or is locked, too little memory or disk, an invalid file in the
-/// way, a work folder of the other metric's units, a solve or write that
-/// fails.
-pub fn generate(args: &GenerateArgs) -> Result<Vec<LevelSummary>, GenerateError> {
-    match args.metric {
-        Metric::Dtm => generate_with(args, Lower::new(args.hold_whole)),
-        Metric::Dtc => generate_with(args, DtcSolver::default()),
-    }
+/// [`GenerateError`]: a bad `max_stones`, a worker pool that cannot be
+/// started, an output folder that cannot be used or is locked, too little
+/// memory or disk, an invalid file in the way, a work folder of the other
+/// metric's units, a solve or write that fails.
+pub fn generate(
+    args: &GenerateOptions,
+    report: Report<'_>,
+) -> Result<Vec<LevelSummary>, GenerateError> {
+    with_threads(args.threads, || match args.metric {
+        Metric::Dtm => generate_with(args, Lower::new(args.hold_whole), report),
+        Metric::Dtc => generate_with(args, DtcSolver::default(), report),
+    })
+    .map_err(GenerateError::Threads)?
 }
 
 /// [`generate`] with the metric's `solver`, which holds what the levels
 /// above need of the levels below.
 fn generate_with<S: UnitSolver>(
-    args: &GenerateArgs,
+    args: &GenerateOptions,
     mut solver: S,
+    report: Report<'_>,
 ) -> Result<Vec<LevelSummary>, GenerateError> {
-    let (_locks, complete) = start_run(args, &solver)?;
+    let (_locks, complete) = start_run(args, &solver, report)?;
     let (out, max) = (&args.out, args.max_stones);
     let todo: Vec<u32> = (1..=max).filter(|&n| !complete[n as usize - 1]).collect();
     let shard = args.shard.unwrap_or(Shard::ALL);
@@ -327,18 +321,17 @@ fn generate_with<S: UnitSolver>(
                 solver.push(&path, None)?;
                 s.seconds = t.elapsed().as_secs_f64();
             }
-            say!(
-                "{:>9}: {} found in {}, kept",
-                stones(n),
-                solver.kept_table(&table),
-                path.display()
-            );
+            report(Event::Kept {
+                stones: n,
+                table: solver.kept_table(&table),
+                path: &path,
+            });
             summaries.push(s);
             continue;
         }
         let t = Instant::now();
         let keep = needed_later && solver.keeps_solved(n);
-        let (mut summary, kept) = solve_level(args, shard, n, &solver, keep)?;
+        let (mut summary, kept) = solve_level(args, shard, n, &solver, keep, report)?;
         summary.seconds = t.elapsed().as_secs_f64();
         summaries.push(summary);
         if needed_later {
@@ -367,10 +360,11 @@ pub(crate) fn kept_summary(table: &TableFile, n: u32) -> LevelSummary {
 /// memory or disk is not there: [`check_resources_with`] what the machine
 /// has.
 pub(crate) fn check_resources<S: UnitSolver>(
-    args: &GenerateArgs,
+    args: &GenerateOptions,
     todo: &[u32],
     shard: Shard,
     solver: &S,
+    report: Report<'_>,
 ) -> Result<(), GenerateError> {
     let (disk, _) = plan::disk_free(&args.out);
     check_resources_with(
@@ -380,6 +374,7 @@ pub(crate) fn check_resources<S: UnitSolver>(
         solver,
         plan::memory_available(),
         disk.ok(),
+        report,
     )
 }
 
@@ -403,12 +398,13 @@ fn solved_positions(out: &Path, n: u32, metric: Metric) -> u64 {
 /// what is left counts: the units already solved in a work folder are
 /// neither solved nor written again.
 pub(crate) fn check_resources_with<S: UnitSolver>(
-    args: &GenerateArgs,
+    args: &GenerateOptions,
     todo: &[u32],
     shard: Shard,
     solver: &S,
     machine: Option<u64>,
     disk: Option<u64>,
+    report: Report<'_>,
 ) -> Result<(), GenerateError> {
     if todo.is_empty() {
         return Ok(());
@@ -445,7 +441,7 @@ pub(crate) fn check_resources_with<S: UnitSolver>(
         (None, None) => "unknown memory available".into(),
     };
     let at = plan::nearest_existing(out);
-    say!(
+    let line = format!(
         "plan: {} positions to solve{}, about {} of disk, a peak of about {} of memory (at {}), about {} with {threads} thread{}; {memory_text}, {} of disk free{}",
         p.positions,
         if shard.count > 1 { format!(" in shard {}/{}", shard.index, shard.count) } else { String::new() },
@@ -457,17 +453,19 @@ pub(crate) fn check_resources_with<S: UnitSolver>(
         disk.map(human_bytes).unwrap_or_else(|| "unknown".into()),
         if at == *out { String::new() } else { format!(" at {} ({} is to be made there)", at.display(), out.display()) },
     );
+    report(Event::Planned { line });
     if let Some(available) = memory {
         // Units wait for memory (plan::UnitBudget): a level fits when one
         // unit at a time fits.
         let serial = plan_of(todo, max, 1);
         if p.memory > available && serial.memory <= available {
-            say!(
+            let line = format!(
                 "plan: {} of memory is not enough for {threads} units side by side at {}: the biggest units will run one at a time (a peak of about {})",
                 human_bytes(available),
                 stones(p.memory_at),
                 human_bytes(serial.memory)
             );
+            report(Event::Planned { line });
         } else if p.memory > available {
             let run_to = |m: u32| {
                 let todo: Vec<u32> = todo.iter().copied().filter(|&n| n <= m).collect();
@@ -518,17 +516,18 @@ pub(crate) fn check_resources_with<S: UnitSolver>(
 /// level's table (or waits for the shard that does). Returns the level's
 /// summary and, with `keep`, its values for the levels above.
 pub(crate) fn solve_level<S: UnitSolver>(
-    args: &GenerateArgs,
+    args: &GenerateOptions,
     shard: Shard,
     n: u32,
     lower: &S,
     keep: bool,
+    report: Report<'_>,
 ) -> Result<Solved<S>, GenerateError> {
     let out = &args.out;
     let dir = work_dir(out, n);
     if write::table_status(out, n) == TableStatus::Complete {
         // Another shard wrote it since this run started.
-        if let Some(result) = assemble_level(out, n, keep, lower)? {
+        if let Some(result) = assemble_level(out, n, keep, lower, report)? {
             return Ok(result);
         }
     }
@@ -538,7 +537,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
     })?;
     work::claim_metric(&dir, lower.metric())?;
     for path in remove_stale_temporaries(&dir) {
-        say!("removed {}, left by an interrupted run", path.display());
+        report(Event::Removed { path: &path });
     }
     let mine = shard.units(n);
     let mut resumed = 0;
@@ -546,16 +545,16 @@ pub(crate) fn solve_level<S: UnitSolver>(
         match work::check_unit(&dir, n, u) {
             UnitState::Done => resumed += usize::from(mine.contains(&u)),
             UnitState::Missing => {}
-            UnitState::Damaged { .. } => discard_damaged(&dir, n, u)?,
+            UnitState::Damaged { .. } => discard_damaged(&dir, n, u, report)?,
         }
     }
     if resumed > 0 {
-        say!(
-            "{:>9}: {resumed} of {} units already solved in {}, kept",
-            stones(n),
-            mine.len(),
-            dir.display()
-        );
+        report(Event::UnitsResumed {
+            stones: n,
+            resumed,
+            units: mine.len(),
+            dir: &dir,
+        });
     }
     // This shard's units first; then, smallest first, the other shards'
     // units that nobody is solving (a shard that has not started, or
@@ -569,15 +568,15 @@ pub(crate) fn solve_level<S: UnitSolver>(
     order.extend(others);
     let t = Instant::now();
     let (positions, mut written) =
-        solve_units(n, lower, &order, &dir, args.quiet, args.max_memory)?;
+        solve_units(n, lower, &order, &dir, true, args.max_memory, report)?;
     if !written.is_empty() {
-        say!(
-            "{:>9}: {positions} positions in {} units solved in {:.1}s into {}",
-            stones(n),
-            written.len(),
-            t.elapsed().as_secs_f64(),
-            dir.display()
-        );
+        report(Event::UnitsSolved {
+            stones: n,
+            positions,
+            units: written.len(),
+            seconds: t.elapsed().as_secs_f64(),
+            dir: &dir,
+        });
     }
     let path = out.join(file_name(n));
     let waited = Instant::now();
@@ -587,7 +586,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
     // solved in this run before (finitely many), or waits half a second
     // within --wait-timeout: the loop ends.
     loop {
-        if let Some(result) = assemble_level(out, n, keep, lower)? {
+        if let Some(result) = assemble_level(out, n, keep, lower, report)? {
             return Ok(result);
         }
         // A unit this run wrote that is gone or damaged while the table is
@@ -630,25 +629,26 @@ pub(crate) fn solve_level<S: UnitSolver>(
         }
         // Units are missing: those of another process still at work, or one
         // that stopped since the pass above (then solve them here).
-        let (positions, more) = solve_units(n, lower, &order, &dir, true, args.max_memory)?;
+        let (positions, more) =
+            solve_units(n, lower, &order, &dir, false, args.max_memory, report)?;
         if !more.is_empty() {
-            say!(
-                "{:>9}: {positions} positions in {} more units solved",
-                stones(n),
-                more.len()
-            );
+            report(Event::MoreUnitsSolved {
+                stones: n,
+                positions,
+                units: more.len(),
+            });
             written.extend(more);
             continue;
         }
         if last_note.is_none_or(|t| t.elapsed() >= Duration::from_secs(60)) {
-            say!(
-                "{:>9}: waiting for the other shards: {missing} of {} units unsolved, {} not yet written (waited {:.0} s, giving up after {} s)",
-                stones(n),
-                level_units(n).len(),
-                path.display(),
-                waited.elapsed().as_secs_f64(),
-                args.wait_timeout
-            );
+            report(Event::Waiting {
+                stones: n,
+                missing,
+                units: level_units(n).len(),
+                path: &path,
+                waited: waited.elapsed().as_secs_f64(),
+                timeout: args.wait_timeout,
+            });
             last_note = Some(Instant::now());
         }
         std::thread::sleep(Duration::from_millis(500));
@@ -676,15 +676,16 @@ fn lock_unit(dir: &Path, u: UnitId, doing: &str) -> Result<Option<lock::Lock>, G
 /// `dir` with a warning, so that the unit is solved again; under the
 /// unit's lock, and only if it is still damaged then (a process holding
 /// the lock is solving the unit and replaces the file itself).
-fn discard_damaged(dir: &Path, n: u32, u: UnitId) -> Result<(), GenerateError> {
+fn discard_damaged(dir: &Path, n: u32, u: UnitId, report: Report<'_>) -> Result<(), GenerateError> {
     let Some(lock) = lock_unit(dir, u, "replacing")? else {
         return Ok(());
     };
     if let UnitState::Damaged { path, reason } = work::check_unit(dir, n, u) {
-        warn!(
-            "{}: damaged unit file ({reason}): removed, the unit is solved again",
-            path.display()
-        );
+        report(Event::Damaged {
+            path: &path,
+            reason: &reason,
+            action: DamagedUnit::Removed,
+        });
         match std::fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(UnitFileError::Io { path, source: e }.into())
@@ -707,8 +708,9 @@ fn solve_units<S: UnitSolver>(
     lower: &S,
     units: &[UnitId],
     dir: &Path,
-    quiet: bool,
+    first: bool,
     max_memory: Option<u64>,
+    report: Report<'_>,
 ) -> Result<(u64, Vec<UnitId>), GenerateError> {
     let todo: Vec<UnitId> = units
         .iter()
@@ -720,11 +722,19 @@ fn solve_units<S: UnitSolver>(
     let solved = AtomicU64::new(0);
     let written = std::sync::Mutex::new(Vec::new());
     let done = AtomicBool::new(false);
-    let bar = positions_bar(positions, stones(n), !quiet && positions > 0);
+    report(Event::UnitsStarted {
+        stones: n,
+        positions,
+        first,
+    });
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
-                bar.set_position(progress.load(Ordering::Relaxed).min(positions));
+                report(Event::UnitsProgress {
+                    stones: n,
+                    solved: progress.load(Ordering::Relaxed).min(positions),
+                    positions,
+                });
                 std::thread::sleep(Duration::from_millis(100));
             }
         });
@@ -742,7 +752,14 @@ fn solve_units<S: UnitSolver>(
                     lower.solve_unit(n, u, &progress)
                 })?;
                 match work::write_unit(dir, n, u, &values) {
-                    Ok(_) => {
+                    Ok((_, replaced)) => {
+                        if let Some((path, reason)) = replaced {
+                            report(Event::Damaged {
+                                path: &path,
+                                reason: &reason,
+                                action: DamagedUnit::Replaced,
+                            });
+                        }
                         solved.fetch_add(u.positions(n), Ordering::Relaxed);
                         written.lock().unwrap_or_else(|e| e.into_inner()).push(u);
                     }
@@ -759,7 +776,7 @@ fn solve_units<S: UnitSolver>(
         done.store(true, Ordering::Relaxed);
         r
     });
-    bar.finish_and_clear();
+    report(Event::UnitsEnded { stones: n });
     result?;
     let written = written.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok((solved.into_inner(), written))
@@ -778,6 +795,7 @@ fn assemble_level<S: UnitSolver>(
     n: u32,
     keep: bool,
     solver: &S,
+    report: Report<'_>,
 ) -> Result<Option<Solved<S>>, GenerateError> {
     let path = out.join(file_name(n));
     let dir = work_dir(out, n);
@@ -825,151 +843,85 @@ fn assemble_level<S: UnitSolver>(
     // Shards waiting on this lock find the table when they get it.
     let _ = std::fs::remove_file(lock.path());
     drop(lock);
-    say!(
-        "{:>9}: table assembled in {:.1}s: {} ({} bytes, {:.2} bits/position)",
-        stones(n),
-        t.elapsed().as_secs_f64(),
-        path.display(),
-        written.bytes,
-        written.bytes as f64 * 8.0 / written.positions as f64
-    );
+    report(Event::Assembled {
+        stones: n,
+        seconds: t.elapsed().as_secs_f64(),
+        path: &path,
+        bytes: written.bytes,
+        positions: written.positions,
+    });
     let s = LevelSummary::written(n, &written, 0.0);
     Ok(Some((s, kept)))
 }
 
-/// Arguments of `togyz-gen assemble`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct AssembleArgs {
-    /// The output folder the shards wrote into.
-    #[arg(long, default_value = "tables")]
-    pub out: PathBuf,
-}
-
-/// Runs `togyz-gen assemble`: writes the table of every level whose units
-/// are all solved and whose table is missing.
-pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
-    if !args.out.is_dir() {
-        return Err(GenerateError::OutNotFolder(args.out.clone()));
+/// `togyz-gen assemble`: writes the table of every level in output folder
+/// `out` whose units are all solved and whose table is missing, each step
+/// to `report`.
+///
+/// # Errors
+///
+/// [`GenerateError`]: `out` is not a folder, a table in the way is
+/// invalid, a unit file or the table cannot be read or written.
+pub fn assemble(out: &Path, report: Report<'_>) -> Result<(), GenerateError> {
+    if !out.is_dir() {
+        return Err(GenerateError::OutNotFolder(out.to_path_buf()));
     }
     let mut any = false;
     for n in 1..=max_solver_stones() {
-        if !work_dir(&args.out, n).is_dir() {
+        if !work_dir(out, n).is_dir() {
             continue;
         }
-        let dir = work_dir(&args.out, n);
+        let dir = work_dir(out, n);
         let assembled = match work::metric_of(&dir) {
-            Metric::Dtm => assemble_level(&args.out, n, false, &Lower::new(0))?,
-            Metric::Dtc => {
-                assemble_level(&args.out, n, false, &DtcSolver::default())?.map(|(s, _)| (s, None))
-            }
+            Metric::Dtm => assemble_level(out, n, false, &Lower::new(0), report)?,
+            Metric::Dtc => assemble_level(out, n, false, &DtcSolver::default(), report)?
+                .map(|(s, _)| (s, None)),
         };
         match assembled {
             Some(_) => any = true,
             None => {
-                let dir = work_dir(&args.out, n);
+                let dir = work_dir(out, n);
                 let missing: Vec<UnitId> = level_units(n)
                     .into_iter()
                     .filter(|&u| !work::unit_done(&dir, n, u))
                     .collect();
                 for &u in &missing {
                     if let UnitState::Damaged { path, reason } = work::check_unit(&dir, n, u) {
-                        warn!(
-                            "{}: damaged unit file ({reason}): `togyz-gen generate` solves the unit again",
-                            path.display()
-                        );
+                        report(Event::Damaged {
+                            path: &path,
+                            reason: &reason,
+                            action: DamagedUnit::Left,
+                        });
                     }
                 }
                 let missing = missing.len();
                 if missing == 0 {
-                    let lock = args.out.join(format!(".togyz-{n:02}.assemble.lock"));
-                    say!(
-                        "{:>9}: being assembled by another run ({}), not assembled here",
-                        stones(n),
-                        lock::holder(&lock)
-                    );
+                    let lock = out.join(format!(".togyz-{n:02}.assemble.lock"));
+                    report(Event::AssembledElsewhere {
+                        stones: n,
+                        holder: lock::holder(&lock),
+                    });
                     continue;
                 }
-                say!(
-                    "{:>9}: {missing} of {} units not solved yet in {}, not assembled",
-                    stones(n),
-                    level_units(n).len(),
-                    dir.display()
-                );
+                report(Event::NotAssembled {
+                    stones: n,
+                    missing,
+                    units: level_units(n).len(),
+                    dir: &dir,
+                });
             }
         }
     }
     if !any {
-        say!("nothing to assemble in {}", args.out.display());
+        report(Event::NothingToAssemble { out });
     }
     Ok(())
-}
-
-pub(crate) fn print_summary(levels: &[LevelSummary], out: &Path) {
-    say!();
-    say!(
-        "{:>6} {:>14} {:>14} {:>14} {:>14} {:>7} {:>9} {:>12} {:>13} {:>6}",
-        "stones",
-        "positions",
-        "wins",
-        "draws",
-        "losses",
-        "longest",
-        "seconds",
-        "positions/s",
-        "bytes",
-        "bits"
-    );
-    let mut total = LevelSummary::default();
-    for s in levels {
-        let rate = if s.reused || s.seconds == 0.0 {
-            "kept".to_string()
-        } else {
-            format!("{:.0}", s.positions as f64 / s.seconds)
-        };
-        say!(
-            "{:>6} {:>14} {:>14} {:>14} {:>14} {:>7} {:>9.1} {:>12} {:>13} {:>6.3}",
-            s.stones,
-            s.positions,
-            s.wins,
-            s.draws,
-            s.losses,
-            s.longest_win,
-            s.seconds,
-            rate,
-            s.bytes,
-            s.bytes as f64 * 8.0 / s.positions as f64
-        );
-        total.positions += s.positions;
-        total.wins += s.wins;
-        total.draws += s.draws;
-        total.losses += s.losses;
-        total.longest_win = total.longest_win.max(s.longest_win);
-        total.seconds += s.seconds;
-        total.bytes += s.bytes;
-    }
-    say!(
-        "{:>6} {:>14} {:>14} {:>14} {:>14} {:>7} {:>9.1} {:>12.0} {:>13} {:>6.3}",
-        "all",
-        total.positions,
-        total.wins,
-        total.draws,
-        total.losses,
-        total.longest_win,
-        total.seconds,
-        if total.seconds > 0.0 {
-            total.positions as f64 / total.seconds
-        } else {
-            0.0
-        },
-        total.bytes,
-        total.bytes as f64 * 8.0 / total.positions.max(1) as f64
-    );
-    say!("output folder: {}", out.display());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::event::silent;
     use crate::solve::cells::{LevelValues, UnitValues};
     use std::sync::atomic::AtomicU64;
     use togyz_probe::raw::index::Layout;
@@ -1035,16 +987,16 @@ mod tests {
     fn a_resume_needs_only_the_disk_of_what_is_left() {
         let out = tempfile::tempdir().unwrap();
         let n = 3;
-        generate(&GenerateArgs::new(n - 1, out.path())).unwrap();
+        generate(&GenerateOptions::new(n - 1, out.path()), &silent).unwrap();
         // All of level 3's units but one, held here (its lock taken), as
         // a run that stopped in the level leaves them.
         let dir = work_dir(out.path(), n);
         std::fs::create_dir_all(&dir).unwrap();
         let held_unit = level_units(n)[0];
         let held = lock::try_exclusive(&dir.join(unit_lock_name(held_unit)), "a test").unwrap();
-        let mut args = GenerateArgs::new(n, out.path());
+        let mut args = GenerateOptions::new(n, out.path());
         args.wait_timeout = 0;
-        let r = generate(&args);
+        let r = generate(&args, &silent);
         assert!(
             matches!(r, Err(GenerateError::WaitTimeout { missing: 1, .. })),
             "{r:?}"
@@ -1058,8 +1010,8 @@ mod tests {
         let table = plan::table_bytes(Metric::Dtm, n);
         let resume = table + (left as f64 * plan::UNIT_FILE_BYTES_PER_POSITION) as u64;
         assert!(resume < fresh.disk);
-        let check = |args: &GenerateArgs, disk| {
-            check_resources_with(args, &[n], Shard::ALL, &lower, None, Some(disk))
+        let check = |args: &GenerateOptions, disk| {
+            check_resources_with(args, &[n], Shard::ALL, &lower, None, Some(disk), &silent)
         };
         // Disk for what is left, not for the whole level: the resume runs.
         check(&args, resume).unwrap();
@@ -1068,15 +1020,15 @@ mod tests {
         assert!(matches!(r, Err(GenerateError::Disk { .. })), "{r:?}");
         // A run from nothing needs the whole level's disk.
         let empty = tempfile::tempdir().unwrap();
-        let r = check(&GenerateArgs::new(n, empty.path()), resume);
+        let r = check(&GenerateOptions::new(n, empty.path()), resume);
         assert!(matches!(r, Err(GenerateError::Disk { .. })), "{r:?}");
-        check(&GenerateArgs::new(n, empty.path()), fresh.disk).unwrap();
+        check(&GenerateOptions::new(n, empty.path()), fresh.disk).unwrap();
     }
 
     #[test]
     fn units_that_keep_vanishing_stop_the_run_with_the_file_named() {
         let out = tempfile::tempdir().unwrap();
-        let mut args = GenerateArgs::new(1, out.path());
+        let mut args = GenerateOptions::new(1, out.path());
         args.wait_timeout = 30;
         let vandal = Vandal {
             inner: Lower::new(0),
@@ -1089,7 +1041,7 @@ mod tests {
                 .num_threads(1)
                 .build()
                 .unwrap();
-            let r = pool.install(|| solve_level(&args, Shard::ALL, 1, &vandal, false));
+            let r = pool.install(|| solve_level(&args, Shard::ALL, 1, &vandal, false, &silent));
             let _ = send.send(r.map(|_| ()));
         });
         let r = receive

@@ -3,6 +3,7 @@
 //! locks ([`lock`]), its errors ([`error`]) and progress ([`progress`]).
 
 pub mod error;
+pub mod event;
 pub mod generate;
 pub mod lock;
 pub mod metric;

@@ -18,7 +18,6 @@
 //! `togyz-gen plan` prints both plans without running anything.
 
 use crate::levels::{lower, lower_wdl};
-use crate::run::progress::{metric_arg, threads_arg};
 use crate::solve::unit::{level_units, max_solver_stones, UnitId};
 use std::path::{Path, PathBuf};
 use togyz_probe::raw::index::{Layout, MAX_STONES};
@@ -291,26 +290,35 @@ pub fn plan_with(
     p
 }
 
-/// Arguments of `togyz-gen plan`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct PlanArgs {
+/// What `togyz-gen plan` is asked about.
+#[derive(Debug, Clone)]
+pub struct PlanOptions {
     /// The largest stone count: the plan is for levels 1..=N from nothing.
-    #[arg(long, default_value_t = 8)]
     pub max_stones: u32,
-    /// The metric: dtm (distance to the end) or dtc (distance to
-    /// conversion).
-    #[arg(long, default_value = "dtm", value_parser = metric_arg)]
+    /// The metric.
     pub metric: Metric,
-    /// Worker threads (at least 1; default: one per core).
-    #[arg(long, value_parser = threads_arg)]
+    /// Worker threads (`None`: one per core).
     pub threads: Option<usize>,
-    /// As `generate --hold-whole` and `verify --hold-whole`.
-    #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
+    /// As [`crate::run::generate::GenerateOptions::hold_whole`].
     pub hold_whole: u64,
-    /// Also show the memory available and the disk free at this folder
+    /// Also state the memory available and the disk free at this folder
     /// (at the nearest folder above it if it does not exist yet).
-    #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+impl PlanOptions {
+    /// The options for levels `1..=max_stones` in DTM, the rest default:
+    /// one thread per core, [`lower::WHOLE_POSITIONS`] held whole, no
+    /// folder.
+    pub fn new(max_stones: u32) -> PlanOptions {
+        PlanOptions {
+            max_stones,
+            metric: Metric::Dtm,
+            threads: None,
+            hold_whole: lower::WHOLE_POSITIONS,
+            out: None,
+        }
+    }
 }
 
 /// Why `togyz-gen plan` failed.
@@ -323,7 +331,11 @@ pub enum PlanError {
 
 /// The plans of generating and of verifying levels `1..=args.max_stones`,
 /// one line each, as `generate` states its plan before a run.
-pub fn plan_lines(args: &PlanArgs) -> Result<Vec<String>, PlanError> {
+///
+/// # Errors
+///
+/// [`PlanError::Stones`] for a stone count the index does not cover.
+pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
     let max = args.max_stones;
     if max == 0 || max > MAX_STONES {
         return Err(PlanError::Stones(max));
@@ -381,18 +393,6 @@ pub fn plan_lines(args: &PlanArgs) -> Result<Vec<String>, PlanError> {
         ));
     }
     Ok(lines)
-}
-
-/// Runs `togyz-gen plan`: prints [`plan_lines`].
-///
-/// # Errors
-///
-/// [`PlanError::Stones`] for a stone count the index does not cover.
-pub fn run(args: &PlanArgs) -> Result<(), PlanError> {
-    for line in plan_lines(args)? {
-        say!("{line}");
-    }
-    Ok(())
 }
 
 /// The memory a run may use: what the kernel says is available
@@ -595,7 +595,7 @@ mod tests {
         );
         assert_eq!(v13.positions, 78_487_874_252);
         assert!(v13.seconds > 0.0 && v13.memory_at == 13);
-        let args = PlanArgs {
+        let args = PlanOptions {
             max_stones: 13,
             metric: Metric::Dtc,
             threads: Some(2),
@@ -607,7 +607,7 @@ mod tests {
             lines[0].starts_with("generate --metric dtc --max-stones 13: 78487874252 positions")
         );
         assert!(lines[1].starts_with("verify: a peak of about"));
-        let bad = PlanArgs {
+        let bad = PlanOptions {
             max_stones: 0,
             ..args
         };

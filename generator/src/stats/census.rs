@@ -191,15 +191,15 @@ const CHUNK_BOARDS: u64 = 4096;
 
 /// The statistics of the `n`-stone table, given its packed values in index
 /// order; keeps `examples` mutual zugzwangs. Runs in the current rayon pool;
-/// `bar` is advanced by positions.
-pub fn level_stats(n: u32, values: &[u16], examples: usize, bar: &ProgressBar) -> LevelStats {
+/// `counted` is advanced by positions.
+pub fn level_stats(n: u32, values: &[u16], examples: usize, counted: &AtomicU64) -> LevelStats {
     let layout = Layout::new(n);
     assert_eq!(
         values.len() as u64,
         layout.positions(),
         "the {n}-stone table has the wrong size"
     );
-    stats_of(n, &layout, values, None, examples, bar)
+    stats_of(n, &layout, values, None, examples, counted)
 }
 
 /// [`level_stats`] over the configurations `only` (all if `None`).
@@ -209,7 +209,7 @@ fn stats_of<V: Values + ?Sized>(
     values: &V,
     only: Option<&[usize]>,
     examples: usize,
-    bar: &ProgressBar,
+    counted: &AtomicU64,
 ) -> LevelStats {
     let work: Vec<_> = layout
         .board_chunks(CHUNK_BOARDS)
@@ -219,7 +219,7 @@ fn stats_of<V: Values + ?Sized>(
     work.par_iter()
         .map(|&(id, start, end)| {
             let s = chunk_stats(n, layout, values, id, start, end, examples);
-            bar.inc((end - start) * layout.kazans());
+            counted.fetch_add((end - start) * layout.kazans(), Ordering::Relaxed);
             s
         })
         .reduce(|| LevelStats::empty(n), |a, b| a.merge(b, examples))
@@ -328,34 +328,61 @@ fn chunk_stats<V: Values + ?Sized>(
 }
 
 /// Reads every table in `dir` (1..=N, none missing) through the probe
-/// crate and computes each stone count's statistics.
+/// crate and computes each stone count's statistics, each level's
+/// progress to `events`.
 ///
 /// # Errors
 ///
 /// [`StatsError::Folder`] for a folder without a complete set of tables;
 /// [`StatsError::Table`] for a damaged one.
-pub fn collect(dir: &Path, examples: usize, progress: bool) -> Result<Vec<LevelStats>, StatsError> {
+pub fn collect(
+    dir: &Path,
+    examples: usize,
+    events: Events<'_>,
+) -> Result<Vec<LevelStats>, StatsError> {
     let max = verify::table_levels(dir).map_err(StatsError::Folder)?;
     let mut out = Vec::new();
     for n in 1..=max {
         let file = TableFile::open(dir.join(format::file_name(n)))?;
         let layout = file.layout();
-        let bar = positions_bar(layout.positions(), format!("stats {n:2}"), progress);
+        let positions = layout.positions();
+        events(Event::Counting {
+            stones: n,
+            positions,
+        });
+        let counted = AtomicU64::new(0);
+        let tick = |c: u64| {
+            events(Event::CountProgress {
+                stones: n,
+                counted: c.min(positions),
+                positions,
+            })
+        };
         // Unit by unit (either metric), so that a level never needs to fit
         // in memory.
-        let mut level = LevelStats::empty(n);
-        for unit in level_units(n) {
-            let parts = file
-                .decode_unit(unit)?
-                .into_iter()
-                .map(|(id, values)| (layout.index_at(layout.global_board(id, 0), 0), values))
-                .collect();
-            let configs = unit.configs();
-            let s = stats_of(n, layout, &UnitParts(parts), Some(&configs), examples, &bar);
-            level = level.merge(s, examples);
-        }
-        bar.finish_and_clear();
-        out.push(level);
+        let level = polled(&counted, tick, || {
+            let mut level = LevelStats::empty(n);
+            for unit in level_units(n) {
+                let parts = file
+                    .decode_unit(unit)?
+                    .into_iter()
+                    .map(|(id, values)| (layout.index_at(layout.global_board(id, 0), 0), values))
+                    .collect();
+                let configs = unit.configs();
+                let s = stats_of(
+                    n,
+                    layout,
+                    &UnitParts(parts),
+                    Some(&configs),
+                    examples,
+                    &counted,
+                );
+                level = level.merge(s, examples);
+            }
+            Ok::<_, StatsError>(level)
+        });
+        events(Event::Counted { stones: n });
+        out.push(level?);
     }
     Ok(out)
 }

@@ -147,12 +147,12 @@ pub fn report(
     dir: &Path,
     limits: &[u32],
     examples: usize,
-    progress: bool,
+    events: Events<'_>,
 ) -> Result<Report, StatsError> {
     let mut limits = limits.to_vec();
     limits.sort_unstable();
     limits.dedup();
-    let levels = collect(dir, examples, progress)?;
+    let levels = collect(dir, examples, events)?;
     let tb = Tablebase::open([dir])?;
     let mut per_stones = Vec::new();
     for s in &levels {

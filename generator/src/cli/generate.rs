@@ -1,0 +1,155 @@
+//! `togyz-gen generate` and `togyz-gen assemble`: their flags, and the
+//! printing of their events, bars and summary.
+
+use crate::cli::Printer;
+use crate::cli::{metric_arg, threads_arg};
+use std::path::{Path, PathBuf};
+use togyz_answer::parse_bytes;
+use togyz_gen::levels::lower;
+use togyz_gen::run::error::GenerateError;
+use togyz_gen::run::generate::{self, GenerateOptions, LevelSummary, Shard};
+use togyz_probe::Metric;
+
+/// Arguments of `togyz-gen generate`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GenerateArgs {
+    /// Solve every position with up to this many stones on the board.
+    #[arg(long, default_value_t = 8)]
+    pub max_stones: u32,
+    /// Output folder for the tables.
+    #[arg(long, default_value = "tables")]
+    pub out: PathBuf,
+    /// Worker threads (at least 1; default: one per core).
+    #[arg(long, value_parser = threads_arg)]
+    pub threads: Option<usize>,
+    /// No progress bars (the per-level lines and the summary still print).
+    #[arg(long)]
+    pub quiet: bool,
+    /// Solve only shard I of K (I from 0 to K-1): a disjoint set of each
+    /// level's units, into an output folder the K shards share
+    /// (docs/cluster.md).
+    #[arg(long, value_name = "I/K", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// How long a shard waits for the other shards to finish a level, in
+    /// seconds, before it gives up.
+    #[arg(long, default_value_t = GenerateOptions::WAIT_TIMEOUT, value_name = "SECONDS")]
+    pub wait_timeout: u64,
+    /// Smaller levels are held in memory whole while their positions, up
+    /// to and including the level, total at most this; each unit reads
+    /// what it needs of the larger ones from their table files. Less
+    /// memory for more decoding.
+    #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
+    pub hold_whole: u64,
+    /// What the tables' distances count: `dtm` (plies to the end of the
+    /// game) or `dtc` (plies to the next conversion, docs/dtc.md).
+    #[arg(long, default_value = "dtm", value_parser = metric_arg)]
+    pub metric: Metric,
+    /// At most this much memory (`16G`, `500M`; powers of 1000): the run is
+    /// refused if it cannot fit, and the biggest units of a level run one
+    /// at a time when two would not fit side by side (default: what the
+    /// system has available).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+}
+
+impl GenerateArgs {
+    /// The library's options these flags ask for.
+    fn options(&self) -> GenerateOptions {
+        GenerateOptions {
+            max_stones: self.max_stones,
+            out: self.out.clone(),
+            threads: self.threads,
+            shard: self.shard,
+            wait_timeout: self.wait_timeout,
+            hold_whole: self.hold_whole,
+            metric: self.metric,
+            max_memory: self.max_memory,
+        }
+    }
+}
+
+/// Arguments of `togyz-gen assemble`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AssembleArgs {
+    /// The output folder the shards wrote into.
+    #[arg(long, default_value = "tables")]
+    pub out: PathBuf,
+}
+
+/// Runs `togyz-gen generate`: the run's lines, then its summary.
+pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
+    let printer = Printer::new(args.quiet);
+    let summaries = generate::generate(&args.options(), &|e| printer.event(e))?;
+    print_summary(&summaries, &args.out);
+    Ok(())
+}
+
+/// Runs `togyz-gen assemble`.
+pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
+    let printer = Printer::new(true);
+    generate::assemble(&args.out, &|e| printer.event(e))
+}
+
+/// The table of what each level contributed, with the totals.
+fn print_summary(levels: &[LevelSummary], out: &Path) {
+    say!();
+    say!(
+        "{:>6} {:>14} {:>14} {:>14} {:>14} {:>7} {:>9} {:>12} {:>13} {:>6}",
+        "stones",
+        "positions",
+        "wins",
+        "draws",
+        "losses",
+        "longest",
+        "seconds",
+        "positions/s",
+        "bytes",
+        "bits"
+    );
+    let mut total = LevelSummary::default();
+    for s in levels {
+        let rate = if s.reused || s.seconds == 0.0 {
+            "kept".to_string()
+        } else {
+            format!("{:.0}", s.positions as f64 / s.seconds)
+        };
+        say!(
+            "{:>6} {:>14} {:>14} {:>14} {:>14} {:>7} {:>9.1} {:>12} {:>13} {:>6.3}",
+            s.stones,
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.longest_win,
+            s.seconds,
+            rate,
+            s.bytes,
+            s.bytes as f64 * 8.0 / s.positions as f64
+        );
+        total.positions += s.positions;
+        total.wins += s.wins;
+        total.draws += s.draws;
+        total.losses += s.losses;
+        total.longest_win = total.longest_win.max(s.longest_win);
+        total.seconds += s.seconds;
+        total.bytes += s.bytes;
+    }
+    say!(
+        "{:>6} {:>14} {:>14} {:>14} {:>14} {:>7} {:>9.1} {:>12.0} {:>13} {:>6.3}",
+        "all",
+        total.positions,
+        total.wins,
+        total.draws,
+        total.losses,
+        total.longest_win,
+        total.seconds,
+        if total.seconds > 0.0 {
+            total.positions as f64 / total.seconds
+        } else {
+            0.0
+        },
+        total.bytes,
+        total.bytes as f64 * 8.0 / total.positions.max(1) as f64
+    );
+    say!("output folder: {}", out.display());
+}
