@@ -236,8 +236,8 @@ pub fn verify_dir(dir: &Path) -> Result<Vec<LevelReport>, VerifyError> {
 }
 
 /// [`verify_dir`], the smaller levels held whole up to `hold_whole`
-/// positions ([`lower::held_whole`]; boards for the win/draw/loss a DTC
-/// level reads, [`crate::levels::lower_wdl::held_whole`]) and the larger ones read unit by unit
+/// positions (boards for the win/draw/loss a DTC level reads:
+/// [`crate::levels::held_whole`]) and the larger ones read unit by unit
 /// from their files, as `generate --hold-whole` does; each level's progress
 /// and result to `report`.
 ///

@@ -6,12 +6,12 @@
 //! configurations of each level below). At 12 stones that is about 1.5 GB
 //! for the largest unit instead of 12.6 GB for every level below.
 
+use super::held_whole;
 use crate::files::decode::{load_level, DecodeAll};
 use crate::solve::below::{Exits, Levels};
 use crate::solve::cells::LevelValues;
 use crate::solve::unit::{exit_configs, UnitId};
 use togyz_probe::raw::format::TableFile;
-use togyz_probe::raw::index::Layout;
 use togyz_probe::Metric;
 use togyz_probe::TableError;
 
@@ -22,38 +22,6 @@ use togyz_probe::TableError;
 /// a level costs about as much as holding it whole saves in memory from
 /// level 9 up (docs/performance.md).
 pub const WHOLE_POSITIONS: u64 = 600_000_000;
-
-/// Whether level `m` is held whole: it and every level below it have at
-/// most `limit` positions ([`WHOLE_POSITIONS`] unless a test says
-/// otherwise).
-pub fn held_whole(m: u32, limit: u64) -> bool {
-    (1..=m).map(|l| Layout::new(l).positions()).sum::<u64>() <= limit
-}
-
-/// Bytes held for the exits while level `n` is solved: the levels held
-/// whole, one byte a position.
-pub fn whole_bytes(n: u32, limit: u64) -> u64 {
-    (1..n)
-        .filter(|&m| held_whole(m, limit))
-        .map(|m| Layout::new(m).positions())
-        .sum()
-}
-
-/// Bytes one unit of level `n` decodes for its exits from the levels not
-/// held whole, one byte a position.
-pub fn unit_exit_bytes(n: u32, unit: UnitId, limit: u64) -> u64 {
-    let configs = exit_configs(unit);
-    (1..n)
-        .filter(|&m| !held_whole(m, limit))
-        .map(|m| {
-            let layout = Layout::new(m);
-            configs
-                .iter()
-                .map(|&c| layout.config_boards(c) * layout.kazans())
-                .sum::<u64>()
-        })
-        .sum()
-}
 
 /// The solved levels below the one being worked on, from 1 up.
 pub struct Lower {
@@ -83,7 +51,7 @@ impl Lower {
 
     /// Whether level `m` is held whole.
     pub fn holds_whole(&self, m: u32) -> bool {
-        held_whole(m, self.limit)
+        held_whole(Metric::Dtm, m, self.limit)
     }
 
     /// The highest level added.

@@ -7,45 +7,13 @@
 //! choice: the same limit as for DTM, counted in boards (one byte each here)
 //! instead of positions, so many more levels fit whole.
 
+use super::held_whole;
 use crate::files::decode_dtc::{config_splits, wdl_level, SplitsError};
 use crate::solve::below::WdlLevels;
 use crate::solve::unit::{exit_configs, UnitId};
 use togyz_probe::raw::format::{wdl_at, TableFile};
-use togyz_probe::raw::index::{Layout, CONFIG_COUNT};
+use togyz_probe::raw::index::CONFIG_COUNT;
 use togyz_probe::{Metric, Wdl};
-
-/// Whether level `m` is held whole: it and every level below it have at
-/// most `limit` boards between them (one byte each). Each unit reads the
-/// levels not held whole again from their files, so at 13 stones, where
-/// a unit's exits reach several configurations, decoding them again cost
-/// more than holding them.
-pub fn held_whole(m: u32, limit: u64) -> bool {
-    (1..=m).map(|l| Layout::new(l).boards()).sum::<u64>() <= limit
-}
-
-/// Bytes one unit of level `n` decodes for its exits from the levels not
-/// held whole: one byte a board of the configurations it reaches.
-pub fn unit_exit_bytes(n: u32, unit: UnitId, limit: u64) -> u64 {
-    let configs = exit_configs(unit);
-    (1..n)
-        .filter(|&m| !held_whole(m, limit))
-        .map(|m| {
-            let layout = Layout::new(m);
-            configs
-                .iter()
-                .map(|&c| layout.config_boards(c))
-                .sum::<u64>()
-        })
-        .sum()
-}
-
-/// Bytes of the levels below `n` held whole, one byte a board.
-pub fn whole_bytes(n: u32, limit: u64) -> u64 {
-    (0..n)
-        .filter(|&m| held_whole(m, limit))
-        .map(|m| Layout::new(m).boards())
-        .sum()
-}
 
 /// The win/draw/loss of the solved levels below the one being checked,
 /// from the empty board up.
@@ -85,7 +53,7 @@ impl LowerWdl {
     /// naming a board that is not one draw split.
     pub fn push(&mut self, file: TableFile) -> Result<(), SplitsError> {
         let m = self.max_stones() + 1;
-        if held_whole(m, self.limit) {
+        if held_whole(Metric::Dtc, m, self.limit) {
             let level = wdl_level(&file)?;
             self.whole
                 .push(level)
@@ -111,7 +79,7 @@ impl LowerWdl {
     pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<UnitWdl<'_>, SplitsError> {
         assert!(self.max_stones() + 1 >= n, "levels below {n} missing");
         let mut loaded = vec![Vec::new(); n as usize];
-        for m in (1..n).filter(|&m| !held_whole(m, self.limit)) {
+        for m in (1..n).filter(|&m| !held_whole(Metric::Dtc, m, self.limit)) {
             let file = &self.files[m as usize - 1];
             let level = &mut loaded[m as usize];
             level.resize(CONFIG_COUNT, None);

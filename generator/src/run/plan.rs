@@ -17,7 +17,7 @@
 //! levels below ([`crate::levels::lower`] for DTM, [`crate::levels::lower_wdl`] for DTC).
 //! `togyz-gen plan` prints both plans without running anything.
 
-use crate::levels::{lower, lower_wdl};
+use crate::levels::{self, lower};
 use crate::solve::unit::{level_units, max_solver_stones, UnitId};
 use std::path::{Path, PathBuf};
 use togyz_probe::raw::index::{Layout, MAX_STONES};
@@ -81,11 +81,11 @@ pub struct Plan {
 }
 
 /// Memory of one unit of level `n` in flight, the smaller levels being
-/// held whole up to `hold_whole` positions ([`lower::held_whole`]).
+/// held whole up to `hold_whole` positions ([`levels::held_whole`]).
 pub fn unit_memory(n: u32, u: UnitId, hold_whole: u64) -> u64 {
     (u.positions(n) as f64 * UNIT_BYTES_PER_POSITION + u.boards(n) as f64 * UNIT_BYTES_PER_BOARD)
         as u64
-        + lower::unit_exit_bytes(n, u, hold_whole)
+        + levels::unit_exit_bytes(Metric::Dtm, n, u, hold_whole)
 }
 
 /// Peak memory of solving level `n` (and assembling it; `keep` if a larger
@@ -98,12 +98,12 @@ pub fn level_memory(n: u32, threads: usize, keep: bool, hold_whole: u64) -> u64 
         .take(threads.max(1))
         .map(|&u| unit_memory(n, u, hold_whole))
         .sum();
-    let assembly = if keep && lower::held_whole(n, hold_whole) {
+    let assembly = if keep && levels::held_whole(Metric::Dtm, n, hold_whole) {
         Layout::new(n).positions()
     } else {
         0
     };
-    lower::whole_bytes(n, hold_whole) + in_flight.max(assembly) + BASE_BYTES as u64
+    levels::whole_bytes(Metric::Dtm, n, hold_whole) + in_flight.max(assembly) + BASE_BYTES as u64
 }
 
 /// Memory of one DTC unit of level `n` in flight: its state and values,
@@ -147,24 +147,17 @@ pub fn table_bytes(metric: Metric, n: u32) -> u64 {
 /// larger levels below, and of the level's own draw splits or values when
 /// they are added to the levels held whole for the next level (`keep`).
 pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_whole: u64) -> u64 {
-    let (whole, exits): (u64, &dyn Fn(UnitId) -> u64) = match metric {
-        Metric::Dtm => (lower::whole_bytes(n, hold_whole), &|u| {
-            lower::unit_exit_bytes(n, u, hold_whole)
-        }),
-        Metric::Dtc => (lower_wdl::whole_bytes(n, hold_whole), &|u| {
-            lower_wdl::unit_exit_bytes(n, u, hold_whole)
-        }),
-    };
+    let whole = levels::whole_bytes(metric, n, hold_whole);
     let unit = level_units(n)
         .into_iter()
-        .map(|u| u.positions(n) * cell + exits(u))
+        .map(|u| u.positions(n) * cell + levels::unit_exit_bytes(metric, n, u, hold_whole))
         .max()
         .unwrap_or(0);
     let layout = Layout::new(n);
     let added = match metric {
-        Metric::Dtm if keep && lower::held_whole(n, hold_whole) => layout.positions(),
-        Metric::Dtc if keep && lower_wdl::held_whole(n, hold_whole) => layout.boards(),
-        _ => 0,
+        _ if !(keep && levels::held_whole(metric, n, hold_whole)) => 0,
+        Metric::Dtm => layout.positions(),
+        Metric::Dtc => layout.boards(),
     };
     whole + unit.max(added) + BASE_BYTES as u64
 }
