@@ -436,7 +436,7 @@ Legal moves: 12 (a1b1), 23 (b1c1), 34 (c1d1), 45 (d1e1), 56 (e1f1)
             "no table for 20 stones on the board: the tables in {dir} cover 1 to 4 stones. \
              The 20-stone table would hold {} positions; `togyz-gen` solves at most {} stones",
             thousands(positions_for(20)),
-            togyz_gen::solve::unit::max_solver_stones()
+            togyz_probe::raw::index::max_solver_stones()
         )),
         "{err}"
     );

@@ -50,15 +50,14 @@
 use crate::solve::below::WdlLevels;
 use crate::solve::cells::{Cell, LevelBuilder, LevelValues, UnitValues};
 use crate::solve::core::{Frontier, Policy, Unit};
-use crate::solve::error::{SolveError, MAX_DIST};
+use crate::solve::error::{check_level, SolveError, MAX_DIST};
+use crate::solve::moves::split_moves;
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
-use crate::solve::unit::{config_infos, level_units, ConfigInfo, UnitId};
-use rayon::prelude::*;
+use crate::solve::unit::{config_infos, solve_by_config, ConfigInfo, UnitId};
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_probe::raw::index::{rank_board, Layout, CONFIG_COUNT, MAX_STONES};
-use togyz_probe::raw::{landing, sow, Landing};
+use togyz_probe::raw::index::{rank_board, Layout};
 use togyz_probe::Value;
-use togyz_probe::{Side, CYCLE, ROW};
+use togyz_probe::{CYCLE, ROW};
 
 /// Why a DTC level could not be solved.
 #[derive(Debug, thiserror::Error)]
@@ -153,23 +152,15 @@ pub fn solve_unit(
 ///
 /// As [`solve_unit`].
 pub fn solve_level(n: u32, lower: &WdlLevels, progress: &AtomicU64) -> Result<DtcLevel, DtcError> {
-    check_level(n, lower)?;
-    let units = units_biggest_first(n);
-    let solved: Vec<DtcUnit> = units
-        .into_par_iter()
-        .map(|u| solve_unit(n, lower, u, progress))
-        .collect::<Result<_, _>>()?;
-    let mut by_config: Vec<Option<(LevelValues, Vec<u8>)>> =
-        (0..CONFIG_COUNT).map(|_| None).collect();
-    for unit in solved {
-        for ((id, v), s) in unit.values.into_iter().zip(unit.splits) {
-            by_config[id] = Some((v, s));
-        }
-    }
+    check_level(n, lower.max_stones())?;
+    let parts: Vec<(LevelValues, Vec<u8>)> = solve_by_config(n, |u| {
+        let unit = solve_unit(n, lower, u, progress)?;
+        let sides = unit.values.into_iter().zip(unit.splits);
+        Ok::<_, DtcError>(sides.map(|((id, v), s)| (id, (v, s))).collect())
+    })?;
     let mut values = LevelBuilder::with_capacity(Layout::new(n).positions() as usize);
     let mut splits = Vec::with_capacity(Layout::new(n).boards() as usize);
-    for part in by_config {
-        let (v, s) = part.expect("every configuration is in one unit");
+    for (v, s) in parts {
         values.extend(&v.widened());
         splits.extend_from_slice(&s);
     }
@@ -197,27 +188,6 @@ pub fn solve_all(max_stones: u32) -> Result<(Vec<LevelValues>, WdlLevels), DtcEr
     Ok((values, wdl))
 }
 
-/// Whether level `n` can be solved on `lower`.
-fn check_level(n: u32, lower: &WdlLevels) -> Result<(), SolveError> {
-    if n == 0 || n > 63 || n > MAX_STONES {
-        return Err(SolveError::TooManyStones(n));
-    }
-    if lower.max_stones() + 1 < n {
-        return Err(SolveError::MissingLevel {
-            wanted: n,
-            have: lower.max_stones(),
-        });
-    }
-    Ok(())
-}
-
-/// The units of level `n`, big ones first for better load balance.
-fn units_biggest_first(n: u32) -> Vec<UnitId> {
-    let mut units = level_units(n);
-    units.sort_by_key(|u| std::cmp::Reverse(u.positions(n)));
-    units
-}
-
 /// One configuration of a solved unit: its id, values and draw splits.
 type SolvedSide<T> = (usize, Vec<T>, Vec<u8>);
 
@@ -230,7 +200,7 @@ fn solve_unit_into<T: Cell>(
     unit: UnitId,
     progress: &AtomicU64,
 ) -> Result<Vec<SolvedSide<T>>, DtcError> {
-    check_level(n, lower)?;
+    check_level(n, lower.max_stones())?;
     if UnitId::of(unit.first) != unit {
         return Err(SolveError::BadUnit(unit.first, unit.second).into());
     }
@@ -378,47 +348,21 @@ impl<T> Dtc<'_, T> {
     /// `info`) and the best exit: the least kazan offset `t` such that an
     /// exit wins for `j > t` and draws at `j = t` (`None` without exits).
     fn moves(&self, n: u32, board: &[u8; CYCLE], info: &ConfigInfo) -> (u16, Option<u32>) {
-        let mut quiet = 0u16;
         let mut best: Option<u32> = None;
-        for h in 0..ROW {
-            if board[h] == 0 {
-                continue;
-            }
-            let mut b = *board;
-            let sown = sow(&mut b, h, info.tz);
-            let mut gain = sown.fed[0] as u32;
-            let lost = sown.fed[1] as u32;
-            let mut child_cfg = info.config;
-            match landing(&b, sown.last, Side::South, info.tz) {
-                Landing::Quiet => {
-                    if gain == 0 && lost == 0 {
-                        quiet += 1;
-                        continue;
-                    }
-                }
-                Landing::Capture(c) => {
-                    gain += c as u32;
-                    b[sown.last] = 0;
-                }
-                Landing::Tuzdyk => {
-                    gain += 3;
-                    b[sown.last] = 0;
-                    child_cfg.mover = Some((sown.last - ROW) as u8);
-                }
-            }
+        let quiet = split_moves(board, info, |e| {
             // The child, seen by the opponent: n - gain - lost stones, its
             // mover's offset n - gain - j. The opponent loses for offsets
             // below its draw split c*, so the mover wins for j > n - gain - c*
             // (and c* <= n - gain - lost keeps the threshold in 0..=n).
-            let child_n = n - gain - lost;
-            let child_cfg = child_cfg.swapped();
-            let ci = &self.infos[child_cfg.id()];
+            let child_n = n - e.gain - e.lost;
+            let ci = &self.infos[e.config.id()];
             let layout = &self.lower.layouts[child_n as usize];
-            let gb = layout.global_board(child_cfg.id(), rank_board(&b, &ci.free_rotated, ci.m));
-            let t = n - gain - self.lower.level(child_n).split(gb);
+            let gb =
+                layout.global_board(e.config.id(), rank_board(&e.board, &ci.free_rotated, ci.m));
+            let t = n - e.gain - self.lower.level(child_n).split(gb);
             best = Some(best.map_or(t, |x| x.min(t)));
-        }
-        (quiet, best)
+        });
+        (quiet.into(), best)
     }
 }
 
@@ -451,6 +395,7 @@ fn write_side<T: Cell>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::unit::level_units;
 
     /// One- and two-byte cells give the same level.
     #[test]

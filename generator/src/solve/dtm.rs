@@ -18,16 +18,15 @@
 use crate::solve::below::{Exits, Levels};
 use crate::solve::cells::{Cell, ConfigValues, LevelBuilder, LevelValues, UnitValues};
 use crate::solve::core::{Frontier, Policy, Unit};
-use crate::solve::error::{SolveError, MAX_DIST};
+use crate::solve::error::{check_level, SolveError, MAX_DIST};
+use crate::solve::moves::{split_moves, Exit};
 use crate::solve::unit::{
-    bits, config_infos, exit_configs, level_units, max_solver_stones, ConfigInfo, UnitId,
+    bits, config_infos, exit_configs, max_solver_stones, solve_by_config, ConfigInfo, UnitId,
 };
-use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
-use togyz_probe::raw::index::{rank_board, Layout, TuzdykConfig, CONFIG_COUNT};
-use togyz_probe::raw::{landing, sow, Landing};
+use togyz_probe::raw::index::{rank_board, Layout};
 use togyz_probe::Value;
-use togyz_probe::{Side, CYCLE, ROW};
+use togyz_probe::{CYCLE, ROW};
 
 // State word of one (board, kazan split) during a unit's solve: 3 bits of
 // kind, 4 bits counting the quiet moves not yet known to lose (at most 9),
@@ -121,31 +120,9 @@ pub fn solve_level(
     lower: &Levels,
     progress: &AtomicU64,
 ) -> Result<LevelValues, SolveError> {
-    if n == 0 || n > max_solver_stones() {
-        return Err(SolveError::TooManyStones(n));
-    }
-    if lower.max_stones() + 1 < n {
-        return Err(SolveError::MissingLevel {
-            wanted: n,
-            have: lower.max_stones(),
-        });
-    }
+    check_level(n, lower.max_stones())?;
     let exits = Exits::whole(lower);
-    let mut units = level_units(n);
-    // Big units first, for better load balance.
-    units.sort_by_key(|u| std::cmp::Reverse(u.positions(n)));
-    let solved: Vec<UnitValues> = units
-        .into_par_iter()
-        .map(|u| solve_unit(n, &exits, u, progress))
-        .collect::<Result<_, _>>()?;
-    let mut by_config: Vec<Option<LevelValues>> = (0..CONFIG_COUNT).map(|_| None).collect();
-    for (id, values) in solved.into_iter().flatten() {
-        by_config[id] = Some(values);
-    }
-    let parts: Vec<LevelValues> = by_config
-        .into_iter()
-        .map(|v| v.expect("every configuration is in one unit"))
-        .collect();
+    let parts = solve_by_config(n, |u| solve_unit(n, &exits, u, progress))?;
     let mut out = LevelBuilder::with_capacity(Layout::new(n).positions() as usize);
     for part in &parts {
         out.extend(&part.widened());
@@ -192,39 +169,13 @@ impl Policy for Dtm<'_> {
             }
             return Ok(());
         }
-        let mut quiet = 0u8;
         let mut has_exit = false;
         self.exit_best.clear();
         self.exit_best.resize(k, Value::Loss(0));
-        for h in 0..ROW {
-            if board[h] == 0 {
-                continue;
-            }
-            let mut b = *board;
-            let sown = sow(&mut b, h, info.tz);
-            let mut gain = sown.fed[0] as u32;
-            let lost = sown.fed[1] as u32;
-            let mut child_cfg = info.config;
-            match landing(&b, sown.last, Side::South, info.tz) {
-                Landing::Quiet => {
-                    if gain == 0 && lost == 0 {
-                        quiet += 1;
-                        continue;
-                    }
-                }
-                Landing::Capture(c) => {
-                    gain += c as u32;
-                    b[sown.last] = 0;
-                }
-                Landing::Tuzdyk => {
-                    gain += 3;
-                    b[sown.last] = 0;
-                    child_cfg.mover = Some((sown.last - ROW) as u8);
-                }
-            }
+        let quiet = split_moves(board, info, |e| {
             has_exit = true;
-            self.score_exit(n, &b, child_cfg.swapped(), gain, lost);
-        }
+            self.score_exit(n, e);
+        });
         // Seed: group kazan splits by (kind, distance).
         let mut j = 0;
         while j < k {
@@ -316,18 +267,10 @@ impl Policy for Dtm<'_> {
 
 impl Dtm<'_> {
     /// Folds the value of one exit move into `exit_best`, for every kazan
-    /// split. `b` is the board after the move (mover seated South),
-    /// `child_cfg` the tuzdyks seen by the opponent, `gain`/`lost` the
-    /// stones that went to the mover's/opponent's kazan.
+    /// split.
     #[inline]
-    fn score_exit(
-        &mut self,
-        n: u32,
-        b: &[u8; CYCLE],
-        child_cfg: TuzdykConfig,
-        gain: u32,
-        lost: u32,
-    ) {
+    fn score_exit(&mut self, n: u32, e: &Exit) {
+        let (b, child_cfg, gain, lost) = (&e.board, e.config, e.gain, e.lost);
         let child_n = n - gain - lost;
         let best = &mut self.exit_best;
         if child_n == 0 {
@@ -409,8 +352,9 @@ pub fn solve_all(max_stones: u32) -> Result<Levels, SolveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use togyz_probe::Move;
-    use togyz_probe::Position;
+    use crate::solve::unit::level_units;
+    use togyz_probe::raw::index::CONFIG_COUNT;
+    use togyz_probe::{Move, Position, Side};
 
     /// The solver's limits are typed errors, and the stone limit follows
     /// from the 32-bit node ids.

@@ -1,6 +1,6 @@
 //! Why a level or unit could not be solved, and the solver's distance bound.
 
-use crate::solve::unit::max_solver_stones;
+use togyz_probe::raw::index::max_solver_stones;
 use togyz_probe::MAX_PACKED_DISTANCE;
 
 /// Why a level could not be solved.
@@ -40,3 +40,15 @@ pub enum SolveError {
 
 /// Largest distance the solver handles: what a packed [`Value`](togyz_probe::Value) holds.
 pub const MAX_DIST: u32 = MAX_PACKED_DISTANCE;
+
+/// Whether level `n` can be solved on the levels up to `have`: within the
+/// solver's limit, with every smaller level there.
+pub(crate) fn check_level(n: u32, have: u32) -> Result<(), SolveError> {
+    if n == 0 || n > max_solver_stones() {
+        return Err(SolveError::TooManyStones(n));
+    }
+    if have + 1 < n {
+        return Err(SolveError::MissingLevel { wanted: n, have });
+    }
+    Ok(())
+}

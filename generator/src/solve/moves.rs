@@ -2,8 +2,10 @@
 //! offset, and its successors, each move played once (sowing, captures
 //! and tuzdyks do not depend on the kazans).
 
+use crate::solve::unit::ConfigInfo;
 use togyz_probe::raw::index::{Slot, TuzdykConfig};
-use togyz_probe::{Move, Position, Side, HALF};
+use togyz_probe::raw::{landing, sow, Landing};
+use togyz_probe::{Move, Position, Side, CYCLE, HALF, ROW};
 
 /// The live position of a board (mover seated South) at kazan offset `j`.
 pub fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Position {
@@ -73,4 +75,65 @@ pub fn quiet_slot(n: u32, child: &Position) -> Option<(usize, u64)> {
     }
     let slot = Slot::of(child).expect("a live successor has an index slot");
     Some((slot.config.id(), slot.board * (n as u64 + 1)))
+}
+
+/// A move of a unit's board that leaves the level: it feeds a kazan
+/// (a capture, a tuzdyk, or stones sown into a tuzdyk), so the child has
+/// fewer stones and is read from a smaller level.
+pub(crate) struct Exit {
+    /// The board after the move, still seen by the mover (South).
+    pub(crate) board: [u8; CYCLE],
+    /// The tuzdyks as the opponent, who moves next, sees them.
+    pub(crate) config: TuzdykConfig,
+    /// Stones that went to the mover's kazan.
+    pub(crate) gain: u32,
+    /// Stones that went to the opponent's kazan.
+    pub(crate) lost: u32,
+}
+
+/// Plays each move of `board` (mover seated South, configuration `info`)
+/// once, at every kazan split alike: returns how many are quiet (the
+/// stones, kazans and tuzdyks stay; the unit core links them) and gives
+/// each other move to `exit`. How the two metrics seed a board.
+#[inline]
+pub(crate) fn split_moves(
+    board: &[u8; CYCLE],
+    info: &ConfigInfo,
+    mut exit: impl FnMut(&Exit),
+) -> u8 {
+    let mut quiet = 0u8;
+    for h in 0..ROW {
+        if board[h] == 0 {
+            continue;
+        }
+        let mut b = *board;
+        let sown = sow(&mut b, h, info.tz);
+        let mut gain = sown.fed[0] as u32;
+        let lost = sown.fed[1] as u32;
+        let mut config = info.config;
+        match landing(&b, sown.last, Side::South, info.tz) {
+            Landing::Quiet => {
+                if gain == 0 && lost == 0 {
+                    quiet += 1;
+                    continue;
+                }
+            }
+            Landing::Capture(c) => {
+                gain += c as u32;
+                b[sown.last] = 0;
+            }
+            Landing::Tuzdyk => {
+                gain += 3;
+                b[sown.last] = 0;
+                config.mover = Some((sown.last - ROW) as u8);
+            }
+        }
+        exit(&Exit {
+            board: b,
+            config: config.swapped(),
+            gain,
+            lost,
+        });
+    }
+    quiet
 }

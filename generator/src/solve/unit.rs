@@ -5,7 +5,10 @@
 //! `{c, c.swapped()}` ([`UnitId`]); the exits of a unit reach only the
 //! configurations of the smaller levels that [`exit_configs`] names.
 
-use togyz_probe::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT, MAX_STONES};
+use rayon::prelude::*;
+// The solver's stone limit is the index's: a unit's boards fit 32-bit ids.
+pub(crate) use togyz_probe::raw::index::max_solver_stones;
+use togyz_probe::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
 use togyz_probe::raw::tuzdyk_allowed;
 use togyz_probe::{Side, CYCLE, ROW};
 
@@ -76,16 +79,6 @@ pub(crate) fn rotate(b: &[u8; CYCLE]) -> [u8; CYCLE] {
     r
 }
 
-/// The most stones the solver handles: the largest `n` for which every
-/// unit's boards fit 32-bit node ids (and a kazan-split mask fits 64 bits,
-/// and the index covers `n`). 17 with the 73 configurations of the rules.
-pub fn max_solver_stones() -> u32 {
-    (1..=MAX_STONES.min(63))
-        .take_while(|&n| level_units(n).iter().all(|u| u.boards(n) < u32::MAX as u64))
-        .last()
-        .unwrap_or(0)
-}
-
 /// One unit of work within a level: a tuzdyk configuration and its swap
 /// (the same configuration when it is its own swap). Units of one level are
 /// independent given the levels below.
@@ -137,6 +130,30 @@ pub fn level_units(_n: u32) -> Vec<UnitId> {
         .filter(|&id| UnitId::of(id).first == id)
         .map(UnitId::of)
         .collect()
+}
+
+/// Solves every unit of level `n` in parallel, big units first for better
+/// load balance, and returns what `solve` gives each configuration, in
+/// configuration order: how a level is solved whole in memory, whatever
+/// the metric.
+pub(crate) fn solve_by_config<T: Send, E: Send>(
+    n: u32,
+    solve: impl Fn(UnitId) -> Result<Vec<(usize, T)>, E> + Sync,
+) -> Result<Vec<T>, E> {
+    let mut units = level_units(n);
+    units.sort_by_key(|u| std::cmp::Reverse(u.positions(n)));
+    let solved: Vec<Vec<(usize, T)>> = units
+        .into_par_iter()
+        .map(&solve)
+        .collect::<Result<_, _>>()?;
+    let mut by_config: Vec<Option<T>> = (0..CONFIG_COUNT).map(|_| None).collect();
+    for (id, part) in solved.into_iter().flatten() {
+        by_config[id] = Some(part);
+    }
+    Ok(by_config
+        .into_iter()
+        .map(|p| p.expect("every configuration is in one unit"))
+        .collect())
 }
 
 /// The set bits of `mask` (kazan offsets), lowest first.
