@@ -130,6 +130,20 @@ impl TablesAnswer {
             pv: notation::line(pos, line).unwrap_or_default(),
         }
     }
+
+    /// Adds what the server sends beyond `query --json`'s answer for
+    /// `pos`, whose value is `value` and valued moves `moves` (as given to
+    /// [`TablesAnswer::new`]): lichess's `category`, what each move does,
+    /// and `game-over` as the source of a finished game.
+    pub fn add_extra(&mut self, pos: &Position, value: Value, moves: &[MoveValue]) {
+        for (m, v) in self.moves.iter_mut().zip(moves) {
+            m.extra = Some(MoveExtra::new(pos, v.mv, Some(v.value.wdl())));
+        }
+        self.extra = Some(Extra::new(Some(value.wdl()), pos));
+        if terminal_value(pos).is_some() {
+            self.source = "game-over";
+        }
+    }
 }
 
 /// What the server adds to every move: lichess's names, and what the move
@@ -376,6 +390,19 @@ impl SearchAnswer {
             extra: None,
         }
     }
+
+    /// Adds what the server sends beyond `query --json`'s answer for
+    /// `pos`, searched with the result `r`, over the server's tables `tb`:
+    /// lichess's `category`, and every legal move with its result where
+    /// known and what it does, best first.
+    pub fn add_extra(&mut self, pos: &Position, r: &SearchResult, tb: &Tablebase) {
+        let best = r.proven().zip(r.best_move).map(|(w, m)| (m, w));
+        self.moves = Some(SearchMove::list(pos, Some(tb), best));
+        self.extra = Some(SearchExtra {
+            extra: Extra::new(r.proven(), pos),
+            distance: Distance::default(),
+        });
+    }
 }
 
 /// What the server adds to a search's answer.
@@ -463,6 +490,57 @@ impl BeyondAnswer {
     }
 }
 
+/// The answer to one position, as `togyz-probe query --json` prints it
+/// and the server sends it: one of the four shapes above.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Reply {
+    /// The tables' answer (or the rules', for a finished game).
+    Tables(TablesAnswer),
+    /// Above the tables: what proof search showed.
+    Search(SearchAnswer),
+    /// No table covers the position and no search ran.
+    Beyond(BeyondAnswer),
+    /// The position could not be answered.
+    Error(ErrorAnswer),
+}
+
+impl Reply {
+    /// What failed, if the position was not answered (`no_table` for
+    /// [`Reply::Beyond`]).
+    pub fn failure(&self) -> Option<Kind> {
+        match self {
+            Reply::Tables(_) | Reply::Search(_) => None,
+            Reply::Beyond(b) => Some(b.error.failure),
+            Reply::Error(e) => Some(e.failure),
+        }
+    }
+
+    /// The JSON text, one line.
+    pub fn json(&self) -> String {
+        serde_json::to_string(self).expect("an answer always serialises")
+    }
+}
+
+/// The server's error for a request it did not take as a position (an
+/// unknown route, a bad parameter, a body too large, no search slot free)
+/// or an annotation that failed as a whole: `{"error": ..., "kind": ...}`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RequestError {
+    /// The message, one line.
+    pub error: String,
+    /// `bad_request`, `not_found`, `method_not_allowed`, `too_large`,
+    /// `timeout`, `busy`, or a [`Kind::name`].
+    pub kind: &'static str,
+}
+
+impl RequestError {
+    /// The JSON text, one line.
+    pub fn json(&self) -> String {
+        serde_json::to_string(self).expect("strings serialise")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -493,6 +571,26 @@ mod tests {
                 traditional(&pos, mv).unwrap(),
                 uci(&pos, mv).unwrap()
             )
+        );
+    }
+
+    #[test]
+    fn a_reply_is_its_answer_and_a_request_error_two_keys() {
+        let error = ErrorAnswer::new("x", Kind::BadFen, "no FEN");
+        let reply = Reply::Error(error.clone());
+        assert_eq!(reply.json(), serde_json::to_string(&error).unwrap());
+        assert_eq!(
+            reply.json(),
+            r#"{"fen":"x","error":"no FEN","kind":"bad_fen"}"#
+        );
+        assert_eq!(reply.failure(), Some(Kind::BadFen));
+        let request = RequestError {
+            error: "no such route".into(),
+            kind: "not_found",
+        };
+        assert_eq!(
+            request.json(),
+            r#"{"error":"no such route","kind":"not_found"}"#
         );
     }
 }

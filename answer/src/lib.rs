@@ -10,16 +10,26 @@
 //! * The answer's JSON shape: [`TablesAnswer`] and [`MoveAnswer`] for the
 //!   tables' answer, [`SearchAnswer`] above the tables, [`ErrorAnswer`] and
 //!   [`BeyondAnswer`] when there is none, with what the server adds
-//!   ([`Extra`], [`MoveExtra`]).
+//!   ([`Extra`], [`MoveExtra`]); [`Reply`], any of them; and the server's
+//!   [`RequestError`].
+//! * The annotation of a game record (`annotate --json`, the server's
+//!   `POST /v1/annotate`): [`GameAnnotation`] per game, [`MoveAnnotation`]
+//!   per ply, [`EvalAnswer`] per position, built from an [`AnnotatedGame`]
+//!   (a record, its replay and an [`Eval`] per position), which also gives
+//!   the text report its verdicts ([`Mistake`], [`winner`]).
 //! * [`parse_bytes`]: a byte count as a command line takes it (`16G`).
 
+mod annotation;
 mod bytes;
 mod json;
 mod kind;
 
+pub use annotation::{
+    winner, AnnotatedGame, Eval, EvalAnswer, GameAnnotation, Mistake, MoveAnnotation, Moves,
+};
 pub use bytes::parse_bytes;
 pub use json::{
-    BeyondAnswer, Distance, ErrorAnswer, Extra, MoveAnswer, MoveExtra, Proven, SearchAnswer,
-    SearchExtra, SearchMove, SearchMoveExtra, SearchStats, TablesAnswer,
+    BeyondAnswer, Distance, ErrorAnswer, Extra, MoveAnswer, MoveExtra, Proven, Reply, RequestError,
+    SearchAnswer, SearchExtra, SearchMove, SearchMoveExtra, SearchStats, TablesAnswer,
 };
 pub use kind::Kind;

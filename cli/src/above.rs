@@ -7,8 +7,7 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-use togyz_answer::{Distance, Extra, SearchExtra, SearchMove};
+use togyz_answer::SearchMove;
 use togyz_probe::search::Solver;
 use togyz_probe::search::{Budget, SearchResult};
 use togyz_probe::terminal_value;
@@ -23,15 +22,10 @@ pub fn applies(tb: &Tablebase, pos: &Position, seconds: f64) -> bool {
 
 /// The answer for one position above the tables: its JSON
 /// ([`togyz_answer::SearchAnswer`]) and what the text report needs.
-#[derive(Serialize)]
-#[serde(transparent)]
 pub struct SearchAnswer {
     json: togyz_answer::SearchAnswer,
-    #[serde(skip)]
     pos: Position,
-    #[serde(skip)]
     result_full: SearchResult,
-    #[serde(skip)]
     limit: f64,
 }
 
@@ -162,14 +156,12 @@ impl SearchAnswer {
     /// `category`, and every move's result where known and what it does,
     /// best first.
     pub fn extend(&mut self, tb: &Tablebase) {
-        let r = &self.result_full;
-        let best = r.proven().zip(r.best_move);
-        let best = best.map(|(w, m)| (m, w));
-        self.json.moves = Some(SearchMove::list(&self.pos, Some(tb), best));
-        self.json.extra = Some(SearchExtra {
-            extra: Extra::new(r.proven(), &self.pos),
-            distance: Distance::default(),
-        });
+        self.json.add_extra(&self.pos, &self.result_full, tb);
+    }
+
+    /// The answer's JSON, without what only the text report needs.
+    pub fn into_json(self) -> togyz_answer::SearchAnswer {
+        self.json
     }
 
     /// The verdict and the moves, after the board `diagram`.

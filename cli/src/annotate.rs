@@ -17,13 +17,12 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use serde::Serialize;
-use togyz_probe::notation::{result_text, traditional};
-use togyz_probe::record::{move_label, GameRecord, RecordError, Records, Replay};
+use togyz_answer::{winner, AnnotatedGame, Eval, GameAnnotation};
+use togyz_probe::record::{GameRecord, RecordError, Records};
 use togyz_probe::search::Solver;
 use togyz_probe::search::{Budget, Source};
 use togyz_probe::terminal_value;
-use togyz_probe::{Metric, Move, Position, ProbeError, Side, Tablebase, Value, Wdl};
+use togyz_probe::{Metric, Position, ProbeError, Tablebase, Wdl};
 
 use crate::above::MemoryArg;
 use crate::failure::{Failure, Kind};
@@ -63,62 +62,6 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
             "`{text}` is not a number of seconds from 0 to 1000000"
         )),
     }
-}
-
-/// The value of one position, for its side to move.
-#[derive(Clone, Copy, Debug)]
-struct Eval {
-    wdl: Wdl,
-    /// Plies to the end, when the tables gave it.
-    dtm: Option<u32>,
-    /// A move achieving the value, with its exact value when known.
-    best: Option<(Move, Option<Value>)>,
-    source: Source,
-}
-
-/// One position's evaluation in JSON, as the winner's name.
-#[derive(Serialize)]
-struct EvalJson {
-    /// `S`, `N` or `draw`: who wins with best play.
-    winner: &'static str,
-    /// Plies to the end, when the tables gave it.
-    dtm: Option<u32>,
-    /// `rules`, `tables` or `search`.
-    source: &'static str,
-}
-
-#[derive(Serialize)]
-struct MoveJson {
-    ply: usize,
-    label: String,
-    fen_before: String,
-    before: Option<EvalJson>,
-    after: Option<EvalJson>,
-    /// `throws the win`, `throws the draw`, or absent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mistake: Option<String>,
-    /// The move that kept the value, when a mistake is marked.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    better: Option<String>,
-}
-
-#[derive(Serialize, Default)]
-struct GameJson<M> {
-    game: usize,
-    line: usize,
-    tags: serde_json::Map<String, serde_json::Value>,
-    result: Option<&'static str>,
-    plies: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    /// First ply (0: the start) from which every position is evaluated.
-    first_settled: Option<usize>,
-    /// Who should have won from there (`S`, `N` or `draw`).
-    should_win: Option<&'static str>,
-    /// How the game ended on the board, if it did.
-    end: Option<String>,
-    mistakes: usize,
-    moves: M,
 }
 
 /// Runs the subcommand. Games that cannot be read or replayed are reported
@@ -265,88 +208,18 @@ impl<W: Write> Report<'_, W> {
     /// A game that could not be read: always a failure.
     fn unreadable(&mut self, e: &RecordError) -> Result<bool, Failure> {
         if self.json {
-            let json = GameJson::<[(); 0]> {
-                game: self.game,
-                error: Some(e.to_string()),
-                ..GameJson::default()
-            };
-            serde_json::to_writer(&mut *self.out, &json).map_err(io::Error::from)?;
-            writeln!(self.out)?;
+            self.write_json(&GameAnnotation::unreadable(self.game, e))?;
         } else {
             writeln!(self.out, "Game {}: error: {e}\n", self.game)?;
         }
         Ok(true)
     }
-}
 
-/// One game read, replayed and evaluated: what its report is made of.
-struct Walk<'a> {
-    g: &'a GameRecord,
-    replay: &'a Replay,
-    evals: &'a [Option<Eval>],
-    first_mover: Side,
-}
-
-impl Walk<'_> {
-    /// `29. 91` or `29... 91`: ply `k + 1`.
-    fn label(&self, k: usize) -> String {
-        move_label(k + 1, self.first_mover, &self.g.moves[k].text)
-    }
-
-    /// Whether ply `k + 1` changes the result.
-    fn is_mistake(&self, k: usize) -> bool {
-        match (self.evals[k], self.evals[k + 1]) {
-            (Some(b), Some(a)) => a.wdl.flip() < b.wdl,
-            _ => false,
-        }
-    }
-
-    /// For a move that changes the result: what it throws, and the move
-    /// that kept the value.
-    fn mistake(&self, k: usize) -> Option<(&'static str, Option<String>)> {
-        if !self.is_mistake(k) {
-            return None;
-        }
-        let b = self.evals[k].expect("a mistake is between evaluated positions");
-        let what = if b.wdl == Wdl::Win {
-            "throws the win"
-        } else {
-            "throws the draw"
-        };
-        let before_pos = &self.replay.positions[k];
-        let better = b.best.map(|(mv, v)| {
-            let name = traditional(before_pos, mv).unwrap_or_default();
-            match (v, b.wdl) {
-                (Some(Value::Win(d)), _) => format!("{name} wins in {d}"),
-                (_, Wdl::Win) => format!("{name} wins"),
-                _ => format!("{name} holds the draw"),
-            }
-        });
-        Some((what, better))
-    }
-
-    /// Ply `k + 1` in JSON.
-    fn move_json(&self, k: usize) -> MoveJson {
-        let positions = &self.replay.positions;
-        let (what, better) = self.mistake(k).unzip();
-        MoveJson {
-            ply: k + 1,
-            label: self.label(k),
-            fen_before: positions[k].fen(),
-            before: self.evals[k].map(|e| eval_json(&positions[k], &e)),
-            after: self.evals[k + 1].map(|e| eval_json(&positions[k + 1], &e)),
-            mistake: what.map(str::to_string),
-            better: better.flatten(),
-        }
-    }
-}
-
-/// The moves of a game in JSON, made one at a time as they are written.
-struct MovesJson<'a>(&'a Walk<'a>);
-
-impl Serialize for MovesJson<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq((0..self.0.g.moves.len()).map(|k| self.0.move_json(k)))
+    /// `game` as one JSON line.
+    fn write_json(&mut self, game: &GameAnnotation) -> Result<(), Failure> {
+        serde_json::to_writer(&mut *self.out, game).map_err(io::Error::from)?;
+        writeln!(self.out)?;
+        Ok(())
     }
 }
 
@@ -359,71 +232,44 @@ fn annotate<'t, W: Write>(
     g: &GameRecord,
     report: &mut Report<'_, W>,
 ) -> Result<bool, Failure> {
-    let mut json = GameJson::<[(); 0]> {
-        game: report.game,
-        line: g.line,
-        tags: g
-            .tags
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone().into()))
-            .collect(),
-        result: g.result.map(|r| r.text()),
-        plies: g.moves.len(),
-        ..GameJson::default()
-    };
-    let out = &mut *report.out;
     if !report.json {
-        writeln!(out, "Game {} (line {}): {g}", report.game, g.line)?;
+        writeln!(report.out, "Game {} (line {}): {g}", report.game, g.line)?;
     }
     let replay = match g.replay() {
         Ok(r) => r,
         Err(e) => {
             if report.json {
-                json.error = Some(e.to_string());
-                serde_json::to_writer(&mut *out, &json).map_err(io::Error::from)?;
-                writeln!(out)?;
+                report.write_json(&GameAnnotation::unreplayable(report.game, g, &e))?;
             } else {
-                writeln!(out, "  error: {e}\n")?;
+                writeln!(report.out, "  error: {e}\n")?;
             }
             return Ok(true);
         }
     };
     let evals = evaluate(&tables.tb, solver, budget, deadline, &replay.positions)
         .map_err(|e| tables.failure(e))?;
-    let walk = Walk {
-        g,
-        replay: &replay,
-        evals: &evals,
-        first_mover: replay.positions[0].side_to_move(),
-    };
-    let first = evals.iter().position(Option::is_some);
-    json.first_settled = first;
-    json.should_win =
-        first.map(|f| winner_of(&replay.positions[f], evals[f].expect("settled").wdl));
-    json.mistakes = (0..g.moves.len()).filter(|&k| walk.is_mistake(k)).count();
-    let last = replay.positions.last().expect("the start at least");
-    json.end = result_text(last);
+    let walk = AnnotatedGame::new(g, &replay, &evals);
+    let game = GameAnnotation::new(report.game, &walk);
     if report.json {
-        let game = GameJson {
-            game: json.game,
-            line: json.line,
-            tags: json.tags,
-            result: json.result,
-            plies: json.plies,
-            error: json.error,
-            first_settled: json.first_settled,
-            should_win: json.should_win,
-            end: json.end,
-            mistakes: json.mistakes,
-            moves: MovesJson(&walk),
-        };
-        serde_json::to_writer(&mut *out, &game).map_err(io::Error::from)?;
-        writeln!(out)?;
-        return Ok(false);
+        report.write_json(&game)?;
+    } else {
+        text_report(&walk, &game, g, report.out)?;
     }
-    match first {
+    Ok(false)
+}
+
+/// The text report of the game `g`, annotated as `walk` and `game`.
+fn text_report(
+    walk: &AnnotatedGame,
+    game: &GameAnnotation,
+    g: &GameRecord,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let positions = walk.positions();
+    let evals = walk.evals();
+    match game.first_settled {
         Some(f) => {
-            let pos = &replay.positions[f];
+            let pos = &positions[f];
             let at = if f == 0 {
                 "the start".to_string()
             } else {
@@ -443,18 +289,21 @@ fn annotate<'t, W: Write>(
         let label = walk.label(k);
         let change = format!(
             "{} → {}",
-            standing(&replay.positions[k], Some(before)),
-            standing(&replay.positions[k + 1], evals[k + 1])
+            standing(&positions[k], Some(before)),
+            standing(&positions[k + 1], evals[k + 1])
         );
         match walk.mistake(k) {
-            Some((what, Some(better))) => writeln!(out, "  {label}?? {what}: {better} ({change})")?,
-            Some((what, None)) => writeln!(out, "  {label}?? {what} ({change})")?,
+            Some(m) => match m.better {
+                Some(better) => writeln!(out, "  {label}?? {}: {better} ({change})", m.what)?,
+                None => writeln!(out, "  {label}?? {} ({change})", m.what)?,
+            },
             None => writeln!(out, "  {label:<12} {change}")?,
         }
     }
     let recorded = g.result.map_or("no result", |r| r.text());
-    match &json.end {
+    match &game.end {
         Some(end) => {
+            let last = positions.last().expect("the start at least");
             let agree = match (last.outcome(), g.result) {
                 (Some(o), Some(r)) if r.winner().is_some() || r.text() == "1/2-1/2" => {
                     o.winner == r.winner()
@@ -476,16 +325,17 @@ fn annotate<'t, W: Write>(
     writeln!(
         out,
         "  summary: first settled {}, should have won: {}, {} result-changing move{}\n",
-        first.map_or("nowhere".to_string(), |f| format!("at ply {f}")),
-        json.should_win.map_or("unknown", |w| match w {
+        game.first_settled
+            .map_or("nowhere".to_string(), |f| format!("at ply {f}")),
+        game.should_win.map_or("unknown", |w| match w {
             "S" => "South",
             "N" => "North",
             _ => "neither (a draw)",
         }),
-        json.mistakes,
-        if json.mistakes == 1 { "" } else { "s" }
+        game.mistakes,
+        if game.mistakes == 1 { "" } else { "s" }
     )?;
-    Ok(false)
+    Ok(())
 }
 
 /// Evaluates positions from the last backwards; stops at the second
@@ -560,14 +410,6 @@ fn evaluate<'t>(
     Ok(out)
 }
 
-fn eval_json(pos: &Position, e: &Eval) -> EvalJson {
-    EvalJson {
-        winner: winner_of(pos, e.wdl),
-        dtm: e.dtm,
-        source: e.source.name(),
-    }
-}
-
 /// Who wins from `pos`, side-neutral: "South wins in 13", "North wins
 /// (search)", "draw", "unknown".
 fn standing(pos: &Position, e: Option<Eval>) -> String {
@@ -580,7 +422,7 @@ fn standing(pos: &Position, e: Option<Eval>) -> String {
         (None, Source::Search) => " (search)".to_string(),
         (None, _) => String::new(),
     };
-    match winner_of(pos, e.wdl) {
+    match winner(pos, e.wdl) {
         "S" => format!("South wins{how}"),
         "N" => format!("North wins{how}"),
         _ => format!("draw{how}"),
@@ -602,19 +444,6 @@ fn verdict(pos: &Position, e: &Eval) -> String {
         (None, _) => String::new(),
     };
     format!("{side} to move {what}{how}")
-}
-
-/// Who wins when the side to move of `pos` gets `w`: `S`, `N` or `draw`.
-fn winner_of(pos: &Position, w: Wdl) -> &'static str {
-    let name = |side: Side| match side {
-        Side::South => "S",
-        Side::North => "N",
-    };
-    match w {
-        Wdl::Win => name(pos.side_to_move()),
-        Wdl::Loss => name(pos.side_to_move().opponent()),
-        Wdl::Draw => "draw",
-    }
 }
 
 #[cfg(test)]

@@ -9,8 +9,7 @@
 
 use std::io::{self, Write};
 
-use serde::Serialize;
-use togyz_answer::{BeyondAnswer, ErrorAnswer, Extra, MoveExtra, TablesAnswer};
+use togyz_answer::{BeyondAnswer, ErrorAnswer, Reply, TablesAnswer};
 use togyz_probe::record::{read_line_capped, Line};
 use togyz_probe::search::Solver;
 use togyz_probe::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
@@ -73,38 +72,6 @@ fn beyond_json(
     BeyondAnswer::new(error, pos, serve)
 }
 
-/// The answer to one position, as `query --json` prints it and `serve`
-/// sends it: one definition for both, so that they cannot drift apart.
-#[derive(Serialize)]
-#[serde(untagged)]
-pub enum Reply {
-    /// The tables' answer (or the rules', for a finished game).
-    Tables(TablesAnswer),
-    /// Above the tables: what proof search showed.
-    Search(above::SearchAnswer),
-    /// No table covers the position and no search ran.
-    Beyond(BeyondAnswer),
-    /// The position could not be answered.
-    Error(ErrorAnswer),
-}
-
-impl Reply {
-    /// What failed, if the position was not answered (`no_table` for
-    /// [`Reply::Beyond`]).
-    pub fn failure(&self) -> Option<Kind> {
-        match self {
-            Reply::Tables(_) | Reply::Search(_) => None,
-            Reply::Beyond(b) => Some(b.error.failure),
-            Reply::Error(e) => Some(e.failure),
-        }
-    }
-
-    /// The JSON text.
-    pub fn json(&self) -> String {
-        serde_json::to_string(self).expect("an answer always serialises")
-    }
-}
-
 /// The reply for the FEN `given`, the position it and the moves after it
 /// ask about (`asked`), and what [`answer`] said about it. `serve` is the
 /// tables when the server asks: it adds lichess's names and what each move
@@ -125,7 +92,7 @@ pub fn reply(
             if let Some(tb) = serve {
                 a.extend(tb);
             }
-            Reply::Search(*a)
+            Reply::Search(a.into_json())
         }
         Ok(Verdict::Beyond(pos, f)) => Reply::Beyond(beyond_json(given, &f, reached, &pos, serve)),
         Err(f) => {
@@ -393,13 +360,7 @@ fn answer_json(a: &Answer, asked: Option<&Asked>, serve: Option<&Tablebase>) -> 
     let pos = &a.pos;
     let mut json = TablesAnswer::new(pos, a.value, a.metric, &a.moves, &a.line);
     if serve.is_some() {
-        for (m, v) in json.moves.iter_mut().zip(&a.moves) {
-            m.extra = Some(MoveExtra::new(pos, v.mv, Some(v.value.wdl())));
-        }
-        json.extra = Some(Extra::new(Some(a.value.wdl()), pos));
-        if terminal_value(pos).is_some() {
-            json.source = "game-over";
-        }
+        json.add_extra(pos, a.value, &a.moves);
     }
     if let Some(q) = asked.filter(|q| !q.played.is_empty()) {
         json.start = Some(q.start.fen());

@@ -14,7 +14,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+use togyz_answer::RequestError;
 use togyz_probe::Position;
 use tokio::sync::Semaphore;
 use tower_http::cors::{AllowOrigin, CorsLayer};
@@ -159,20 +160,12 @@ async fn track(State(state): State<Shared>, req: Request, next: Next) -> Respons
 }
 
 /// A JSON error of the server's own: `{"error": ..., "kind": ...}`.
-pub fn error(status: StatusCode, kind: &str, message: impl Into<String>) -> Response {
-    #[derive(Serialize)]
-    struct ErrorJson<'a> {
-        error: String,
-        kind: &'a str,
-    }
-    let body = ErrorJson {
+pub fn error(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Response {
+    let body = RequestError {
         error: message.into(),
         kind,
     };
-    json(
-        status,
-        serde_json::to_string(&body).expect("strings serialise"),
-    )
+    json(status, body.json())
 }
 
 /// A JSON response.
