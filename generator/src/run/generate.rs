@@ -412,7 +412,6 @@ pub(crate) fn check_resources_with<S: UnitSolver>(
     let (out, max) = (&args.out, args.max_stones);
     let threads = rayon::current_num_threads();
     let metric = solver.metric();
-    let memory_of = |n, t, keep| solver.level_memory(n, t, keep);
     let solved: Vec<u64> = (0..=max)
         .map(|n| {
             if todo.contains(&n) {
@@ -424,7 +423,15 @@ pub(crate) fn check_resources_with<S: UnitSolver>(
         .collect();
     let solved = |n: u32| solved[n as usize];
     let plan_of = |todo: &[u32], max, threads| {
-        plan::plan_with(metric, todo, max, threads, shard.count, memory_of, solved)
+        plan::plan(
+            metric,
+            todo,
+            max,
+            threads,
+            shard.count,
+            args.hold_whole,
+            solved,
+        )
     };
     let p = plan_of(todo, max, threads);
     // The cap is --max-memory when it is below what the machine has.
@@ -567,8 +574,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
     others.sort_by_key(|u| (u.positions(n), u.first));
     order.extend(others);
     let t = Instant::now();
-    let (positions, mut written) =
-        solve_units(n, lower, &order, &dir, true, args.max_memory, report)?;
+    let (positions, mut written) = solve_units(n, lower, &order, &dir, true, args, report)?;
     if !written.is_empty() {
         report(Event::UnitsSolved {
             stones: n,
@@ -629,8 +635,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
         }
         // Units are missing: those of another process still at work, or one
         // that stopped since the pass above (then solve them here).
-        let (positions, more) =
-            solve_units(n, lower, &order, &dir, false, args.max_memory, report)?;
+        let (positions, more) = solve_units(n, lower, &order, &dir, false, args, report)?;
         if !more.is_empty() {
             report(Event::MoreUnitsSolved {
                 stones: n,
@@ -700,7 +705,7 @@ fn discard_damaged(dir: &Path, n: u32, u: UnitId, report: Report<'_>) -> Result<
 /// Solves the `units` of level `n` that are neither finished nor being
 /// solved by another process (each unit is solved under its lock in the
 /// work folder `dir`), in parallel, each written to its unit file as soon
-/// as it is solved, units waiting for memory beyond `max_memory`
+/// as it is solved, units waiting for memory beyond `args.max_memory`
 /// ([`plan::units_budget`]). Returns the positions solved and the units
 /// written.
 fn solve_units<S: UnitSolver>(
@@ -709,7 +714,7 @@ fn solve_units<S: UnitSolver>(
     units: &[UnitId],
     dir: &Path,
     first: bool,
-    max_memory: Option<u64>,
+    args: &GenerateOptions,
     report: Report<'_>,
 ) -> Result<(u64, Vec<UnitId>), GenerateError> {
     let todo: Vec<UnitId> = units
@@ -739,7 +744,7 @@ fn solve_units<S: UnitSolver>(
             }
         });
         // What is free now, with the smaller levels already loaded.
-        let budget = plan::UnitBudget::new(plan::units_budget(max_memory));
+        let budget = plan::UnitBudget::new(plan::units_budget(args.max_memory));
         let r = todo.par_iter().with_max_len(1).try_for_each(|&u| {
             let Some(lock) = lock_unit(dir, u, "solving")? else {
                 return Ok(());
@@ -748,9 +753,8 @@ fn solve_units<S: UnitSolver>(
             // appears, by a rename, only once every unit is done.
             let table = dir.with_extension("tkb");
             if !work::unit_done(dir, n, u) && !table.exists() {
-                let values = budget.run(lower.unit_memory(n, u), || {
-                    lower.solve_unit(n, u, &progress)
-                })?;
+                let memory = plan::unit_memory(lower.metric(), n, u, args.hold_whole);
+                let values = budget.run(memory, || lower.solve_unit(n, u, &progress))?;
                 match work::write_unit(dir, n, u, &values) {
                     Ok((_, replaced)) => {
                         if let Some((path, reason)) = replaced {
@@ -938,12 +942,6 @@ mod tests {
         fn metric(&self) -> Metric {
             self.inner.metric()
         }
-        fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
-            self.inner.unit_memory(n, u)
-        }
-        fn level_memory(&self, n: u32, threads: usize, keep: bool) -> u64 {
-            self.inner.level_memory(n, threads, keep)
-        }
         fn solve_unit(
             &self,
             n: u32,
@@ -1006,7 +1004,7 @@ mod tests {
         let all = Layout::new(n).positions();
         assert_eq!(solved_positions(out.path(), n, Metric::Dtm), all - left);
         let lower = Lower::new(args.hold_whole);
-        let fresh = plan::plan(&[n], n, 1, 1, args.hold_whole);
+        let fresh = plan::plan(Metric::Dtm, &[n], n, 1, 1, args.hold_whole, |_| 0);
         let table = plan::table_bytes(Metric::Dtm, n);
         let resume = table + (left as f64 * plan::UNIT_FILE_BYTES_PER_POSITION) as u64;
         assert!(resume < fresh.disk);
