@@ -12,7 +12,7 @@ use std::io::Write as _;
 use std::sync::Mutex;
 use std::time::Duration;
 use togyz_gen::run::event::{DamagedUnit, Event};
-use togyz_gen::run::generate::stones;
+use togyz_gen::run::plan::stones;
 use togyz_gen::verify::thousands;
 use togyz_probe::Metric;
 

@@ -307,7 +307,7 @@ pub struct PlanOptions {
     pub metric: Metric,
     /// Worker threads (`None`: one per core).
     pub threads: Option<usize>,
-    /// As [`crate::run::generate::GenerateOptions::hold_whole`].
+    /// As [`crate::run::options::GenerateOptions::hold_whole`].
     pub hold_whole: u64,
     /// Also state the memory available and the disk free at this folder
     /// (at the nearest folder above it if it does not exist yet).
@@ -478,6 +478,11 @@ pub fn human_bytes(bytes: u64) -> String {
     } else {
         format!("{:.0} MB", (b / 1e6).max(1.0))
     }
+}
+
+/// "1 stone", "8 stones".
+pub fn stones(n: u32) -> String {
+    format!("{n} stone{}", if n == 1 { "" } else { "s" })
 }
 
 /// `seconds` for people: `45 s`, `12 min`, `3.5 h`.
