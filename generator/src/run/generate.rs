@@ -33,105 +33,6 @@ use std::time::Instant;
 use togyz_probe::raw::format::{file_name, TableFile};
 use togyz_probe::Metric;
 
-/// Creates the output folder if needed and checks it can be written.
-fn prepare_out(out: &Path) -> Result<(), GenerateError> {
-    if out.exists() && !out.is_dir() {
-        return Err(GenerateError::OutNotFolder(out.to_path_buf()));
-    }
-    std::fs::create_dir_all(out).map_err(|source| GenerateError::OutDir {
-        path: out.to_path_buf(),
-        source,
-    })?;
-    let probe = out.join(format!(".togyz-gen.write-test.{}", std::process::id()));
-    std::fs::write(&probe, b"")
-        .and_then(|()| std::fs::remove_file(&probe))
-        .map_err(|source| GenerateError::NotWritable {
-            path: out.to_path_buf(),
-            source,
-        })
-}
-
-/// The folder lock (`.togyz-gen.lock`): exclusive for a whole run, shared
-/// by shards, each of which also holds its own shard lock.
-fn lock_out(out: &Path, shard: Option<Shard>, what: &str) -> Result<Vec<Lock>, GenerateError> {
-    let folder = out.join(".togyz-gen.lock");
-    Ok(match shard {
-        None => vec![lock::try_exclusive(&folder, what)?],
-        Some(s) => vec![
-            lock::try_shared(&folder)?,
-            lock::try_exclusive(
-                &out.join(format!(".togyz-gen.shard-{}-of-{}.lock", s.index, s.count)),
-                what,
-            )?,
-        ],
-    })
-}
-
-/// Checks `--max-stones` and `--out` and looks at every level's table,
-/// changing nothing; per level from 1, whether its table is complete.
-fn survey(args: &GenerateOptions) -> Result<Vec<bool>, GenerateError> {
-    let (out, max) = (&args.out, args.max_stones);
-    if max == 0 || max > max_solver_stones() {
-        return Err(GenerateError::BadMaxStones(max));
-    }
-    if out.exists() && !out.is_dir() {
-        return Err(GenerateError::OutNotFolder(out.to_path_buf()));
-    }
-    let mut complete = Vec::new();
-    for n in 1..=max {
-        match write::table_status(out, n) {
-            TableStatus::Invalid(reason) => {
-                return Err(GenerateError::InvalidExisting {
-                    path: out.join(file_name(n)),
-                    reason,
-                })
-            }
-            s => complete.push(s == TableStatus::Complete),
-        }
-    }
-    Ok(complete)
-}
-
-/// What every `generate` run does first: checks `--max-stones` and every
-/// level (a bad file stops the run before any work), states the plan of
-/// `solver` and refuses it when the memory or disk is not there, all before
-/// anything is written (a refused run leaves nothing behind); then
-/// prepares and locks the output folder (the lock names the command) and
-/// removes our dead
-/// temporaries. Returns the locks and, per level from 1, whether its table
-/// is complete (looked at again under the lock).
-fn start_run<S: UnitSolver>(
-    args: &GenerateOptions,
-    solver: &S,
-    report: Report<'_>,
-) -> Result<(Vec<Lock>, Vec<bool>), GenerateError> {
-    let complete = survey(args)?;
-    let todo: Vec<u32> = (1..=args.max_stones)
-        .filter(|&n| !complete[n as usize - 1])
-        .collect();
-    check_resources(
-        args,
-        &todo,
-        args.shard.unwrap_or(Shard::ALL),
-        solver,
-        report,
-    )?;
-    let (out, max) = (&args.out, args.max_stones);
-    prepare_out(out)?;
-    let what = format!(
-        "togyz-gen generate{} --max-stones {max}{}",
-        solver.metric_flag(),
-        args.shard
-            .map(|s| format!(" --shard {}/{}", s.index, s.count))
-            .unwrap_or_default()
-    );
-    let locks = lock_out(out, args.shard, &what)?;
-    for path in remove_stale_temporaries(out) {
-        report(Event::Removed { path: &path });
-    }
-    Ok((locks, survey(args)?))
-}
-
 /// Solves and writes the tables of levels `1..=max_stones` in
 /// `args.metric` into `args.out` (this shard's units with `--shard`),
 /// skipping complete tables (of either metric: a DTC run may build on DTM
@@ -199,6 +100,105 @@ fn generate_with<S: UnitSolver>(
         }
     }
     Ok(summaries)
+}
+
+/// What every `generate` run does first: checks `--max-stones` and every
+/// level (a bad file stops the run before any work), states the plan of
+/// `solver` and refuses it when the memory or disk is not there, all before
+/// anything is written (a refused run leaves nothing behind); then
+/// prepares and locks the output folder (the lock names the command) and
+/// removes our dead
+/// temporaries. Returns the locks and, per level from 1, whether its table
+/// is complete (looked at again under the lock).
+fn start_run<S: UnitSolver>(
+    args: &GenerateOptions,
+    solver: &S,
+    report: Report<'_>,
+) -> Result<(Vec<Lock>, Vec<bool>), GenerateError> {
+    let complete = survey(args)?;
+    let todo: Vec<u32> = (1..=args.max_stones)
+        .filter(|&n| !complete[n as usize - 1])
+        .collect();
+    check_resources(
+        args,
+        &todo,
+        args.shard.unwrap_or(Shard::ALL),
+        solver,
+        report,
+    )?;
+    let (out, max) = (&args.out, args.max_stones);
+    prepare_out(out)?;
+    let what = format!(
+        "togyz-gen generate{} --max-stones {max}{}",
+        solver.metric_flag(),
+        args.shard
+            .map(|s| format!(" --shard {}/{}", s.index, s.count))
+            .unwrap_or_default()
+    );
+    let locks = lock_out(out, args.shard, &what)?;
+    for path in remove_stale_temporaries(out) {
+        report(Event::Removed { path: &path });
+    }
+    Ok((locks, survey(args)?))
+}
+
+/// Checks `--max-stones` and `--out` and looks at every level's table,
+/// changing nothing; per level from 1, whether its table is complete.
+fn survey(args: &GenerateOptions) -> Result<Vec<bool>, GenerateError> {
+    let (out, max) = (&args.out, args.max_stones);
+    if max == 0 || max > max_solver_stones() {
+        return Err(GenerateError::BadMaxStones(max));
+    }
+    if out.exists() && !out.is_dir() {
+        return Err(GenerateError::OutNotFolder(out.to_path_buf()));
+    }
+    let mut complete = Vec::new();
+    for n in 1..=max {
+        match write::table_status(out, n) {
+            TableStatus::Invalid(reason) => {
+                return Err(GenerateError::InvalidExisting {
+                    path: out.join(file_name(n)),
+                    reason,
+                })
+            }
+            s => complete.push(s == TableStatus::Complete),
+        }
+    }
+    Ok(complete)
+}
+
+/// Creates the output folder if needed and checks it can be written.
+fn prepare_out(out: &Path) -> Result<(), GenerateError> {
+    if out.exists() && !out.is_dir() {
+        return Err(GenerateError::OutNotFolder(out.to_path_buf()));
+    }
+    std::fs::create_dir_all(out).map_err(|source| GenerateError::OutDir {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    let probe = out.join(format!(".togyz-gen.write-test.{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|source| GenerateError::NotWritable {
+            path: out.to_path_buf(),
+            source,
+        })
+}
+
+/// The folder lock (`.togyz-gen.lock`): exclusive for a whole run, shared
+/// by shards, each of which also holds its own shard lock.
+fn lock_out(out: &Path, shard: Option<Shard>, what: &str) -> Result<Vec<Lock>, GenerateError> {
+    let folder = out.join(".togyz-gen.lock");
+    Ok(match shard {
+        None => vec![lock::try_exclusive(&folder, what)?],
+        Some(s) => vec![
+            lock::try_shared(&folder)?,
+            lock::try_exclusive(
+                &out.join(format!(".togyz-gen.shard-{}-of-{}.lock", s.index, s.count)),
+                what,
+            )?,
+        ],
+    })
 }
 
 #[cfg(test)]
