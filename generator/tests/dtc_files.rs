@@ -8,7 +8,7 @@ use togyz_gen::files::decode::DecodeAll;
 use togyz_gen::files::write::{write_table, WriteError};
 use togyz_gen::files::write_dtc::write_dtc_table;
 use togyz_gen::run::event::silent;
-use togyz_gen::run::generate::GenerateOptions;
+use togyz_gen::run::options::GenerateOptions;
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;

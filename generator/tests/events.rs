@@ -2,8 +2,10 @@
 //! callback, and print nothing themselves.
 
 use std::sync::Mutex;
+use togyz_gen::run::assemble::assemble;
 use togyz_gen::run::event::{silent, Event};
-use togyz_gen::run::generate::{assemble, generate, GenerateOptions};
+use togyz_gen::run::generate::generate;
+use togyz_gen::run::options::GenerateOptions;
 use togyz_probe::raw::format::file_name;
 
 /// What a run reported, as owned text: the event's name and its level.

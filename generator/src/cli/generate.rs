@@ -6,8 +6,11 @@ use crate::cli::{metric_arg, threads_arg};
 use std::path::{Path, PathBuf};
 use togyz_answer::parse_bytes;
 use togyz_gen::levels::lower;
+use togyz_gen::run::assemble::{self, LevelSummary};
 use togyz_gen::run::error::GenerateError;
-use togyz_gen::run::generate::{self, GenerateOptions, LevelSummary, Shard};
+use togyz_gen::run::generate;
+use togyz_gen::run::options::GenerateOptions;
+use togyz_gen::run::shard::Shard;
 use togyz_probe::Metric;
 
 /// Arguments of `togyz-gen generate`.
@@ -87,7 +90,7 @@ pub fn run(args: &GenerateArgs) -> Result<(), GenerateError> {
 /// Runs `togyz-gen assemble`.
 pub fn assemble(args: &AssembleArgs) -> Result<(), GenerateError> {
     let printer = Printer::new(true);
-    generate::assemble(&args.out, &|e| printer.event(e))
+    assemble::assemble(&args.out, &|e| printer.event(e))
 }
 
 /// The table of what each level contributed, with the totals.

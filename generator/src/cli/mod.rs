@@ -12,7 +12,7 @@ use std::io::Write as _;
 use std::sync::Mutex;
 use std::time::Duration;
 use togyz_gen::run::event::{DamagedUnit, Event};
-use togyz_gen::run::generate::stones;
+use togyz_gen::run::plan::stones;
 use togyz_gen::verify::thousands;
 use togyz_probe::Metric;
 
@@ -79,7 +79,13 @@ impl Printer {
         self.bar.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Prints `event` (or moves its bar).
+    /// A new bar of `len` positions labelled `prefix` in place of the
+    /// last, drawn if `show` and not quiet (else no bar).
+    fn start_bar(&self, show: bool, len: u64, prefix: String) {
+        *self.bar() = (show && !self.quiet).then(|| positions_bar(len, prefix, true));
+    }
+
+    /// Prints `event` (or starts, moves or ends its bar: one at a time).
     pub fn event(&self, event: Event<'_>) {
         match event {
             Event::Removed { path } => {
@@ -105,16 +111,23 @@ impl Printer {
                 stones: n,
                 positions,
                 first,
-            } => {
-                let show = first && !self.quiet && positions > 0;
-                *self.bar() = show.then(|| positions_bar(positions, stones(n), true));
-            }
-            Event::UnitsProgress { solved, .. } => {
+            } => self.start_bar(first && positions > 0, positions, stones(n)),
+            Event::Checking {
+                stones: n,
+                positions,
+            } => self.start_bar(true, positions, format!("verify {n:2}")),
+            Event::Counting {
+                stones: n,
+                positions,
+            } => self.start_bar(true, positions, format!("stats {n:2}")),
+            Event::UnitsProgress { solved: done, .. }
+            | Event::CheckProgress { checked: done, .. }
+            | Event::CountProgress { counted: done, .. } => {
                 if let Some(bar) = self.bar().as_ref() {
-                    bar.set_position(solved);
+                    bar.set_position(done);
                 }
             }
-            Event::UnitsEnded { .. } => {
+            Event::UnitsEnded { .. } | Event::Checked { .. } | Event::Counted { .. } => {
                 if let Some(bar) = self.bar().take() {
                     bar.finish_and_clear();
                 }
@@ -190,40 +203,6 @@ impl Printer {
             ),
             Event::NothingToAssemble { out } => {
                 say!("nothing to assemble in {}", out.display())
-            }
-            Event::Checking {
-                stones: n,
-                positions,
-            } => {
-                let show = !self.quiet;
-                *self.bar() = show.then(|| positions_bar(positions, format!("verify {n:2}"), true));
-            }
-            Event::CheckProgress { checked, .. } => {
-                if let Some(bar) = self.bar().as_ref() {
-                    bar.set_position(checked);
-                }
-            }
-            Event::Checked { .. } => {
-                if let Some(bar) = self.bar().take() {
-                    bar.finish_and_clear();
-                }
-            }
-            Event::Counting {
-                stones: n,
-                positions,
-            } => {
-                let show = !self.quiet;
-                *self.bar() = show.then(|| positions_bar(positions, format!("stats {n:2}"), true));
-            }
-            Event::CountProgress { counted, .. } => {
-                if let Some(bar) = self.bar().as_ref() {
-                    bar.set_position(counted);
-                }
-            }
-            Event::Counted { .. } => {
-                if let Some(bar) = self.bar().take() {
-                    bar.finish_and_clear();
-                }
             }
             Event::Verified {
                 stones: n,

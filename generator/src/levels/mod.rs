@@ -30,8 +30,8 @@ fn first_level(metric: Metric) -> u32 {
     }
 }
 
-/// Bytes of level `m` as the exits read it.
-fn level_bytes(metric: Metric, m: u32) -> u64 {
+/// Bytes of level `m` as the exits read it, and as it is held whole.
+pub fn level_bytes(metric: Metric, m: u32) -> u64 {
     let layout = Layout::new(m);
     layout.boards() * per_board(metric, &layout)
 }

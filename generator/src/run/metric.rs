@@ -1,5 +1,5 @@
 //! The metric as the `generate` driver sees it (`UnitSolver`): how a
-//! unit is solved, what memory it takes, how a level's table is written
+//! unit is solved, how a level's table is written
 //! from its unit files and what the levels above keep of it. DTM keeps
 //! the distances below ([`Lower`]), DTC their win/draw/loss (`DtcSolver`).
 
@@ -11,7 +11,6 @@ use crate::files::write::{self, ValueStream, WriteError, WriteOptions, WriteSumm
 use crate::files::write_dtc::write_dtc_table_from;
 use crate::levels::lower::Lower;
 use crate::run::error::GenerateError;
-use crate::run::plan;
 use crate::solve::below::WdlLevels;
 use crate::solve::cells::{LevelBuilder, LevelValues, UnitValues};
 use crate::solve::dtc::{self, DtcError};
@@ -24,7 +23,8 @@ use togyz_probe::raw::format::{Section, TableFile};
 use togyz_probe::raw::index::Layout;
 use togyz_probe::Metric;
 
-/// What the unit-by-unit driver needs of a metric: the DTM solver over the
+/// What the unit-by-unit driver needs of a metric (its memory and time are
+/// the plan's, [`crate::run::plan::Fitted`]): the DTM solver over the
 /// distances below ([`Lower`]) or the DTC one over their win/draw/loss
 /// ([`DtcSolver`]). Both write the same unit files (packed values); the
 /// work folder says which metric its units hold ([`work::claim_metric`]).
@@ -33,11 +33,6 @@ pub(crate) trait UnitSolver: Sync {
     type Kept;
     /// The metric of the tables and units.
     fn metric(&self) -> Metric;
-    /// Memory of one unit of level `n` in flight.
-    fn unit_memory(&self, n: u32, u: UnitId) -> u64;
-    /// Peak memory of solving level `n` with `threads` units in flight
-    /// (and of assembling it; `keep` if a larger level needs it).
-    fn level_memory(&self, n: u32, threads: usize, keep: bool) -> u64;
     /// Solves one unit of level `n`.
     fn solve_unit(
         &self,
@@ -72,12 +67,6 @@ impl UnitSolver for Lower {
     type Kept = LevelValues;
     fn metric(&self) -> Metric {
         Metric::Dtm
-    }
-    fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
-        plan::unit_memory(n, u, self.limit())
-    }
-    fn level_memory(&self, n: u32, threads: usize, keep: bool) -> u64 {
-        plan::level_memory(n, threads, keep, self.limit())
     }
     fn solve_unit(
         &self,
@@ -170,12 +159,6 @@ impl UnitSolver for DtcSolver {
     type Kept = WdlLevel;
     fn metric(&self) -> Metric {
         Metric::Dtc
-    }
-    fn unit_memory(&self, n: u32, u: UnitId) -> u64 {
-        plan::dtc_unit_memory(n, u)
-    }
-    fn level_memory(&self, n: u32, threads: usize, _keep: bool) -> u64 {
-        plan::dtc_level_memory(n, threads)
     }
     fn solve_unit(
         &self,

@@ -1,11 +1,19 @@
-//! Running `generate` and `assemble`: the driver ([`generate`]) over a
-//! metric's solver ([`metric`]), its resource plan ([`plan`]), the folder
-//! locks ([`lock`]), its errors ([`error`]) and progress ([`progress`]).
+//! Running `generate` and `assemble`: the run ([`generate`]) with its
+//! options ([`options`]) and shards ([`shard`]), its resource check against
+//! the plan ([`resources`], [`plan`]), each level solved unit by unit
+//! ([`units`]) and assembled ([`assemble`]) over a metric's solver
+//! ([`metric`]); the folder locks ([`lock`]), the events reported
+//! ([`event`]), the worker pool ([`progress`]) and the errors ([`error`]).
 
+pub mod assemble;
 pub mod error;
 pub mod event;
 pub mod generate;
 pub mod lock;
 pub mod metric;
+pub mod options;
 pub mod plan;
 pub mod progress;
+pub mod resources;
+pub mod shard;
+pub mod units;

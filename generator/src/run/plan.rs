@@ -23,47 +23,106 @@ use std::path::{Path, PathBuf};
 use togyz_probe::raw::index::{Layout, MAX_STONES};
 use togyz_probe::Metric;
 
-/// Bytes a unit in flight takes per position: its 4-byte state word and
-/// its 1-byte solved value.
-pub const UNIT_BYTES_PER_POSITION: f64 = 5.0;
-/// Bytes a unit in flight takes per board: its quiet predecessor lists
-/// (4 bytes an edge, an 8-byte offset) and its frontier. With
-/// [`BASE_BYTES`], the model stays on the safe side of the measured peaks
-/// (docs/performance.md): 2.32 GB for the 10-stone set (model: 2.58 GB)
-/// and 12.04 GB for the 12-stone level (model: 14.49 GB).
+/// Bytes a unit in flight takes per board, either metric: its quiet
+/// predecessor lists (4 bytes an edge, an 8-byte offset) and its frontier.
+/// With [`BASE_BYTES`], the model stays on the safe side of the measured
+/// peaks (docs/performance.md): 2.32 GB for the 10-stone set (model:
+/// 2.58 GB) and 12.04 GB for the 12-stone level (model: 14.49 GB).
 pub const UNIT_BYTES_PER_BOARD: f64 = 25.0;
 /// Working memory besides the levels and units: the table writer's batches
 /// and the program itself.
 pub const BASE_BYTES: f64 = 100e6;
-/// Positions solved and written per second and worker thread: 7.95e9
-/// positions of the 11-stone level solved and written in 842 s on 2
-/// threads (docs/performance.md), which is the slowest level measured.
-pub const RATE_PER_THREAD: f64 = 4.7e6;
-/// [`RATE_PER_THREAD`] of `generate --metric dtc`: 4.64e9 positions of
-/// the DTC levels 1 to 10 solved and written in 414 s of CPU (11.2 M a
-/// CPU second; docs/performance.md), rounded down for the larger levels.
-pub const RATE_PER_THREAD_DTC: f64 = 10.0e6;
-/// Bytes a DTC unit in flight takes per position: its one-byte state and
-/// its one-byte solved value (two each if a distance passes a byte).
-pub const DTC_UNIT_BYTES_PER_POSITION: f64 = 2.0;
-/// Positions `verify` checks per second and worker thread, DTM: the
-/// 12-stone level at 11.4 M positions/s on 2 threads, the slowest level
-/// measured (docs/performance.md).
-pub const VERIFY_RATE_PER_THREAD: f64 = 5.5e6;
-/// [`VERIFY_RATE_PER_THREAD`] for DTC tables: every DTC table up to 13
-/// stones checked in 2,379 s on 2 threads (16.5 M positions a second and
-/// thread; the 13-stone level, the slowest, 15.7 M; docs/performance.md),
-/// rounded down.
-pub const VERIFY_RATE_PER_THREAD_DTC: f64 = 15.0e6;
-/// Table bytes per position on disk, an upper bound: 0.74 bits at 11
-/// stones, growing slowly with the stones.
-pub const TABLE_BYTES_PER_POSITION: f64 = 0.125;
-/// [`TABLE_BYTES_PER_POSITION`] of DTC tables, an upper bound: 0.41 bits
-/// at 9 and 10 stones.
-pub const DTC_TABLE_BYTES_PER_POSITION: f64 = 0.0625;
-/// Unit-file bytes per position on disk (zstd level 1 of one-byte cells),
-/// an upper bound: the 10-stone level's units took 0.07.
+/// Unit-file bytes per position on disk (zstd level 1 of one-byte cells,
+/// the same for both metrics), an upper bound: the 10-stone level's units
+/// took 0.07.
 pub const UNIT_FILE_BYTES_PER_POSITION: f64 = 0.1;
+
+/// What the plan knows of one metric: its fitted figures
+/// (docs/performance.md has the measurements behind each) and what its
+/// solve holds. Every formula of the plan is written once over these.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fitted {
+    /// Bytes a unit in flight takes per position.
+    pub unit_bytes_per_position: f64,
+    /// Bytes a unit in flight takes per board.
+    pub unit_bytes_per_board: f64,
+    /// Positions solved and written per second and worker thread.
+    pub solve_rate: f64,
+    /// Positions `verify` checks per second and worker thread.
+    pub verify_rate: f64,
+    /// Table bytes per position on disk, an upper bound.
+    pub table_bytes_per_position: f64,
+    /// Whether a solve holds every level below whole, whatever
+    /// `hold_whole` says (else up to `hold_whole`, the others read per
+    /// unit from their files).
+    pub solve_holds_every_level: bool,
+    /// Whether assembling a level's table holds what the levels above
+    /// keep of it, needed or not (else only when it is kept and held
+    /// whole).
+    pub assembly_holds_level: bool,
+}
+
+impl Fitted {
+    /// DTM: the distances below, a byte a position, held whole up to
+    /// `hold_whole` positions ([`crate::levels::lower`]).
+    pub const DTM: Fitted = Fitted {
+        // Its 4-byte state word and its 1-byte solved value.
+        unit_bytes_per_position: 5.0,
+        unit_bytes_per_board: UNIT_BYTES_PER_BOARD,
+        // 7.95e9 positions of the 11-stone level solved and written in
+        // 842 s on 2 threads, the slowest level measured.
+        solve_rate: 4.7e6,
+        // The 12-stone level at 11.4 M positions/s on 2 threads, the
+        // slowest level measured.
+        verify_rate: 5.5e6,
+        // 0.74 bits at 11 stones, growing slowly with the stones.
+        table_bytes_per_position: 0.125,
+        solve_holds_every_level: false,
+        // The writer streams the values, collecting them only when kept.
+        assembly_holds_level: false,
+    };
+
+    /// DTC: the draw splits below, a byte a board, every level held
+    /// whole while solving ([`crate::solve::dtc`]).
+    pub const DTC: Fitted = Fitted {
+        // Its one-byte state and its one-byte solved value (two each if a
+        // distance passes a byte).
+        unit_bytes_per_position: 2.0,
+        // As for DTM, and a draw split.
+        unit_bytes_per_board: UNIT_BYTES_PER_BOARD + 1.0,
+        // 4.64e9 positions of the DTC levels 1 to 10 solved and written in
+        // 414 s of CPU (11.2 M a CPU second), rounded down for the larger
+        // levels.
+        solve_rate: 10.0e6,
+        // Every DTC table up to 13 stones checked in 2,379 s on 2 threads
+        // (16.5 M positions a second and thread; the 13-stone level, the
+        // slowest, 15.7 M), rounded down.
+        verify_rate: 15.0e6,
+        // 0.41 bits at 9 and 10 stones.
+        table_bytes_per_position: 0.0625,
+        solve_holds_every_level: true,
+        // The writer gathers the level's draw splits as it goes.
+        assembly_holds_level: true,
+    };
+
+    /// The figures of `metric`.
+    pub fn of(metric: Metric) -> &'static Fitted {
+        match metric {
+            Metric::Dtm => &Fitted::DTM,
+            Metric::Dtc => &Fitted::DTC,
+        }
+    }
+
+    /// Up to how many bytes a solve holds the levels below whole, given
+    /// `hold_whole`.
+    fn solve_limit(&self, hold_whole: u64) -> u64 {
+        if self.solve_holds_every_level {
+            u64::MAX
+        } else {
+            hold_whole
+        }
+    }
+}
 
 /// What a run will need.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -80,62 +139,41 @@ pub struct Plan {
     pub seconds: f64,
 }
 
-/// Memory of one unit of level `n` in flight, the smaller levels being
-/// held whole up to `hold_whole` positions ([`levels::held_whole`]).
-pub fn unit_memory(n: u32, u: UnitId, hold_whole: u64) -> u64 {
-    (u.positions(n) as f64 * UNIT_BYTES_PER_POSITION + u.boards(n) as f64 * UNIT_BYTES_PER_BOARD)
-        as u64
-        + levels::unit_exit_bytes(Metric::Dtm, n, u, hold_whole)
+/// Memory of one unit of level `n` of `metric` in flight: its state and
+/// values, its predecessor lists and frontier, and what its exits decode
+/// of the levels below not held whole (up to `hold_whole`:
+/// [`levels::held_whole`]).
+pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64) -> u64 {
+    let f = Fitted::of(metric);
+    (u.positions(n) as f64 * f.unit_bytes_per_position
+        + u.boards(n) as f64 * f.unit_bytes_per_board) as u64
+        + levels::unit_exit_bytes(metric, n, u, f.solve_limit(hold_whole))
 }
 
-/// Peak memory of solving level `n` (and assembling it; `keep` if a larger
-/// level needs it afterwards) with `threads` units in flight at most.
-pub fn level_memory(n: u32, threads: usize, keep: bool, hold_whole: u64) -> u64 {
-    let mut units = level_units(n);
-    units.sort_by_key(|&u| std::cmp::Reverse(unit_memory(n, u, hold_whole)));
-    let in_flight: u64 = units
-        .iter()
-        .take(threads.max(1))
-        .map(|&u| unit_memory(n, u, hold_whole))
-        .sum();
-    let assembly = if keep && levels::held_whole(Metric::Dtm, n, hold_whole) {
-        Layout::new(n).positions()
-    } else {
-        0
-    };
-    levels::whole_bytes(Metric::Dtm, n, hold_whole) + in_flight.max(assembly) + BASE_BYTES as u64
-}
-
-/// Memory of one DTC unit of level `n` in flight: its state and values,
-/// its quiet predecessor lists and frontier as for DTM, and a draw split a
-/// board.
-pub fn dtc_unit_memory(n: u32, u: UnitId) -> u64 {
-    (u.positions(n) as f64 * DTC_UNIT_BYTES_PER_POSITION
-        + u.boards(n) as f64 * (UNIT_BYTES_PER_BOARD + 1.0)) as u64
-}
-
-/// Peak memory of solving DTC level `n` with `threads` units in flight:
-/// the draw splits of every level below, and the units in flight or the
-/// level's draw splits, which its assembly holds (kept or not).
-pub fn dtc_level_memory(n: u32, threads: usize) -> u64 {
-    let below: u64 = (0..n).map(|m| Layout::new(m).boards()).sum();
+/// Peak memory of solving level `n` of `metric` with `threads` units in
+/// flight at most (and of assembling it; `keep` if a larger level needs
+/// it): the levels below held whole, and the units in flight or what the
+/// assembly holds of the level, whichever is more.
+pub fn level_memory(metric: Metric, n: u32, threads: usize, keep: bool, hold_whole: u64) -> u64 {
+    let f = Fitted::of(metric);
+    let limit = f.solve_limit(hold_whole);
     let mut units: Vec<u64> = level_units(n)
         .into_iter()
-        .map(|u| dtc_unit_memory(n, u))
+        .map(|u| unit_memory(metric, n, u, hold_whole))
         .collect();
     units.sort_unstable_by(|a, b| b.cmp(a));
     let in_flight: u64 = units.iter().take(threads.max(1)).sum();
-    let assembly = Layout::new(n).boards();
-    below + in_flight.max(assembly) + BASE_BYTES as u64
+    let assembly = if f.assembly_holds_level || (keep && levels::held_whole(metric, n, limit)) {
+        levels::level_bytes(metric, n)
+    } else {
+        0
+    };
+    levels::whole_bytes(metric, n, limit) + in_flight.max(assembly) + BASE_BYTES as u64
 }
 
 /// Bytes of the table file of level `n`, an upper bound.
 pub fn table_bytes(metric: Metric, n: u32) -> u64 {
-    let per = match metric {
-        Metric::Dtm => TABLE_BYTES_PER_POSITION,
-        Metric::Dtc => DTC_TABLE_BYTES_PER_POSITION,
-    };
-    (Layout::new(n).positions() as f64 * per) as u64
+    (Layout::new(n).positions() as f64 * Fitted::of(metric).table_bytes_per_position) as u64
 }
 
 /// Peak memory of verifying level `n` of a `metric` table, the smaller
@@ -153,11 +191,10 @@ pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_w
         .map(|u| u.positions(n) * cell + levels::unit_exit_bytes(metric, n, u, hold_whole))
         .max()
         .unwrap_or(0);
-    let layout = Layout::new(n);
-    let added = match metric {
-        _ if !(keep && levels::held_whole(metric, n, hold_whole)) => 0,
-        Metric::Dtm => layout.positions(),
-        Metric::Dtc => layout.boards(),
+    let added = if keep && levels::held_whole(metric, n, hold_whole) {
+        levels::level_bytes(metric, n)
+    } else {
+        0
     };
     whole + unit.max(added) + BASE_BYTES as u64
 }
@@ -186,11 +223,7 @@ pub fn verify_plan(
             p.memory_at = n;
         }
     }
-    let rate = match metric {
-        Metric::Dtm => VERIFY_RATE_PER_THREAD,
-        Metric::Dtc => VERIFY_RATE_PER_THREAD_DTC,
-    };
-    p.seconds = p.positions as f64 / (rate * threads.max(1) as f64);
+    p.seconds = p.positions as f64 / (Fitted::of(metric).verify_rate * threads.max(1) as f64);
     p
 }
 
@@ -229,34 +262,20 @@ impl UnitBudget {
     }
 }
 
-/// The plan for solving the levels in `todo` (ascending) with `threads`
-/// workers, `shards` processes sharing the work, the largest level asked
-/// for being `max`, the smaller levels held whole up to `hold_whole`
-/// positions, from nothing.
-pub fn plan(todo: &[u32], max: u32, threads: usize, shards: u32, hold_whole: u64) -> Plan {
-    plan_with(
-        Metric::Dtm,
-        todo,
-        max,
-        threads,
-        shards,
-        |n, t, keep| level_memory(n, t, keep, hold_whole),
-        |_| 0,
-    )
-}
-
-/// [`plan`] for tables of `metric` (whose solve rate sets the time), with
-/// that metric's memory model: `level_memory(n, threads, keep)` as
-/// [`level_memory`] or [`dtc_level_memory`]; `solved(n)` positions of
-/// level `n` are already in finished unit files (a resumed run), so only
-/// the rest is solved and only its unit files take new disk.
-pub fn plan_with(
+/// The plan for solving the levels in `todo` (ascending) of `metric`
+/// with `threads` workers, `shards` processes sharing the work, the
+/// largest level asked for being `max`, the smaller levels held whole up
+/// to `hold_whole` ([`level_memory`]); `solved(n)` positions of level `n`
+/// are already in finished unit files (a resumed run; `|_| 0` from
+/// nothing), so only the rest is solved and only its unit files take new
+/// disk.
+pub fn plan(
     metric: Metric,
     todo: &[u32],
     max: u32,
     threads: usize,
     shards: u32,
-    level_memory: impl Fn(u32, usize, bool) -> u64,
+    hold_whole: u64,
     solved: impl Fn(u32) -> u64,
 ) -> Plan {
     let mut p = Plan::default();
@@ -268,18 +287,14 @@ pub fn plan_with(
         p.positions += left / shards as u64;
         disk_tables += table_bytes(metric, n);
         work_peak = work_peak.max((left as f64 * UNIT_FILE_BYTES_PER_POSITION) as u64);
-        let m = level_memory(n, threads, n < max);
+        let m = level_memory(metric, n, threads, n < max, hold_whole);
         if m > p.memory {
             p.memory = m;
             p.memory_at = n;
         }
     }
     p.disk = disk_tables + work_peak;
-    let rate = match metric {
-        Metric::Dtm => RATE_PER_THREAD,
-        Metric::Dtc => RATE_PER_THREAD_DTC,
-    };
-    p.seconds = p.positions as f64 / (rate * threads.max(1) as f64);
+    p.seconds = p.positions as f64 / (Fitted::of(metric).solve_rate * threads.max(1) as f64);
     p
 }
 
@@ -292,7 +307,7 @@ pub struct PlanOptions {
     pub metric: Metric,
     /// Worker threads (`None`: one per core).
     pub threads: Option<usize>,
-    /// As [`crate::run::generate::GenerateOptions::hold_whole`].
+    /// As [`crate::run::options::GenerateOptions::hold_whole`].
     pub hold_whole: u64,
     /// Also state the memory available and the disk free at this folder
     /// (at the nearest folder above it if it does not exist yet).
@@ -338,18 +353,7 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let todo: Vec<u32> = (1..=max).collect();
     let hold = args.hold_whole;
-    let g = match args.metric {
-        Metric::Dtm => plan(&todo, max, threads, 1, hold),
-        Metric::Dtc => plan_with(
-            Metric::Dtc,
-            &todo,
-            max,
-            threads,
-            1,
-            |n, t, _| dtc_level_memory(n, t),
-            |_| 0,
-        ),
-    };
+    let g = plan(args.metric, &todo, max, threads, 1, hold, |_| 0);
     let v = verify_plan(args.metric, max, threads, true, hold);
     let wide = verify_plan(args.metric, max, threads, false, hold);
     let s = if threads == 1 { "" } else { "s" };
@@ -476,6 +480,11 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
+/// "1 stone", "8 stones".
+pub fn stones(n: u32) -> String {
+    format!("{n} stone{}", if n == 1 { "" } else { "s" })
+}
+
 /// `seconds` for people: `45 s`, `12 min`, `3.5 h`.
 pub fn human_seconds(seconds: f64) -> String {
     if seconds < 90.0 {
@@ -494,6 +503,11 @@ mod tests {
 
     const W: u64 = lower::WHOLE_POSITIONS;
 
+    /// The DTM plan of `todo` from nothing.
+    fn dtm(todo: &[u32], max: u32, threads: usize, shards: u32) -> Plan {
+        plan(Metric::Dtm, todo, max, threads, shards, W, |_| 0)
+    }
+
     #[test]
     fn a_given_limit_below_what_is_available_is_the_limit() {
         assert_eq!(memory_limit(Some(1000)), Some(1000));
@@ -501,8 +515,8 @@ mod tests {
 
     #[test]
     fn the_plan_grows_with_the_stones_and_the_memory_peaks_at_the_top() {
-        let p8 = plan(&(1..=8).collect::<Vec<_>>(), 8, 2, 1, W);
-        let p10 = plan(&(1..=10).collect::<Vec<_>>(), 10, 2, 1, W);
+        let p8 = dtm(&(1..=8).collect::<Vec<_>>(), 8, 2, 1);
+        let p10 = dtm(&(1..=10).collect::<Vec<_>>(), 10, 2, 1);
         assert_eq!(p8.positions, 512_753_762);
         assert_eq!(p10.positions, 4_644_298_157);
         assert_eq!(p10.memory_at, 10);
@@ -514,16 +528,16 @@ mod tests {
             "{}",
             p10.memory
         );
-        let p12 = plan(&[12], 12, 2, 1, W);
+        let p12 = dtm(&[12], 12, 2, 1);
         assert!(
             (12.04e9..15.05e9).contains(&(p12.memory as f64)),
             "{}",
             p12.memory
         );
         // Shards split the positions, not the memory.
-        let half = plan(&[10], 10, 2, 2, W);
+        let half = dtm(&[10], 10, 2, 2);
         assert_eq!(half.positions, Layout::new(10).positions() / 2);
-        assert_eq!(half.memory, plan(&[10], 10, 2, 1, W).memory);
+        assert_eq!(half.memory, dtm(&[10], 10, 2, 1).memory);
         assert_eq!(human_bytes(2_500_000_000), "2.50 GB");
         // Units over the budget run one at a time.
         let budget = Arc::new(UnitBudget::new(10));
@@ -548,20 +562,17 @@ mod tests {
     #[test]
     fn the_dtc_plans_use_the_dtc_model() {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
-        let dtc = |max| {
-            plan_with(
-                Metric::Dtc,
-                &all(max),
-                max,
-                2,
-                1,
-                |n, t, _| dtc_level_memory(n, t),
-                |_| 0,
-            )
-        };
+        let dtc = |max| plan(Metric::Dtc, &all(max), max, 2, 1, W, |_| 0);
         // DTC solves faster than DTM and holds a byte a board below.
-        assert!(dtc(12).seconds < plan(&all(12), 12, 2, 1, W).seconds);
-        assert!(dtc(12).memory < plan(&all(12), 12, 2, 1, W).memory);
+        assert!(dtc(12).seconds < dtm(&all(12), 12, 2, 1).seconds);
+        assert!(dtc(12).memory < dtm(&all(12), 12, 2, 1).memory);
+        // A DTC solve holds every level below whole, whatever --hold-whole
+        // says; its verify does not.
+        assert_eq!(dtc(12), plan(Metric::Dtc, &all(12), 12, 2, 1, 0, |_| 0));
+        assert_ne!(
+            verify_plan(Metric::Dtc, 13, 2, true, W),
+            verify_plan(Metric::Dtc, 13, 2, true, 0)
+        );
         // The measured verify of the DTC tables up to 10 stones peaked at
         // 384 MB (docs/performance.md): the model stays above it, within
         // twice.

@@ -1,0 +1,54 @@
+//! What a `generate` run is asked to do, as plain options (the command
+//! line's flags are parsed into them by the binary).
+
+use crate::levels::lower;
+use crate::run::shard::Shard;
+use std::path::PathBuf;
+use togyz_probe::Metric;
+
+/// What a `generate` run does (the command line's flags, plain).
+#[derive(Debug, Clone)]
+pub struct GenerateOptions {
+    /// Solve every position with up to this many stones on the board.
+    pub max_stones: u32,
+    /// Output folder for the tables.
+    pub out: PathBuf,
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// Solve only this shard's units, into an output folder the shards
+    /// share (docs/cluster.md).
+    pub shard: Option<Shard>,
+    /// How long a shard waits for the other shards to finish a level, in
+    /// seconds, before it gives up.
+    pub wait_timeout: u64,
+    /// Smaller levels are held in memory whole while their positions, up
+    /// to and including the level, total at most this; each unit reads
+    /// what it needs of the larger ones from their table files.
+    pub hold_whole: u64,
+    /// What the tables' distances count.
+    pub metric: Metric,
+    /// At most this many bytes of memory (`None`: what the system has
+    /// available).
+    pub max_memory: Option<u64>,
+}
+
+impl GenerateOptions {
+    /// Default seconds a shard waits for the others ([`GenerateOptions::wait_timeout`]).
+    pub const WAIT_TIMEOUT: u64 = 86400;
+
+    /// The options for `max_stones` into `out`, the rest default: one
+    /// thread per core, one shard, DTM, [`lower::WHOLE_POSITIONS`] held
+    /// whole, the memory available.
+    pub fn new(max_stones: u32, out: impl Into<PathBuf>) -> GenerateOptions {
+        GenerateOptions {
+            max_stones,
+            out: out.into(),
+            threads: None,
+            shard: None,
+            wait_timeout: Self::WAIT_TIMEOUT,
+            hold_whole: lower::WHOLE_POSITIONS,
+            metric: Metric::Dtm,
+            max_memory: None,
+        }
+    }
+}
