@@ -626,7 +626,13 @@ mod tests {
         let levels = togyz_gen::solve::dtm::solve_all(4).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();
         for n in 1..=4 {
-            togyz_gen::files::write::write_table(dir.path(), n, &levels.table(n)).unwrap();
+            togyz_gen::files::write::write_table(
+                dir.path(),
+                togyz_probe::Metric::Dtm,
+                n,
+                &levels.table(n),
+            )
+            .unwrap();
         }
         let tables = Tables::open(dir.path().to_path_buf());
         // 7 stones over 4-stone tables: settled by search, or not at all.

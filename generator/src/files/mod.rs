@@ -1,6 +1,6 @@
 //! Files: the unit work files of a level being solved ([`work`]) and the
 //! names and temporaries of an output folder ([`folder`]), the table writer
-//! for each metric ([`write`](mod@write), [`write_dtc`]) and the whole-table
+//! of both metrics ([`write`](mod@write)) and the whole-table
 //! decoder ([`decode`], [`decode_dtc`], over [`blocks`]).
 
 pub mod blocks;
@@ -9,4 +9,3 @@ pub mod decode_dtc;
 pub mod folder;
 pub mod work;
 pub mod write;
-pub mod write_dtc;

@@ -7,8 +7,9 @@ use crate::files::decode::load_level;
 use crate::files::decode_dtc::wdl_level;
 use crate::files::folder::work_dir;
 use crate::files::work::LevelStream;
-use crate::files::write::{self, ValueStream, WriteError, WriteOptions, WriteSummary};
-use crate::files::write_dtc::write_dtc_table_from;
+use crate::files::write::{
+    write_table_from, Dtc, Dtm, ValueStream, WriteError, WriteOptions, WriteSummary,
+};
 use crate::levels::lower::Lower;
 use crate::run::error::GenerateError;
 use crate::run::plan;
@@ -124,7 +125,7 @@ fn write_level(
     mut into: Option<&mut LevelBuilder>,
 ) -> Result<WriteSummary, WriteError> {
     let dir = work_dir(out, n);
-    write::write_table_from(
+    let (written, ()) = write_table_from::<Dtm, _>(
         out,
         n,
         |section| {
@@ -138,8 +139,9 @@ fn write_level(
                 },
             })
         },
-        &WriteOptions::default(),
-    )
+        &WriteOptions::of(Metric::Dtm),
+    )?;
+    Ok(written)
 }
 
 /// A [`ValueStream`] that also collects what it reads.
@@ -195,7 +197,12 @@ impl UnitSolver for DtcSolver {
         keep: bool,
     ) -> Result<(WriteSummary, Option<WdlLevel>), GenerateError> {
         let dir = work_dir(out, n);
-        let (written, wdl) = write_dtc_table_from(out, n, || Ok(LevelStream::new(&dir, n)))?;
+        let (written, wdl) = write_table_from::<Dtc, _>(
+            out,
+            n,
+            |_| Ok(LevelStream::new(&dir, n)),
+            &WriteOptions::of(Metric::Dtc),
+        )?;
         Ok((written, keep.then_some(wdl)))
     }
     fn load(&self, table: &TableFile) -> Result<WdlLevel, GenerateError> {

@@ -1,0 +1,111 @@
+//! What a table's metric decides of its file (`docs/format.md`), as the
+//! one writer ([`super::write_table_from`]) asks it: the block sizes and
+//! zstd levels, how a block of values becomes WDL entries (counting the
+//! census on the way) and distance entries. Two formats implement it,
+//! [`super::Dtm`] and [`super::Dtc`]; the writer is compiled for each, so
+//! nothing is decided per value at run time.
+
+use crate::files::write::sink::{Census, WriteError};
+use togyz_probe::raw::format::MAX_BLOCK_BYTES;
+use togyz_probe::Metric;
+
+/// Block geometry of a written table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Boards per WDL block.
+    pub wdl_block_boards: u32,
+    /// Positions per distance block of a DTM table; boards per distance
+    /// block of a DTC table (a divisor of `wdl_block_boards`).
+    pub distance_block_positions: u32,
+}
+
+/// One metric's table format, as the writer sees it.
+pub(crate) trait TableFormat {
+    /// The metric the header names.
+    const METRIC: Metric;
+    /// The block sizes written unless told otherwise.
+    const BLOCKS: WriteOptions;
+    /// zstd level of the WDL section.
+    const WDL_LEVEL: i32;
+    /// zstd level of the distance section.
+    const DISTANCE_LEVEL: i32;
+    /// Whether the WDL section's raw bytes are kept while the table is
+    /// written: DTC's are the draw splits, which its distance section and
+    /// [`TableFormat::ByProduct`] need.
+    const KEEPS_WDL: bool;
+    /// What writing the table finds on the way that the caller may keep
+    /// (DTC: the level's win/draw/loss, which the levels above need).
+    type ByProduct;
+
+    /// Bytes of a WDL entry (one a board) of the `n`-stone table.
+    fn wdl_width(n: u32) -> u8;
+
+    /// Entries a full distance block of `per` holds (the header's count).
+    fn distance_entries(n: u32, per: u32) -> u64;
+
+    /// Positions (values read) a distance block of `per` covers.
+    fn distance_positions(n: u32, per: u32) -> u64;
+
+    /// The format's own demands on `n` and the block sizes, beyond the
+    /// bounds every format has.
+    ///
+    /// # Errors
+    ///
+    /// [`WriteError::TooManyStones`], [`WriteError::BlocksNotNested`].
+    fn check(n: u32, blocks: &WriteOptions) -> Result<(), WriteError>;
+
+    /// Appends the WDL entries of the boards of `values` (whole boards,
+    /// the first being global board `first_board`) to `raw`; returns
+    /// their census.
+    ///
+    /// # Errors
+    ///
+    /// A board the format cannot hold ([`WriteError::NotMonotone`],
+    /// [`WriteError::Score`]).
+    fn encode_wdl(
+        n: u32,
+        first_board: u64,
+        values: &[u16],
+        raw: &mut Vec<u8>,
+    ) -> Result<Census, WriteError>;
+
+    /// Appends the entries of distance block `block` (of `per`, holding
+    /// `values`), `width` bytes each, to `raw`; `wdl` is what the WDL
+    /// section kept ([`TableFormat::KEEPS_WDL`]).
+    fn encode_distance(
+        n: u32,
+        per: u32,
+        width: u8,
+        block: u64,
+        values: &[u16],
+        wdl: &[u8],
+        raw: &mut Vec<u8>,
+    );
+
+    /// The by-product of the `n`-stone table from what its WDL section
+    /// kept.
+    ///
+    /// # Errors
+    ///
+    /// [`WriteError::Score`] if the kept splits are not the level's.
+    fn by_product(n: u32, wdl: Vec<u8>) -> Result<Self::ByProduct, WriteError>;
+}
+
+/// An error unless `blocks` are sizes format `F` can write for `n`
+/// stones: at least one entry a block, at most [`MAX_BLOCK_BYTES`]
+/// decompressed (2 bytes being the widest distance entry).
+pub(crate) fn check_blocks<F: TableFormat>(
+    n: u32,
+    blocks: &WriteOptions,
+) -> Result<(), WriteError> {
+    F::check(n, blocks)?;
+    let (wb, per) = (blocks.wdl_block_boards, blocks.distance_block_positions);
+    if wb == 0
+        || per == 0
+        || wb as u64 * F::wdl_width(n) as u64 > MAX_BLOCK_BYTES
+        || F::distance_entries(n, per) * 2 > MAX_BLOCK_BYTES
+    {
+        return Err(WriteError::BadOptions);
+    }
+    Ok(())
+}
