@@ -96,7 +96,7 @@ fn dtc_tables_read_back_as_solved_and_match_the_dtm_wdl() {
             assert_eq!(tb.wdl(&pos).unwrap(), want.wdl());
         }
         // The WDL section alone gives the solver's draw splits.
-        let splits = togyz_gen::files::decode_dtc::wdl_level(&file).unwrap();
+        let splits = togyz_gen::files::splits::wdl_level(&file).unwrap();
         let from_dtm = togyz_gen::solve::score::WdlLevel::from_packed(n, &dtm).unwrap();
         assert_eq!(splits, from_dtm, "n={n}");
     }
@@ -122,7 +122,7 @@ fn dtc_tables_with_other_block_sizes_read_back_and_bad_sizes_are_refused() {
         assert_eq!((h.wdl_block_boards, h.distance_block_positions), (12, 3));
         assert!(h.blocks(Section::Distance) > 1, "n={n}");
         assert_eq!(file.decode_all().unwrap(), &values[..], "n={n}");
-        let splits = togyz_gen::files::decode_dtc::wdl_level(&file).unwrap();
+        let splits = togyz_gen::files::splits::wdl_level(&file).unwrap();
         let from_dtm = togyz_gen::solve::score::WdlLevel::from_packed(n, &s.dtm.table(n)).unwrap();
         assert_eq!(splits, from_dtm, "n={n}");
     }
@@ -213,7 +213,7 @@ fn dtc_principal_variations_win_through_lower_levels() {
 }
 
 /// `generate --metric dtc` keeps the DTM tables it finds, reads their WDL
-/// for the levels above, and writes the same bytes `write_dtc_table` does.
+/// for the levels above, and writes the same bytes `write_table` does.
 #[test]
 fn generate_dtc_resumes_over_dtm_tables() {
     let dir = tempfile::tempdir().unwrap();
@@ -232,7 +232,7 @@ fn generate_dtc_resumes_over_dtm_tables() {
     for n in 3..=4 {
         let a = std::fs::read(dir.path().join(file_name(n))).unwrap();
         let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
-        assert!(a == b, "n={n}: generate and write_dtc_table differ");
+        assert!(a == b, "n={n}: generate and write_table differ");
     }
     // A second run keeps everything; a DTM run cannot build on DTC.
     let again = togyz_gen::run::generate::generate(&args, &silent).unwrap();

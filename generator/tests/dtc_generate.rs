@@ -26,7 +26,7 @@ fn generate_dtc(out: &Path, max: u32, threads: usize, extra: &[&str]) -> Command
     c
 }
 
-/// The tables of the in-memory path: `dtc::solve_all` and `write_dtc_table`.
+/// The tables of the in-memory path: `dtc::solve_all` and `write_table`.
 fn in_memory(dir: &Path, max: u32) -> Vec<Vec<u8>> {
     let (values, _) = dtc::solve_all(max).unwrap();
     for (n, v) in values.iter().enumerate().skip(1) {

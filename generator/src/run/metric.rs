@@ -4,8 +4,8 @@
 //! the distances below ([`Lower`]), DTC their win/draw/loss (`DtcSolver`).
 
 use crate::files::decode::load_level;
-use crate::files::decode_dtc::wdl_level;
 use crate::files::folder::work_dir;
+use crate::files::splits::wdl_level;
 use crate::files::work::LevelStream;
 use crate::files::write::{
     write_table_from, Dtc, Dtm, ValueStream, WriteError, WriteOptions, WriteSummary,

@@ -5,7 +5,7 @@
 //! fill each distance block to its fixed length, which zstd stores in a few
 //! bytes.
 
-use crate::files::write::format::{TableFormat, WriteOptions};
+use crate::files::write::format::{DistanceBlock, TableFormat, WriteOptions};
 use crate::files::write::sink::{push_entry, Census, WriteError};
 use crate::solve::score::{draw_split, WdlLevel};
 use togyz_probe::raw::format::{DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS};
@@ -77,20 +77,14 @@ impl TableFormat for Dtc {
         Ok(c)
     }
 
-    fn encode_distance(
-        n: u32,
-        per: u32,
-        width: u8,
-        block: u64,
-        values: &[u16],
-        splits: &[u8],
-        raw: &mut Vec<u8>,
-    ) {
-        // The wins of each board, above its draw; the losses below it are
-        // counted and stored as zeros at the block's end.
-        let first = (block * per as u64) as usize;
+    fn encode_distance(at: &DistanceBlock, values: &[u16], raw: &mut Vec<u8>) {
+        // The wins of each board, above its draw (the kept WDL entries are
+        // the splits); the losses below it are counted and stored as zeros
+        // at the block's end.
+        let DistanceBlock { n, width, .. } = *at;
+        let first = (at.block * at.per as u64) as usize;
         let mut losses = 0;
-        for (board, &s) in values.chunks_exact(n as usize + 1).zip(&splits[first..]) {
+        for (board, &s) in values.chunks_exact(n as usize + 1).zip(&at.wdl[first..]) {
             let s = s as usize;
             losses += s;
             for &v in &board[s + 1..] {

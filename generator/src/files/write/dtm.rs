@@ -2,7 +2,7 @@
 //! `(draw_from, win_from)` of each board, the distance section as the DTM
 //! of every position (0 for a draw).
 
-use crate::files::write::format::{TableFormat, WriteOptions};
+use crate::files::write::format::{DistanceBlock, TableFormat, WriteOptions};
 use crate::files::write::sink::{push_entry, Census, WriteError};
 use togyz_probe::raw::format::{
     pack_thresholds, wdl_width_for, DISTANCE_BLOCK_POSITIONS, WDL_BLOCK_BOARDS,
@@ -64,17 +64,13 @@ impl TableFormat for Dtm {
         Ok(c)
     }
 
-    fn encode_distance(
-        _n: u32,
-        _per: u32,
-        width: u8,
-        _block: u64,
-        values: &[u16],
-        _wdl: &[u8],
-        raw: &mut Vec<u8>,
-    ) {
+    fn encode_distance(at: &DistanceBlock, values: &[u16], raw: &mut Vec<u8>) {
         for &v in values {
-            push_entry(raw, width, Value::unpack(v).distance().unwrap_or(0) as u16);
+            push_entry(
+                raw,
+                at.width,
+                Value::unpack(v).distance().unwrap_or(0) as u16,
+            );
         }
     }
 

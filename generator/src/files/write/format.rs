@@ -19,6 +19,20 @@ pub struct WriteOptions {
     pub distance_block_positions: u32,
 }
 
+/// A distance block as its encoder sees it.
+pub(crate) struct DistanceBlock<'a> {
+    /// Stones of the table.
+    pub(crate) n: u32,
+    /// The block's number.
+    pub(crate) block: u64,
+    /// The block size ([`WriteOptions::distance_block_positions`]).
+    pub(crate) per: u32,
+    /// Bytes an entry.
+    pub(crate) width: u8,
+    /// What the WDL section kept ([`TableFormat::KEEPS_WDL`]).
+    pub(crate) wdl: &'a [u8],
+}
+
 /// One metric's table format, as the writer sees it.
 pub(crate) trait TableFormat {
     /// The metric the header names.
@@ -69,18 +83,9 @@ pub(crate) trait TableFormat {
         raw: &mut Vec<u8>,
     ) -> Result<Census, WriteError>;
 
-    /// Appends the entries of distance block `block` (of `per`, holding
-    /// `values`), `width` bytes each, to `raw`; `wdl` is what the WDL
-    /// section kept ([`TableFormat::KEEPS_WDL`]).
-    fn encode_distance(
-        n: u32,
-        per: u32,
-        width: u8,
-        block: u64,
-        values: &[u16],
-        wdl: &[u8],
-        raw: &mut Vec<u8>,
-    );
+    /// Appends the entries of distance block `at`, whose values are
+    /// `values`, to `raw`.
+    fn encode_distance(at: &DistanceBlock, values: &[u16], raw: &mut Vec<u8>);
 
     /// The by-product of the `n`-stone table from what its WDL section
     /// kept.

@@ -26,7 +26,7 @@ pub(crate) use sink::Census;
 pub use sink::{SliceStream, ValueStream, WriteError, WriteSummary};
 
 use crate::files::decode::DecodeAll;
-use format::check_blocks;
+use format::{check_blocks, DistanceBlock};
 use sink::{write_section, SectionPlan, Sections, Sink};
 use std::io;
 use std::path::Path;
@@ -208,7 +208,14 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
         &mut open(Section::Distance)?,
         None,
         |block, values, raw| {
-            F::encode_distance(n, per, distance_width, block, values, &kept, raw);
+            let at = DistanceBlock {
+                n,
+                block,
+                per,
+                width: distance_width,
+                wdl: &kept,
+            };
+            F::encode_distance(&at, values, raw);
             Ok(Census::default())
         },
     )?;
