@@ -83,6 +83,12 @@ fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary folder")
 }
 
+/// The block sizes the generator writes DTM tables with.
+const DEFAULT_BLOCKS: WriteOptions = WriteOptions {
+    wdl_block_boards: WDL_BLOCK_BOARDS,
+    distance_block_positions: DISTANCE_BLOCK_POSITIONS,
+};
+
 /// Writes, reads back everything, and checks the header's statistics.
 fn check_round_trip(dir: &Path, n: u32, values: &[u16], options: &WriteOptions) -> TableFile {
     let summary = write_table_with(dir, Metric::Dtm, n, values, options).unwrap();
@@ -141,7 +147,7 @@ fn round_trip_default_blocks() {
     let dir = tempdir();
     for n in 1..=4 {
         let values = synthetic(n, n as u64, 200);
-        let t = check_round_trip(dir.path(), n, &values, &WriteOptions::of(Metric::Dtm));
+        let t = check_round_trip(dir.path(), n, &values, &DEFAULT_BLOCKS);
         // n = 3 and 4 span several blocks of each section.
         if n >= 3 {
             assert!(t.header().wdl_blocks > 1 && t.header().distance_blocks > 1);

@@ -7,9 +7,7 @@ use crate::files::decode::load_level;
 use crate::files::folder::work_dir;
 use crate::files::splits::wdl_level;
 use crate::files::work::LevelStream;
-use crate::files::write::{
-    write_table_from, Dtc, Dtm, ValueStream, WriteError, WriteOptions, WriteSummary,
-};
+use crate::files::write::{write_table_from, Dtc, Dtm, ValueStream, WriteError, WriteSummary};
 use crate::levels::lower::Lower;
 use crate::run::error::GenerateError;
 use crate::run::plan;
@@ -139,7 +137,7 @@ fn write_level(
                 },
             })
         },
-        &WriteOptions::of(Metric::Dtm),
+        None,
     )?;
     Ok(written)
 }
@@ -197,12 +195,8 @@ impl UnitSolver for DtcSolver {
         keep: bool,
     ) -> Result<(WriteSummary, Option<WdlLevel>), GenerateError> {
         let dir = work_dir(out, n);
-        let (written, wdl) = write_table_from::<Dtc, _>(
-            out,
-            n,
-            |_| Ok(LevelStream::new(&dir, n)),
-            &WriteOptions::of(Metric::Dtc),
-        )?;
+        let (written, wdl) =
+            write_table_from::<Dtc, _>(out, n, |_| Ok(LevelStream::new(&dir, n)), None)?;
         Ok((written, keep.then_some(wdl)))
     }
     fn load(&self, table: &TableFile) -> Result<WdlLevel, GenerateError> {

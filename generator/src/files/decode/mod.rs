@@ -4,7 +4,7 @@
 //! generator needs them and they need rayon.
 //!
 //! A range is cut at the distance blocks, each piece decoded by its
-//! table's metric ([`piece`]); a DTC table's losses, which it does not
+//! table's metric (`piece.rs`); a DTC table's losses, which it does not
 //! store, are then recovered a unit at a time
 //! ([`crate::files::recover`]).
 

@@ -45,10 +45,6 @@ impl TableFormat for Dtm {
         per as u64
     }
 
-    fn check(_n: u32, _blocks: &WriteOptions) -> Result<(), WriteError> {
-        Ok(())
-    }
-
     fn encode_wdl(
         n: u32,
         first_board: u64,

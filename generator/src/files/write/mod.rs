@@ -34,16 +34,6 @@ use togyz_probe::raw::format::{distance_width_for, file_name, Section, TableFile
 use togyz_probe::raw::index::{Layout, MAX_STONES};
 use togyz_probe::Metric;
 
-impl WriteOptions {
-    /// The block sizes the generator writes tables of `metric` with.
-    pub fn of(metric: Metric) -> WriteOptions {
-        match metric {
-            Metric::Dtm => Dtm::BLOCKS,
-            Metric::Dtc => Dtc::BLOCKS,
-        }
-    }
-}
-
 /// What is on disk under a table's name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableStatus {
@@ -80,7 +70,7 @@ pub fn table_status(dir: &Path, n: u32) -> TableStatus {
 }
 
 /// Writes the `metric` table for `n` stones into `dir` with the block
-/// sizes of [`WriteOptions::of`]. `values` are packed [`Value`]s in index
+/// sizes the generator writes. `values` are packed [`Value`]s in index
 /// order ([`Layout`]), the distance of a value counting in `metric`.
 ///
 /// # Errors
@@ -94,7 +84,7 @@ pub fn write_table<T: Copy + Into<u16> + Sync>(
     n: u32,
     values: &[T],
 ) -> Result<WriteSummary, WriteError> {
-    write_table_with(dir, metric, n, values, &WriteOptions::of(metric))
+    write_values(dir, metric, n, values, None)
 }
 
 /// [`write_table`] with explicit block sizes.
@@ -115,6 +105,17 @@ pub fn write_table_with<T: Copy + Into<u16> + Sync>(
     values: &[T],
     options: &WriteOptions,
 ) -> Result<WriteSummary, WriteError> {
+    write_values(dir, metric, n, values, Some(options))
+}
+
+/// [`write_table_with`], the metric's own block sizes unless `options`.
+fn write_values<T: Copy + Into<u16> + Sync>(
+    dir: &Path,
+    metric: Metric,
+    n: u32,
+    values: &[T],
+    options: Option<&WriteOptions>,
+) -> Result<WriteSummary, WriteError> {
     if n > MAX_STONES {
         return Err(WriteError::TooManyStones(n));
     }
@@ -127,6 +128,8 @@ pub fn write_table_with<T: Copy + Into<u16> + Sync>(
         });
     }
     let open = |_| Ok(SliceStream::new(values));
+    // The by-product is for the driver, which streams: a caller with the
+    // values in memory has it already.
     Ok(match metric {
         Metric::Dtm => write_table_from::<Dtm, _>(dir, n, open, options)?.0,
         Metric::Dtc => write_table_from::<Dtc, _>(dir, n, open, options)?.0,
@@ -152,7 +155,8 @@ pub fn write_levels(dir: &Path, levels: &crate::solve::below::Levels) -> Result<
 /// Writes the format `F` table for `n` stones into `dir` from a stream of
 /// its packed values in index order, never holding the level whole:
 /// `open(section)` starts a stream from the first value, once for the WDL
-/// section and once for the distance section. Returns what was written
+/// section and once for the distance section; the format's own block sizes
+/// unless `options`. Returns what was written
 /// and the format's by-product (DTC: the level's draw splits, found by the
 /// WDL section). The bytes are those [`write_table_with`] writes for the
 /// same values.
@@ -165,11 +169,12 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
     dir: &Path,
     n: u32,
     mut open: impl FnMut(Section) -> Result<S, WriteError>,
-    options: &WriteOptions,
+    options: Option<&WriteOptions>,
 ) -> Result<(WriteSummary, F::ByProduct), WriteError> {
     if n > MAX_STONES {
         return Err(WriteError::TooManyStones(n));
     }
+    let options = options.unwrap_or(&F::BLOCKS);
     check_blocks::<F>(n, options)?;
     let layout = Layout::new(n);
     let positions = layout.positions();
