@@ -454,9 +454,7 @@ mod tests {
     fn no_search_after_the_deadline() {
         let levels = togyz_gen::solve::dtm::solve_all(4).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();
-        for n in 1..=4 {
-            togyz_gen::files::write::write_table(dir.path(), n, &levels.table(n)).unwrap();
-        }
+        togyz_gen::files::write::write_levels(dir.path(), &levels).unwrap();
         let tables = Tables::open(dir.path().to_path_buf());
         // 7 stones over 4-stone tables: settled by search, or not at all.
         let record = "[FEN \"1,1S,2,1S,3,2S/1,1S,2,1S,3,1S 78 77 S 20\"]\n\n1. 23 *\n";

@@ -17,6 +17,7 @@ use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::notation::traditional;
 use togyz_probe::raw::index::Layout;
 use togyz_probe::terminal_value;
+use togyz_probe::Metric;
 use togyz_probe::{Position, Side, Wdl};
 
 const SAMPLE: &str = include_str!("../../probe/tests/data/sample-playok.txt");
@@ -27,7 +28,7 @@ fn setup() -> &'static (Levels, tempfile::TempDir) {
         let levels = solve_all(6).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();
         for n in 1..=4 {
-            write_table(dir.path(), n, &levels.table(n)).unwrap();
+            write_table(dir.path(), Metric::Dtm, n, &levels.table(n)).unwrap();
         }
         (levels, dir)
     })

@@ -16,6 +16,7 @@ use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::notation::parse_move;
 use togyz_probe::raw::index::Layout;
 use togyz_probe::terminal_value;
+use togyz_probe::Metric;
 use togyz_probe::{Position, Wdl};
 
 fn setup() -> &'static (Levels, tempfile::TempDir) {
@@ -24,7 +25,7 @@ fn setup() -> &'static (Levels, tempfile::TempDir) {
         let levels = solve_all(5).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();
         for n in 1..=4 {
-            write_table(dir.path(), n, &levels.table(n)).unwrap();
+            write_table(dir.path(), Metric::Dtm, n, &levels.table(n)).unwrap();
         }
         (levels, dir)
     })

@@ -17,12 +17,12 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use togyz_gen::files::write::write_table;
-use togyz_gen::files::write_dtc::write_dtc_table;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc::solve_all as solve_dtc;
 use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::raw::format::{file_name, HEADER_LEN, INDEX_ENTRY_LEN, METRIC_DTC};
 use togyz_probe::raw::index::Layout;
+use togyz_probe::Metric;
 use togyz_probe::{Backend, Position, ProbeError, Tablebase, Value, Wdl};
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -96,10 +96,11 @@ fn setup() -> &'static [Originals; 2] {
         let seeds = std::env::var_os("TOGYZ_FUZZ_SEEDS").map(PathBuf::from);
         let levels = solve_all(STONES).expect("levels solve");
         let (dtc, _) = solve_dtc(STONES).expect("DTC levels solve");
-        let write_dtm = |d: &Path, n: u32| drop(write_table(d, n, &levels.table(n)).unwrap());
+        let write_dtm =
+            |d: &Path, n: u32| drop(write_table(d, Metric::Dtm, n, &levels.table(n)).unwrap());
         let write_dtc = |d: &Path, n: u32| match &dtc[n as usize] {
-            LevelValues::Narrow(v) => drop(write_dtc_table(d, n, v).unwrap()),
-            LevelValues::Wide(v) => drop(write_dtc_table(d, n, v).unwrap()),
+            LevelValues::Narrow(v) => drop(write_table(d, Metric::Dtc, n, v).unwrap()),
+            LevelValues::Wide(v) => drop(write_table(d, Metric::Dtc, n, v).unwrap()),
         };
         [
             originals(write_dtm, seeds.as_deref(), "dtm"),

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use togyz_gen::solve::dtm::solve_all;
-use togyz_gen::files::write::write_table;
+use togyz_gen::files::write::write_levels;
 use togyz_probe::{Position, Side, CYCLE, TOTAL_STONES};
 use togyz_probe::Tablebase;
 
@@ -96,7 +96,5 @@ pub fn small_tables() -> &'static Tablebase {
 /// Writes the DTM tables for 1..=`n` stones into `dir`.
 pub fn write_small_tables(dir: &Path, n: u32) {
     let levels = solve_all(n).expect("levels solve");
-    for k in 1..=n {
-        write_table(dir, k, &levels.table(k)).expect("table written");
-    }
+    write_levels(dir, &levels).expect("tables written");
 }

@@ -8,7 +8,7 @@
 //! stored as 0); in bits per position. Nothing is written.
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
-use togyz_gen::files::write::{DTM_LEVEL, WDL_LEVEL};
+use togyz_gen::files::write::dtm::{DISTANCE_LEVEL, WDL_LEVEL};
 use togyz_gen::solve::dtc;
 use togyz_probe::raw::format::{DISTANCE_BLOCK_POSITIONS, WDL_BLOCK_BOARDS};
 use togyz_probe::Value;
@@ -43,8 +43,8 @@ fn main() {
         let bits = |bytes: u64| bytes as f64 * 8.0 / positions;
         let w = compressed(level.wdl.splits(), WDL_BLOCK_BOARDS as usize, WDL_LEVEL);
         let p = DISTANCE_BLOCK_POSITIONS as usize;
-        let d = compressed(&full, p, DTM_LEVEL);
-        let b = compressed(&blanked, p, DTM_LEVEL);
+        let d = compressed(&full, p, DISTANCE_LEVEL);
+        let b = compressed(&blanked, p, DISTANCE_LEVEL);
         println!(
             "| {n} | {} | {:.3} | {:.3} | {:.3} | {mean:.2} | {longest} |",
             values.len(),

@@ -141,7 +141,7 @@ pub enum VerifyError {
     Stdout(#[source] std::io::Error),
     /// A table's boards are not one draw split each (DTC tables rely on it).
     #[error(transparent)]
-    Splits(#[from] crate::files::decode_dtc::SplitsError),
+    Splits(#[from] crate::files::splits::SplitsError),
     /// A stored value does not follow from its successors.
     #[error("inconsistent entry in the {stones}-stone table: {fen} is stored as a {stored}, but its successors give a {expected} ({moves})")]
     Inconsistent {

@@ -200,7 +200,13 @@ fn stats_census_agrees_with_brute_force() {
 
     let dir = tempfile::tempdir().unwrap();
     for n in 1..=MAX as u32 {
-        togyz_gen::files::write::write_table(dir.path(), n, &levels().table(n)).unwrap();
+        togyz_gen::files::write::write_table(
+            dir.path(),
+            togyz_probe::Metric::Dtm,
+            n,
+            &levels().table(n),
+        )
+        .unwrap();
     }
     let examples = 4;
     let got = stats::collect(dir.path(), examples, &togyz_gen::run::event::silent).unwrap();

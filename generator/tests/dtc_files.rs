@@ -5,8 +5,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 use togyz_gen::files::decode::DecodeAll;
-use togyz_gen::files::write::{write_table, WriteError};
-use togyz_gen::files::write_dtc::write_dtc_table;
+use togyz_gen::files::write::{write_table, write_table_with, WriteError, WriteOptions};
 use togyz_gen::run::event::silent;
 use togyz_gen::run::options::GenerateOptions;
 use togyz_gen::solve::below::Levels;
@@ -14,7 +13,7 @@ use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::dtm;
 use togyz_gen::verify::{verify_dir, VerifyError};
-use togyz_probe::raw::format::{file_name, TableFile, HEADER_LEN};
+use togyz_probe::raw::format::{file_name, Section, TableFile, HEADER_LEN};
 use togyz_probe::raw::index::Layout;
 use togyz_probe::ProbeError;
 use togyz_probe::TableError;
@@ -49,7 +48,7 @@ fn small() -> &'static Solved {
 /// Writes the DTC tables of levels `from..=to` of `s` into `dir`.
 fn write_dtc(s: &Solved, dir: &Path, from: u32, to: u32) {
     for n in from..=to {
-        write_dtc_table(dir, n, &s.dtc[n as usize].widened()).unwrap();
+        write_table(dir, Metric::Dtc, n, &s.dtc[n as usize].widened()).unwrap();
     }
 }
 
@@ -97,10 +96,65 @@ fn dtc_tables_read_back_as_solved_and_match_the_dtm_wdl() {
             assert_eq!(tb.wdl(&pos).unwrap(), want.wdl());
         }
         // The WDL section alone gives the solver's draw splits.
-        let splits = togyz_gen::files::decode_dtc::wdl_level(&file).unwrap();
+        let splits = togyz_gen::files::splits::wdl_level(&file).unwrap();
         let from_dtm = togyz_gen::solve::score::WdlLevel::from_packed(n, &dtm).unwrap();
         assert_eq!(splits, from_dtm, "n={n}");
     }
+}
+
+/// DTC tables written with small block sizes (many blocks, a short last
+/// one, distance blocks of a few boards inside each WDL block) read back as
+/// solved through the decoder, the probe and the WDL section; sizes whose
+/// distance blocks straddle WDL blocks are refused, leaving nothing.
+#[test]
+fn dtc_tables_with_other_block_sizes_read_back_and_bad_sizes_are_refused() {
+    let s = small();
+    let dir = tempfile::tempdir().unwrap();
+    let options = WriteOptions {
+        wdl_block_boards: 12,
+        distance_block_positions: 3,
+    };
+    for n in 1..=4 {
+        let values = s.dtc[n as usize].widened();
+        write_table_with(dir.path(), Metric::Dtc, n, &values, &options).unwrap();
+        let file = TableFile::open(dir.path().join(file_name(n))).unwrap();
+        let h = file.header();
+        assert_eq!((h.wdl_block_boards, h.distance_block_positions), (12, 3));
+        assert!(h.blocks(Section::Distance) > 1, "n={n}");
+        assert_eq!(file.decode_all().unwrap(), &values[..], "n={n}");
+        let splits = togyz_gen::files::splits::wdl_level(&file).unwrap();
+        let from_dtm = togyz_gen::solve::score::WdlLevel::from_packed(n, &s.dtm.table(n)).unwrap();
+        assert_eq!(splits, from_dtm, "n={n}");
+    }
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    let layout = Layout::new(4);
+    let decoded = s.dtc[4].widened();
+    for i in (0..layout.positions()).step_by(31) {
+        let pos = layout.slot(i).position();
+        if pos.outcome().is_none() {
+            let want = Value::unpack(decoded[i as usize]);
+            assert_eq!(tb.value_with_metric(&pos).unwrap(), (want, Metric::Dtc));
+        }
+    }
+    let other = tempfile::tempdir().unwrap();
+    let straddling = WriteOptions {
+        wdl_block_boards: 10,
+        distance_block_positions: 4,
+    };
+    assert!(matches!(
+        write_table_with(
+            other.path(),
+            Metric::Dtc,
+            2,
+            &s.dtc[2].widened(),
+            &straddling
+        ),
+        Err(WriteError::BlocksNotNested {
+            wdl: 10,
+            distance: 4
+        })
+    ));
+    assert_eq!(std::fs::read_dir(other.path()).unwrap().count(), 0);
 }
 
 /// From won positions of DTC levels above DTM ones, the principal variation
@@ -110,7 +164,7 @@ fn dtc_tables_read_back_as_solved_and_match_the_dtm_wdl() {
 fn dtc_principal_variations_win_through_lower_levels() {
     let dir = tempfile::tempdir().unwrap();
     for n in 1..=3 {
-        write_table(dir.path(), n, &solved().dtm.table(n)).unwrap();
+        write_table(dir.path(), Metric::Dtm, n, &solved().dtm.table(n)).unwrap();
     }
     write_dtc(solved(), dir.path(), 4, MAX);
     let tb = Tablebase::open([dir.path()]).unwrap();
@@ -159,13 +213,13 @@ fn dtc_principal_variations_win_through_lower_levels() {
 }
 
 /// `generate --metric dtc` keeps the DTM tables it finds, reads their WDL
-/// for the levels above, and writes the same bytes `write_dtc_table` does.
+/// for the levels above, and writes the same bytes `write_table` does.
 #[test]
 fn generate_dtc_resumes_over_dtm_tables() {
     let dir = tempfile::tempdir().unwrap();
     let reference = tempfile::tempdir().unwrap();
     for n in 1..=2 {
-        write_table(dir.path(), n, &small().dtm.table(n)).unwrap();
+        write_table(dir.path(), Metric::Dtm, n, &small().dtm.table(n)).unwrap();
     }
     write_dtc(small(), reference.path(), 3, 4);
     let mut args = GenerateOptions::new(4, dir.path());
@@ -178,7 +232,7 @@ fn generate_dtc_resumes_over_dtm_tables() {
     for n in 3..=4 {
         let a = std::fs::read(dir.path().join(file_name(n))).unwrap();
         let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
-        assert!(a == b, "n={n}: generate and write_dtc_table differ");
+        assert!(a == b, "n={n}: generate and write_table differ");
     }
     // A second run keeps everything; a DTM run cannot build on DTC.
     let again = togyz_gen::run::generate::generate(&args, &silent).unwrap();
@@ -323,7 +377,7 @@ fn a_loss_one_ply_does_not_recover_is_an_error() {
     bad[index as usize + 1] = Value::Draw.pack().unwrap();
     let dir = tempfile::tempdir().unwrap();
     write_dtc(small(), dir.path(), 1, n - 1);
-    write_dtc_table(dir.path(), n, &bad).unwrap();
+    write_table(dir.path(), Metric::Dtc, n, &bad).unwrap();
 
     let tb = Tablebase::open([dir.path()]).unwrap();
     assert_eq!(tb.wdl(&pos).unwrap(), Wdl::Loss);
@@ -403,7 +457,7 @@ fn a_cycle_of_losses_in_a_damaged_table_is_an_error_not_a_loop() {
     }
     let dir = tempfile::tempdir().unwrap();
     write_dtc(small(), dir.path(), 1, n - 1);
-    write_dtc_table(dir.path(), n, &bad).unwrap();
+    write_table(dir.path(), Metric::Dtc, n, &bad).unwrap();
 
     let pos = layout.slot(cycle[0]).position();
     let tb = Tablebase::open([dir.path()]).unwrap();
@@ -445,7 +499,7 @@ fn verify_catches_a_wrong_dtc_entry() {
         unreachable!()
     };
     values[at] = Value::Win(d - 1).pack().unwrap();
-    write_dtc_table(dir.path(), n, &values).unwrap();
+    write_table(dir.path(), Metric::Dtc, n, &values).unwrap();
     match verify_dir(dir.path()) {
         Err(VerifyError::Inconsistent {
             stones,
@@ -467,7 +521,7 @@ fn verify_catches_a_wrong_dtc_entry() {
     two_draws[loss] = Value::Draw.pack().unwrap();
     let other = tempfile::tempdir().unwrap();
     assert!(matches!(
-        write_dtc_table(other.path(), n, &two_draws),
+        write_table(other.path(), Metric::Dtc, n, &two_draws),
         Err(WriteError::Score(_))
     ));
 }

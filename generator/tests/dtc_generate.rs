@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use support::{kill_mid_level, ok_stdout, read_all, unit_files};
 use togyz_gen::files::folder::work_dir;
 use togyz_gen::files::work;
-use togyz_gen::files::write_dtc::write_dtc_table;
+use togyz_gen::files::write::write_table;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::unit::level_units;
@@ -26,13 +26,13 @@ fn generate_dtc(out: &Path, max: u32, threads: usize, extra: &[&str]) -> Command
     c
 }
 
-/// The tables of the in-memory path: `dtc::solve_all` and `write_dtc_table`.
+/// The tables of the in-memory path: `dtc::solve_all` and `write_table`.
 fn in_memory(dir: &Path, max: u32) -> Vec<Vec<u8>> {
     let (values, _) = dtc::solve_all(max).unwrap();
     for (n, v) in values.iter().enumerate().skip(1) {
         match v {
-            LevelValues::Narrow(v) => write_dtc_table(dir, n as u32, v).unwrap(),
-            LevelValues::Wide(v) => write_dtc_table(dir, n as u32, v).unwrap(),
+            LevelValues::Narrow(v) => write_table(dir, Metric::Dtc, n as u32, v).unwrap(),
+            LevelValues::Wide(v) => write_table(dir, Metric::Dtc, n as u32, v).unwrap(),
         };
     }
     read_all(dir, max)

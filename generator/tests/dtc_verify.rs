@@ -10,7 +10,6 @@ use std::process::Command;
 use std::sync::OnceLock;
 use togyz_gen::files::decode::DecodeAll;
 use togyz_gen::files::write::write_table;
-use togyz_gen::files::write_dtc::write_dtc_table;
 use togyz_gen::run::event::silent;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
@@ -19,6 +18,7 @@ use togyz_gen::stats::{collect, level_stats};
 use togyz_gen::verify::{verify_dir_holding, VerifyError};
 use togyz_probe::raw::format::{file_name, TableFile};
 use togyz_probe::raw::index::Layout;
+use togyz_probe::Metric;
 use togyz_probe::Value;
 
 const MAX: u32 = 5;
@@ -32,7 +32,7 @@ fn dtc_levels() -> &'static [LevelValues] {
 /// Writes the DTC tables `from..=to` into `dir`.
 fn write_dtc(dir: &Path, from: u32, to: u32) {
     for n in from..=to {
-        write_dtc_table(dir, n, &dtc_levels()[n as usize].widened()).unwrap();
+        write_table(dir, Metric::Dtc, n, &dtc_levels()[n as usize].widened()).unwrap();
     }
 }
 
@@ -89,7 +89,7 @@ fn per_unit_dtc_verify_passes_on_fresh_tables() {
     let mixed = tempfile::tempdir().unwrap();
     let dtm = dtm::solve_all(2).unwrap();
     for n in 1..=2 {
-        write_table(mixed.path(), n, &dtm.table(n)).unwrap();
+        write_table(mixed.path(), Metric::Dtm, n, &dtm.table(n)).unwrap();
     }
     write_dtc(mixed.path(), 3, MAX);
     for r in verify_both(mixed.path()) {
@@ -113,7 +113,7 @@ fn per_unit_dtc_verify_catches_a_rewritten_entry() {
         values[at] = Value::Win(d + 1).pack().unwrap();
         let dir = tempfile::tempdir().unwrap();
         write_dtc(dir.path(), 1, n - 1);
-        write_dtc_table(dir.path(), n, &values).unwrap();
+        write_table(dir.path(), Metric::Dtc, n, &values).unwrap();
         write_dtc(dir.path(), n + 1, MAX);
         for r in verify_both(dir.path()) {
             match r {

@@ -7,6 +7,7 @@ use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::raw::format::{file_name, TableFile};
 use togyz_probe::raw::index::Layout;
+use togyz_probe::Metric;
 use togyz_probe::Value;
 
 #[test]
@@ -14,7 +15,7 @@ fn solved_tables_come_back_in_one_byte_cells_unchanged() {
     let dir = tempfile::tempdir().unwrap();
     let levels = solve_all(3).unwrap();
     for n in 1..=3 {
-        write_table(dir.path(), n, &levels.table(n)).unwrap();
+        write_table(dir.path(), Metric::Dtm, n, &levels.table(n)).unwrap();
         let file = TableFile::open(dir.path().join(file_name(n))).unwrap();
         assert!(file.fits_in_bytes());
         let loaded = load_level(&file).unwrap();
@@ -29,7 +30,7 @@ fn long_distances_come_back_in_two_byte_cells() {
     let dir = tempfile::tempdir().unwrap();
     let positions = Layout::new(1).positions() as usize;
     let values = vec![Value::Win(300).pack().unwrap(); positions];
-    write_table(dir.path(), 1, &values).unwrap();
+    write_table(dir.path(), Metric::Dtm, 1, &values).unwrap();
     let file = TableFile::open(dir.path().join(file_name(1))).unwrap();
     assert!(!file.fits_in_bytes());
     assert!(

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use togyz_gen::files::write::write_table;
 use togyz_probe::raw::index::Layout;
+use togyz_probe::Metric;
 use togyz_probe::{terminal_value, Tablebase};
 
 struct Counting;
@@ -42,7 +43,7 @@ fn cached_probes_do_not_allocate() {
     let levels = togyz_gen::solve::dtm::solve_all(4).unwrap();
     let dir = tempfile::tempdir().unwrap();
     for n in 1..=4 {
-        write_table(dir.path(), n, &levels.table(n)).unwrap();
+        write_table(dir.path(), Metric::Dtm, n, &levels.table(n)).unwrap();
     }
     let tb = Tablebase::open([dir.path()]).unwrap();
     let layout = Layout::new(4);

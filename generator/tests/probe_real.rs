@@ -9,6 +9,7 @@ use togyz_gen::solve::dtm::solve_all;
 use togyz_probe::notation::parse_fen;
 use togyz_probe::notation::traditional;
 use togyz_probe::raw::index::Layout;
+use togyz_probe::Metric;
 use togyz_probe::{terminal_value, Tablebase, DRAW_LINE_PLIES};
 use togyz_probe::{Position, Value};
 
@@ -21,7 +22,7 @@ fn setup() -> &'static (Levels, tempfile::TempDir) {
         let levels = solve_all(MAX).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();
         for n in 1..=MAX {
-            write_table(dir.path(), n, &levels.table(n)).unwrap();
+            write_table(dir.path(), Metric::Dtm, n, &levels.table(n)).unwrap();
         }
         (levels, dir)
     })

@@ -9,6 +9,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use togyz_gen::files::decode::DecodeAll;
+use togyz_probe::Metric;
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 use proptest::prelude::*;
@@ -82,9 +83,15 @@ fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary folder")
 }
 
+/// The block sizes the generator writes DTM tables with.
+const DEFAULT_BLOCKS: WriteOptions = WriteOptions {
+    wdl_block_boards: WDL_BLOCK_BOARDS,
+    distance_block_positions: DISTANCE_BLOCK_POSITIONS,
+};
+
 /// Writes, reads back everything, and checks the header's statistics.
 fn check_round_trip(dir: &Path, n: u32, values: &[u16], options: &WriteOptions) -> TableFile {
-    let summary = write_table_with(dir, n, values, options).unwrap();
+    let summary = write_table_with(dir, Metric::Dtm, n, values, options).unwrap();
     let (wins, draws, losses, longest_win, longest_loss) = counts(values);
     assert_eq!(
         (
@@ -140,7 +147,7 @@ fn round_trip_default_blocks() {
     let dir = tempdir();
     for n in 1..=4 {
         let values = synthetic(n, n as u64, 200);
-        let t = check_round_trip(dir.path(), n, &values, &WriteOptions::default());
+        let t = check_round_trip(dir.path(), n, &values, &DEFAULT_BLOCKS);
         // n = 3 and 4 span several blocks of each section.
         if n >= 3 {
             assert!(t.header().wdl_blocks > 1 && t.header().distance_blocks > 1);
@@ -184,7 +191,7 @@ fn writes_are_byte_identical_across_runs_and_thread_counts() {
             .build()
             .unwrap();
         let s = pool
-            .install(|| write_table_with(dir.path(), 3, &values, &options))
+            .install(|| write_table_with(dir.path(), Metric::Dtm, 3, &values, &options))
             .unwrap();
         files.push(std::fs::read(&s.path).unwrap());
         // Nothing but the table is left in the folder.
@@ -205,7 +212,7 @@ fn non_monotone_values_are_rejected_and_leave_nothing() {
     // Board 5: a win at kazan offset 0, a loss at 1.
     values[15] = Value::Win(3).pack().unwrap();
     values[16] = Value::Loss(2).pack().unwrap();
-    match write_table(dir.path(), 2, &values) {
+    match write_table(dir.path(), Metric::Dtm, 2, &values) {
         Err(WriteError::NotMonotone {
             n,
             index,
@@ -226,7 +233,7 @@ fn non_monotone_values_are_rejected_and_leave_nothing() {
     values[0] = Value::Draw.pack().unwrap();
     values[1] = Value::Loss(0).pack().unwrap();
     assert!(matches!(
-        write_table(dir.path(), 1, &values),
+        write_table(dir.path(), Metric::Dtm, 1, &values),
         Err(WriteError::NotMonotone { index: 1, .. })
     ));
 }
@@ -236,11 +243,11 @@ fn wrong_sizes_are_rejected() {
     let dir = tempdir();
     let values = synthetic(2, 1, 10);
     assert!(matches!(
-        write_table(dir.path(), 3, &values),
+        write_table(dir.path(), Metric::Dtm, 3, &values),
         Err(WriteError::WrongLength { n: 3, .. })
     ));
     assert!(matches!(
-        write_table::<u16>(dir.path(), 41, &[]),
+        write_table::<u16>(dir.path(), Metric::Dtm, 41, &[]),
         Err(WriteError::TooManyStones(41))
     ));
     let zero = WriteOptions {
@@ -248,7 +255,7 @@ fn wrong_sizes_are_rejected() {
         distance_block_positions: 10,
     };
     assert!(matches!(
-        write_table_with(dir.path(), 2, &values, &zero),
+        write_table_with(dir.path(), Metric::Dtm, 2, &values, &zero),
         Err(WriteError::BadOptions)
     ));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
@@ -258,18 +265,18 @@ fn wrong_sizes_are_rejected() {
 fn an_existing_file_is_never_overwritten() {
     let dir = tempdir();
     let values = synthetic(2, 3, 10);
-    let s = write_table(dir.path(), 2, &values).unwrap();
+    let s = write_table(dir.path(), Metric::Dtm, 2, &values).unwrap();
     let before = std::fs::read(&s.path).unwrap();
     let other = synthetic(2, 4, 10);
     assert!(matches!(
-        write_table(dir.path(), 2, &other),
+        write_table(dir.path(), Metric::Dtm, 2, &other),
         Err(WriteError::Exists { .. })
     ));
     assert_eq!(std::fs::read(&s.path).unwrap(), before);
     // Not even a broken file is replaced.
     std::fs::write(&s.path, b"junk").unwrap();
     assert!(matches!(
-        write_table(dir.path(), 2, &values),
+        write_table(dir.path(), Metric::Dtm, 2, &values),
         Err(WriteError::Exists { .. })
     ));
     assert_eq!(std::fs::read(&s.path).unwrap(), b"junk");
@@ -279,7 +286,7 @@ fn an_existing_file_is_never_overwritten() {
 fn table_status_sees_missing_complete_and_invalid() {
     let dir = tempdir();
     assert_eq!(table_status(dir.path(), 2), TableStatus::Missing);
-    let s = write_table(dir.path(), 2, &synthetic(2, 3, 10)).unwrap();
+    let s = write_table(dir.path(), Metric::Dtm, 2, &synthetic(2, 3, 10)).unwrap();
     assert_eq!(table_status(dir.path(), 2), TableStatus::Complete);
     let good = std::fs::read(&s.path).unwrap();
     // A flipped byte in the middle of the data: only the whole-file checksum
@@ -314,7 +321,7 @@ fn synthetic_tables(ns: std::ops::RangeInclusive<u32>) -> (tempfile::TempDir, Ve
     let mut all = vec![Vec::new()];
     for n in ns {
         let values = synthetic(n, 1000 + n as u64, 120);
-        write_table(dir.path(), n, &values).unwrap();
+        write_table(dir.path(), Metric::Dtm, n, &values).unwrap();
         all.push(values);
     }
     (dir, all)
@@ -402,7 +409,7 @@ fn missing_tables_name_the_stone_count() {
 fn the_first_folder_wins() {
     let (a, va) = synthetic_tables(1..=1);
     let b = tempdir();
-    write_table(b.path(), 1, &synthetic(1, 4242, 120)).unwrap();
+    write_table(b.path(), Metric::Dtm, 1, &synthetic(1, 4242, 120)).unwrap();
     let tb = Tablebase::open([a.path(), b.path()]).unwrap();
     assert_eq!(tb.path(1).unwrap(), a.path().join(file_name(1)));
     for (i, p) in live_positions(1) {
@@ -641,7 +648,7 @@ fn fuzz_seed() -> &'static (Vec<u8>, Vec<u16>) {
             wdl_block_boards: 700,
             distance_block_positions: 2000,
         };
-        let s = write_table_with(dir.path(), 2, &values, &options).unwrap();
+        let s = write_table_with(dir.path(), Metric::Dtm, 2, &values, &options).unwrap();
         (std::fs::read(s.path).unwrap(), values)
     })
 }

@@ -14,6 +14,7 @@ use togyz_probe::notation::parse_fen;
 use togyz_probe::raw::format::{file_name, HEADER_LEN};
 use togyz_probe::raw::index::Layout;
 use togyz_probe::raw::index::Slot;
+use togyz_probe::Metric;
 use togyz_probe::TableError;
 use togyz_probe::Value;
 
@@ -27,7 +28,7 @@ fn levels() -> &'static Levels {
 /// Writes the solver's tables 1..=max into `dir`.
 fn write_all(dir: &Path, max: u32) {
     for n in 1..=max {
-        write_table(dir, n, &levels().table(n)).expect("table written");
+        write_table(dir, Metric::Dtm, n, &levels().table(n)).expect("table written");
     }
 }
 
@@ -92,7 +93,7 @@ fn a_consistently_rewritten_wrong_entry_is_caught() {
 
     let dir = tempfile::tempdir().unwrap();
     write_all(dir.path(), n - 1);
-    write_table(dir.path(), n, &values).unwrap();
+    write_table(dir.path(), Metric::Dtm, n, &values).unwrap();
 
     let from_files = verify::verify_dir_holding(dir.path(), 0, &silent).unwrap_err();
     assert!(

@@ -29,9 +29,7 @@
 //! # // Hidden: solve and write the 1- to 4-stone tables into a temporary folder.
 //! # let dir = tempfile::tempdir()?;
 //! # let levels = togyz_gen::solve::dtm::solve_all(4)?;
-//! # for n in 1..=4 {
-//! #     togyz_gen::files::write::write_table(dir.path(), n, &levels.table(n))?;
-//! # }
+//! # togyz_gen::files::write::write_levels(dir.path(), &levels)?;
 //! # let tables = dir.path();
 //! // `tables`: a folder with the 1- to 4-stone tables (`togyz-gen generate`).
 //! let tb = Tablebase::open([tables])?;

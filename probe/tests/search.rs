@@ -17,6 +17,7 @@ use togyz_probe::raw::index::Layout;
 use togyz_probe::search::{kazan_bounds, Source};
 use togyz_probe::search::{Budget, SearchResult, Solver};
 use togyz_probe::terminal_value;
+use togyz_probe::Metric;
 use togyz_probe::{Position, Tablebase, Wdl};
 
 /// Stones the written tables hold.
@@ -30,7 +31,7 @@ fn setup() -> &'static (Levels, tempfile::TempDir) {
         let levels = solve_all(TRUTH).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();
         for n in 1..=TABLES {
-            write_table(dir.path(), n, &levels.table(n)).unwrap();
+            write_table(dir.path(), Metric::Dtm, n, &levels.table(n)).unwrap();
         }
         (levels, dir)
     })

@@ -1,12 +1,13 @@
 //! Files: the unit work files of a level being solved ([`work`]) and the
 //! names and temporaries of an output folder ([`folder`]), the table writer
-//! for each metric ([`write`](mod@write), [`write_dtc`]) and the whole-table
-//! decoder ([`decode`], [`decode_dtc`], over [`blocks`]).
+//! ([`write`](mod@write)) and the whole-table decoder ([`decode`]) of both
+//! metrics, with what a DTC table needs besides: its losses recovered
+//! ([`recover`]) and any table's win/draw/loss read as draw splits
+//! ([`splits`]).
 
-pub mod blocks;
 pub mod decode;
-pub mod decode_dtc;
 pub mod folder;
+pub mod recover;
+pub mod splits;
 pub mod work;
 pub mod write;
-pub mod write_dtc;

@@ -8,7 +8,7 @@
 //! instead of positions, so many more levels fit whole.
 
 use super::held_whole;
-use crate::files::decode_dtc::{config_splits, wdl_level, SplitsError};
+use crate::files::splits::{config_splits, wdl_level, SplitsError};
 use crate::solve::below::WdlLevels;
 use crate::solve::unit::{exit_configs, UnitId};
 use togyz_probe::raw::format::{wdl_at, TableFile};

@@ -1,6 +1,6 @@
 //! Why a `generate` or `assemble` run stopped.
 
-use crate::files::decode_dtc::SplitsError;
+use crate::files::splits::SplitsError;
 use crate::files::work::UnitFileError;
 use crate::files::write::WriteError;
 use crate::run::lock::LockError;

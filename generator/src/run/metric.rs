@@ -4,11 +4,10 @@
 //! the distances below ([`Lower`]), DTC their win/draw/loss (`DtcSolver`).
 
 use crate::files::decode::load_level;
-use crate::files::decode_dtc::wdl_level;
 use crate::files::folder::work_dir;
+use crate::files::splits::wdl_level;
 use crate::files::work::LevelStream;
-use crate::files::write::{self, ValueStream, WriteError, WriteOptions, WriteSummary};
-use crate::files::write_dtc::write_dtc_table_from;
+use crate::files::write::{write_table_from, Dtc, Dtm, ValueStream, WriteError, WriteSummary};
 use crate::levels::lower::Lower;
 use crate::run::error::GenerateError;
 use crate::solve::below::WdlLevels;
@@ -113,7 +112,7 @@ fn write_level(
     mut into: Option<&mut LevelBuilder>,
 ) -> Result<WriteSummary, WriteError> {
     let dir = work_dir(out, n);
-    write::write_table_from(
+    let (written, ()) = write_table_from::<Dtm, _>(
         out,
         n,
         |section| {
@@ -127,8 +126,9 @@ fn write_level(
                 },
             })
         },
-        &WriteOptions::default(),
-    )
+        None,
+    )?;
+    Ok(written)
 }
 
 /// A [`ValueStream`] that also collects what it reads.
@@ -178,7 +178,8 @@ impl UnitSolver for DtcSolver {
         keep: bool,
     ) -> Result<(WriteSummary, Option<WdlLevel>), GenerateError> {
         let dir = work_dir(out, n);
-        let (written, wdl) = write_dtc_table_from(out, n, || Ok(LevelStream::new(&dir, n)))?;
+        let (written, wdl) =
+            write_table_from::<Dtc, _>(out, n, |_| Ok(LevelStream::new(&dir, n)), None)?;
         Ok((written, keep.then_some(wdl)))
     }
     fn load(&self, table: &TableFile) -> Result<WdlLevel, GenerateError> {

@@ -15,7 +15,7 @@ use crate::rules::Position;
 /// contradicts itself (a loss with a move that does not lose) and so this
 /// answers `None` too. `docs/format.md` ("DTC tables") explains why the
 /// losses are left out; the generator recovers a whole unit's losses the
-/// same way (`togyz_gen::files::decode_dtc`), with its successors' slots computed
+/// same way (`togyz_gen::files::recover`), with its successors' slots computed
 /// once a board.
 ///
 /// # Errors

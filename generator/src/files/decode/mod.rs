@@ -2,17 +2,24 @@
 //! into memory (resume, verify, stats) and checking every checksum, in
 //! parallel. They live here, not in `togyz-probe`, because only the
 //! generator needs them and they need rayon.
+//!
+//! A range is cut at the distance blocks, each piece decoded by its
+//! table's metric (`piece.rs`); a DTC table's losses, which it does not
+//! store, are then recovered a unit at a time
+//! ([`crate::files::recover`]).
+
+mod piece;
 
 use std::io;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::files::blocks::{to_cell, Scratch};
-use crate::files::decode_dtc::{dtc_piece, recover_losses};
+use crate::files::recover::recover_losses;
 use crate::solve::cells::{Cell, LevelValues};
 use crate::solve::unit::{level_units, UnitId};
+use piece::{block_positions, decode_piece, Scratch};
 use rayon::prelude::*;
-use togyz_probe::raw::format::{wdl_at, Section, TableFile};
+use togyz_probe::raw::format::{Section, TableFile};
 use togyz_probe::raw::index::CONFIG_COUNT;
 use togyz_probe::Metric;
 use togyz_probe::TableError;
@@ -64,7 +71,7 @@ pub trait DecodeAll {
     /// and its swap), as [`DecodeAll::decode_config`] gives them, decoded
     /// once: what verify and stats read of a level at a time. A DTC
     /// table's losses are recovered from its wins
-    /// ([`crate::files::decode_dtc::recover_losses`]) within the unit.
+    /// ([`crate::files::recover::recover_losses`]) within the unit.
     ///
     /// # Errors
     ///
@@ -190,7 +197,7 @@ pub fn load_level(table: &TableFile) -> Result<LevelValues, TableError> {
 }
 
 /// The stored entries of `range`, a DTC table's losses left
-/// [`UNRECOVERED`](crate::files::decode_dtc::UNRECOVERED), in one-byte cells when
+/// [`UNRECOVERED`](crate::files::recover::UNRECOVERED), in one-byte cells when
 /// [`DecodeAll::fits_in_bytes`].
 fn decode_stored(file: &TableFile, range: Range<u64>) -> Result<LevelValues, TableError> {
     if file.fits_in_bytes() {
@@ -240,7 +247,6 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
     range: Range<u64>,
     cell: impl Fn(u16) -> Option<T> + Sync,
 ) -> Result<Vec<T>, TableError> {
-    let h = file.header();
     check_range(file, &range)?;
     let out_of_memory = |detail: String| TableError::Io {
         path: file.path().to_path_buf(),
@@ -254,13 +260,7 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
     out.try_reserve_exact(len)
         .map_err(|e| out_of_memory(e.to_string()))?;
     out.resize(len, T::default());
-    let kazans = file.layout().kazans();
-    // Positions a distance block covers: a DTM block counts positions, a
-    // DTC block boards.
-    let per = match h.metric {
-        Metric::Dtm => h.distance_block_positions as u64,
-        Metric::Dtc => h.distance_block_positions as u64 * kazans,
-    };
+    let per = block_positions(file);
     // The output cut at distance block boundaries: (first entry, cells).
     let mut pieces: Vec<(u64, &mut [T])> = Vec::new();
     let mut rest = out.as_mut_slice();
@@ -274,9 +274,8 @@ fn decode_cells<T: Copy + Default + Send + Sync>(
     }
     pieces
         .into_par_iter()
-        .try_for_each_init(Scratch::default, |s, (first, chunk)| match h.metric {
-            Metric::Dtm => dtm_piece(file, s, first, chunk, &cell),
-            Metric::Dtc => dtc_piece(file, s, first, chunk, &cell),
+        .try_for_each_init(Scratch::default, |s, (first, chunk)| {
+            decode_piece(file, s, first, chunk, &cell)
         })?;
     Ok(out)
 }
@@ -290,40 +289,6 @@ fn check_range(file: &TableFile, range: &Range<u64>) -> Result<(), TableError> {
             board: range.end / kazans,
             kazan: (range.end % kazans) as u32,
         });
-    }
-    Ok(())
-}
-
-/// Decodes the DTM entries from `first` on into `chunk` (all in one
-/// distance block).
-fn dtm_piece<T>(
-    file: &TableFile,
-    s: &mut Scratch,
-    first: u64,
-    chunk: &mut [T],
-    cell: &impl Fn(u16) -> Option<T>,
-) -> Result<(), TableError> {
-    let h = file.header();
-    let kazans = file.layout().kazans();
-    let per = h.distance_block_positions as u64;
-    let block = first / per;
-    let skip = (first - block * per) as usize;
-    file.read_block_into(Section::Distance, block, &mut s.dtm)?;
-    let mut gb = first / kazans;
-    let mut j = (first % kazans) as u32;
-    let mut k = 0;
-    while k < chunk.len() {
-        let (wb, at) = file.wdl_location(gb);
-        let t = file.thresholds_in(s.wdl(file, wb)?, wb, at)?;
-        while (j as u64) < kazans && k < chunk.len() {
-            let d = file.distance_in(&s.dtm, block, (skip + k) * h.distance_width as usize)?;
-            let v = file.combine(wdl_at(t, j), d, block)?;
-            chunk[k] = to_cell(file, v, block, cell)?;
-            k += 1;
-            j += 1;
-        }
-        gb += 1;
-        j = 0;
     }
     Ok(())
 }

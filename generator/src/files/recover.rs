@@ -1,162 +1,18 @@
-//! Decoding any range of a DTC table's positions, a distance block at a
-//! time ([`crate::files::decode`] cuts the range at the blocks, runs them in
-//! parallel and calls `dtc_piece` for DTC tables), the DTC of the losses,
-//! which the tables leave out, recovered a unit at a time
-//! ([`recover_losses`]), and the draw splits
-//! of any table as a [`WdlLevel`], which is all a DTC solve needs of the
-//! levels below.
-
-use std::ops::Range;
+//! The DTC of a DTC table's losses, which the table leaves out
+//! (`docs/format.md`, DTC tables), recovered a unit at a time by one ply
+//! over the wins ([`recover_losses`]): the decoder fills them in after
+//! decoding a unit's stored entries.
 
 use rayon::prelude::*;
-use togyz_probe::raw::format::{wdl_at, Section, TableFile};
+use togyz_probe::raw::format::{Section, TableFile};
 use togyz_probe::raw::index::{BoardWalker, Slot, TuzdykConfig};
 use togyz_probe::terminal_value;
 use togyz_probe::Position;
 use togyz_probe::TableError;
-use togyz_probe::{Metric, Value, Wdl};
+use togyz_probe::Value;
 
-use crate::files::blocks::{to_cell, Scratch};
 use crate::solve::cells::Cell;
 use crate::solve::moves::{position_at, quiet_successors};
-
-use crate::solve::score::{draw_split, ScoreError, WdlLevel};
-
-/// Why a level's win/draw/loss could not be read as draw splits.
-#[derive(Debug, thiserror::Error)]
-pub enum SplitsError {
-    /// The table is damaged or unreadable.
-    #[error(transparent)]
-    Table(#[from] TableError),
-    /// A board of the table is not one draw split.
-    #[error(transparent)]
-    Score(#[from] ScoreError),
-}
-
-/// The draw splits of every board of `file`, a DTM or a DTC table, read
-/// from its WDL section alone.
-///
-/// # Errors
-///
-/// [`SplitsError::Table`] for a damaged block; [`SplitsError::Score`]
-/// naming a board of a DTM table that is not one draw split.
-pub fn wdl_level(file: &TableFile) -> Result<WdlLevel, SplitsError> {
-    let h = file.header();
-    Ok(WdlLevel::from_splits(h.stones, splits(file, 0..h.boards)?)?)
-}
-
-/// The draw splits of the boards of tuzdyk configuration `config` of
-/// `file` (either metric), in rank order: what a unit's conversions read
-/// of a smaller level.
-///
-/// # Errors
-///
-/// As [`wdl_level`].
-pub fn config_splits(file: &TableFile, config: usize) -> Result<Vec<u8>, SplitsError> {
-    let layout = file.layout();
-    let first = layout.global_board(config, 0);
-    splits(file, first..first + layout.config_boards(config))
-}
-
-/// The draw splits of global boards `boards` of `file`, in parallel over
-/// the WDL blocks they lie in, each board checked to be one draw split.
-fn splits(file: &TableFile, boards: Range<u64>) -> Result<Vec<u8>, SplitsError> {
-    let h = file.header();
-    let n = h.stones;
-    let per = h.wdl_block_boards as u64;
-    if boards.end > h.boards || boards.start > boards.end {
-        return Err(TableError::OutOfRange {
-            path: file.path().to_path_buf(),
-            board: boards.end,
-            kazan: 0,
-        }
-        .into());
-    }
-    let blocks: Vec<Vec<u8>> = (boards.start / per..boards.end.div_ceil(per))
-        .into_par_iter()
-        .map(|block| -> Result<Vec<u8>, SplitsError> {
-            let data = file.read_block(Section::Wdl, block)?;
-            let first = (block * per).max(boards.start);
-            let end = ((block + 1) * per).min(boards.end);
-            (first..end)
-                .map(|gb| {
-                    let at = (gb - block * per) as usize * h.wdl_width as usize;
-                    let t = file.thresholds_in(&data, block, at)?;
-                    let results = (0..=n).map(|j| wdl_at(t, j));
-                    Ok(draw_split(n, gb, results)? as u8)
-                })
-                .collect()
-        })
-        .collect::<Result<_, _>>()?;
-    Ok(blocks.concat())
-}
-
-/// Decodes the entries of DTC table `file` from position `first` on into
-/// `out` (all within one distance block), stored as `cell(packed)`; a
-/// `None` is an error. The losses, which the table does not store, are
-/// decoded as [`UNRECOVERED`]: [`recover_losses`] fills them in. A part
-/// of a block is decoded as well as a whole one: the splits before its
-/// first board say where its wins start (the entry formula of
-/// `docs/format.md`, "DTC tables").
-///
-/// # Errors
-///
-/// [`TableError`] for a damaged block or a value the cells cannot hold.
-pub(crate) fn dtc_piece<T: Copy>(
-    file: &TableFile,
-    s: &mut Scratch,
-    first: u64,
-    out: &mut [T],
-    cell: &impl Fn(u16) -> Option<T>,
-) -> Result<(), TableError> {
-    let h = file.header();
-    debug_assert_eq!(h.metric, Metric::Dtc);
-    if out.is_empty() {
-        return Ok(());
-    }
-    let n = h.stones as u64;
-    let k = n + 1;
-    let per = h.distance_block_positions as u64;
-    let width = h.distance_width as usize;
-    let mut gb = first / k;
-    let block = gb / per;
-    // The block's boards, all in one WDL block (P divides B).
-    let f = block * per;
-    let (wb, at) = file.wdl_location(f);
-    let wdl = s.wdl(file, wb)?;
-    let splits = (0..=(first + out.len() as u64 - 1) / k - f)
-        .map(|i| Ok(file.thresholds_in(wdl, wb, at + i as usize)?.0 as u64))
-        .collect::<Result<Vec<u64>, TableError>>()?;
-    file.read_block_into(Section::Distance, block, &mut s.dtm)?;
-    // Wins of the block's boards before `gb`: a board of split s has n - s.
-    let mut wins = splits[..(gb - f) as usize]
-        .iter()
-        .map(|&x| n - x)
-        .sum::<u64>();
-    let unrecovered = to_cell(file, UNRECOVERED, block, cell)?;
-    let mut j = first % k;
-    let mut i = 0;
-    while i < out.len() {
-        let split = splits[(gb - f) as usize];
-        while j < k && i < out.len() {
-            out[i] = if j < split {
-                unrecovered
-            } else if j == split {
-                to_cell(file, Value::Draw, block, cell)?
-            } else {
-                let entry = wins + j - split - 1;
-                let d = file.distance_in(&s.dtm, block, entry as usize * width)?;
-                to_cell(file, file.combine(Wdl::Win, d, block)?, block, cell)?
-            };
-            i += 1;
-            j += 1;
-        }
-        wins += n - split;
-        gb += 1;
-        j = 0;
-    }
-    Ok(())
-}
 
 /// What the decoder gives a DTC table's loss as, until [`recover_losses`] finds
 /// its DTC.

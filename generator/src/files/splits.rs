@@ -1,0 +1,80 @@
+//! A table's win/draw/loss read as draw splits (`docs/dtc.md`), from its
+//! WDL section alone, for either metric: all a DTC solve needs of the
+//! levels below.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+use togyz_probe::raw::format::{wdl_at, Section, TableFile};
+use togyz_probe::TableError;
+
+use crate::solve::score::{draw_split, ScoreError, WdlLevel};
+
+/// Why a level's win/draw/loss could not be read as draw splits.
+#[derive(Debug, thiserror::Error)]
+pub enum SplitsError {
+    /// The table is damaged or unreadable.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A board of the table is not one draw split.
+    #[error(transparent)]
+    Score(#[from] ScoreError),
+}
+
+/// The draw splits of every board of `file`, a DTM or a DTC table, read
+/// from its WDL section alone.
+///
+/// # Errors
+///
+/// [`SplitsError::Table`] for a damaged block; [`SplitsError::Score`]
+/// naming a board of a DTM table that is not one draw split.
+pub fn wdl_level(file: &TableFile) -> Result<WdlLevel, SplitsError> {
+    let h = file.header();
+    Ok(WdlLevel::from_splits(h.stones, splits(file, 0..h.boards)?)?)
+}
+
+/// The draw splits of the boards of tuzdyk configuration `config` of
+/// `file` (either metric), in rank order: what a unit's conversions read
+/// of a smaller level.
+///
+/// # Errors
+///
+/// As [`wdl_level`].
+pub fn config_splits(file: &TableFile, config: usize) -> Result<Vec<u8>, SplitsError> {
+    let layout = file.layout();
+    let first = layout.global_board(config, 0);
+    splits(file, first..first + layout.config_boards(config))
+}
+
+/// The draw splits of global boards `boards` of `file`, in parallel over
+/// the WDL blocks they lie in, each board checked to be one draw split.
+fn splits(file: &TableFile, boards: Range<u64>) -> Result<Vec<u8>, SplitsError> {
+    let h = file.header();
+    let n = h.stones;
+    let per = h.wdl_block_boards as u64;
+    if boards.end > h.boards || boards.start > boards.end {
+        return Err(TableError::OutOfRange {
+            path: file.path().to_path_buf(),
+            board: boards.end,
+            kazan: 0,
+        }
+        .into());
+    }
+    let blocks: Vec<Vec<u8>> = (boards.start / per..boards.end.div_ceil(per))
+        .into_par_iter()
+        .map(|block| -> Result<Vec<u8>, SplitsError> {
+            let data = file.read_block(Section::Wdl, block)?;
+            let first = (block * per).max(boards.start);
+            let end = ((block + 1) * per).min(boards.end);
+            (first..end)
+                .map(|gb| {
+                    let at = (gb - block * per) as usize * h.wdl_width as usize;
+                    let t = file.thresholds_in(&data, block, at)?;
+                    let results = (0..=n).map(|j| wdl_at(t, j));
+                    Ok(draw_split(n, gb, results)? as u8)
+                })
+                .collect()
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(blocks.concat())
+}
