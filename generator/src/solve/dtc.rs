@@ -255,6 +255,7 @@ impl<T: Cell> Policy for Dtc<'_, T> {
     type Step = u16;
 
     /// Seeds one board: its quiet moves and the best exit threshold.
+    #[inline]
     fn seed(
         &mut self,
         n: u32,

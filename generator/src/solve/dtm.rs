@@ -144,6 +144,7 @@ impl Policy for Dtm<'_> {
     /// The distance `d + 1`.
     type Step = u32;
 
+    #[inline]
     fn seed(
         &mut self,
         n: u32,
