@@ -25,9 +25,8 @@ pub const MAX_UNMOVES: usize = ROW * CYCLE;
 /// `unmoves_invert_quiet_moves` below checks them against each other edge
 /// for edge (and `unmoves_match_forward_moves_on_sampled_boards` at 13, 19
 /// and 30 stones).
-// Inlined into the core's expansion loop, which sits in another codegen
-// unit: as a call it cost the DTM solve 13% more instructions
-// (docs/performance.md).
+// The core's expansion loop (another module) calls this once a board;
+// without the hint it stayed a call (see `Policy`, solve/core.rs).
 #[inline]
 pub(crate) fn unmoves(
     after: &[u8; CYCLE],
