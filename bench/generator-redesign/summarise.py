@@ -15,7 +15,7 @@ with open(sys.argv[1]) as f:
     for row in csv.DictReader(f):
         runs[(row["job"], row["metric"], row["build"])].append(row)
 
-print("| job | before, s (rounds 1/2/3) | after, s | mean before | mean after"
+print("| job | before, s, by round | after, s, by round | mean before | mean after"
       " | wall | CPU | peak memory before / after |")
 print("|---|---|---|---|---|---|---|---|")
 for job in ("generate", "verify"):
