@@ -33,7 +33,7 @@ pub struct SearchAnswer {
 #[derive(clap::Args, Debug, Clone)]
 pub struct MemoryArg {
     /// Above the tables: the most memory the search's tables may take
-    /// (`500M`, `2G`; at least 1M; default 442M)
+    /// (`500M`, `2G`; at least 1M; default 509M)
     #[arg(long = "search-memory", value_name = "BYTES", value_parser = parse_memory)]
     bytes: Option<u64>,
 }
@@ -219,8 +219,8 @@ mod tests {
 
     #[test]
     fn the_help_states_the_default_memory() {
-        // `--search-memory`'s help and the READMEs say 442M.
-        assert_eq!((Budget::default().memory() + 500_000) / 1_000_000, 442);
+        // `--search-memory`'s help and the READMEs say 509M.
+        assert_eq!((Budget::default().memory() + 500_000) / 1_000_000, 509);
         let limits = MemoryArg { bytes: None }.limits(2.0);
         assert_eq!(limits.budget(), Budget::time(Duration::from_secs(2)));
         let small = MemoryArg {

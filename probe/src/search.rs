@@ -10,8 +10,13 @@
 //!
 //! * df-pn, depth-first proof-number search (`pns`), on "does the mover
 //!   win?" and "does the opponent win?", one thread each or both in turn on
-//!   one: it follows the narrow forcing lines, those nearest the tables
-//!   first, and two refutations that need no cycle prove a draw;
+//!   one: it follows the narrow forcing lines, and two refutations that
+//!   need no cycle prove a draw. Each question is asked under two guides in
+//!   turn (the stones to the tables, or to what a kazan needs: the two
+//!   prove different positions), and a thread whose question is settled
+//!   takes up the other's. What it proves of a board holds for every kazan
+//!   split with more for the winner (a split table), so lines that reach
+//!   one board by different captures share their proofs;
 //! * an iterative-deepening depth-first search (`dfs`) over the two
 //!   questions "is it at least a draw?" and "is it a win?", with a
 //!   transposition table keyed by the whole position that stores proven
@@ -40,6 +45,7 @@ mod pns;
 mod table;
 
 use dfs::{DfsOutcome, Tt, DFS_ENTRY_BYTES};
+use pns::Guide;
 
 /// A table size asked for, as the power of two a table gets (at least 4,
 /// at most 2^40 entries).
@@ -61,7 +67,9 @@ pub struct Budget {
     pub nodes: Option<u64>,
     /// Entries of each transposition table (rounded up to a power of two):
     /// the depth-first prover's (30 bytes an entry) and each df-pn
-    /// thread's (48 bytes an entry). One [`Solver`] keeps them between
+    /// thread's (56 bytes an entry: 48 and a quarter of a 32-byte record
+    /// of its split table, which holds what is proven of a board whatever
+    /// the kazans). One [`Solver`] keeps them between
     /// searches, so the positions of one game help each other. This is a
     /// ceiling: a table starts small and doubles as it fills, so a short
     /// search takes little memory whatever the ceiling.
@@ -74,14 +82,17 @@ pub struct Budget {
     /// Run the proof-number prover (df-pn).
     pub dfpn: bool,
     /// Threads for df-pn: 1 asks its two questions in turn, 2 (or more)
-    /// one each, each thread with its own table.
+    /// one each, each thread with its own table; under a time limit
+    /// without a node limit, a thread whose question is settled takes up
+    /// the other's.
     pub dfpn_threads: usize,
 }
 
 impl Default for Budget {
     /// Five seconds; df-pn on two threads, one question each, with 2^22
-    /// entries in each table (192 MiB each when full); the retrograde solve
-    /// up to 2^18 positions (about 39 MB); no iterative deepening. On 2
+    /// entries in each table (224 MiB each when full); the retrograde solve
+    /// up to 2^18 positions (about 39 MB): 509 MB in all; no iterative
+    /// deepening. On 2
     /// cores this proved the most (docs/performance.md, "Proof search above
     /// the tables"): the depth-first prover and a larger graph took time
     /// that df-pn used better.
@@ -614,6 +625,10 @@ impl<'a> Solver<'a> {
             // questions unasked: the result is then not proven by df-pn.
             tables.extend(split.iter().map_while(|_| pns::Table::new(tt_entries)));
         }
+        // The provers' threads: df-pn's, the graph's, and this one when
+        // it deepens.
+        let threads = split.len() + usize::from(graph_limit > 0) + usize::from(self.budget.dfs);
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let (dfs, graph, dfpn) = std::thread::scope(|s| {
             let shared = &shared;
             let graph = (graph_limit > 0)
@@ -623,7 +638,23 @@ impl<'a> Solver<'a> {
                 .zip(tables.iter_mut())
                 .map(|(sides, table)| {
                     table.next_search();
-                    s.spawn(move || dfpn(tb, n, pos, &sides, table, node_limit, deadline, shared))
+                    // A thread whose question is settled takes up the
+                    // other's, its guides in the other order, where a core
+                    // would idle: only with a core to spare for it beside
+                    // the other provers (on 2 cores, a third thread took
+                    // time from the one it helped), and only under a time
+                    // limit (with a node limit the answer must not depend
+                    // on which thread ends first).
+                    let help = (sides.len() == 1
+                        && node_limit == u64::MAX
+                        && deadline.is_some()
+                        && cores > threads)
+                        .then(|| sides[0].opponent());
+                    s.spawn(move || {
+                        dfpn(
+                            tb, n, pos, &sides, help, table, node_limit, deadline, shared,
+                        )
+                    })
                 })
                 .collect();
             let dfs = if self.budget.dfs {
@@ -709,6 +740,7 @@ fn dfpn(
     n: u32,
     pos: &Position,
     sides: &[Side],
+    help: Option<Side>,
     table: &mut pns::Table,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -722,12 +754,28 @@ fn dfpn(
     let me = pos.side_to_move();
     let first = sides[0];
     let mut p = pns::Pns::new(tb, n, first, table, node_limit, deadline, &shared.stop);
-    // Per question: the side asked about, and the nodes spent on it (`None`
-    // once settled or out of budget).
-    let mut questions: Vec<(Side, Option<u64>)> = sides.iter().map(|&x| (x, Some(0))).collect();
+    // Per question: the side asked about, the guide, and the nodes spent
+    // on it (`None` once settled or out of budget). Each side is asked
+    // under every guide, in turn.
+    let ask = |x: Side| Guide::ALL.map(|g| (x, g, Some(0u64)));
+    let mut questions: Vec<(Side, Guide, Option<u64>)> =
+        sides.iter().flat_map(|&x| ask(x)).collect();
+    // A node limit is per question: its guides share it.
+    let per_guide = (node_limit / Guide::ALL.len() as u64).max(1);
     let mut slice = DFPN_SLICE;
-    while questions.iter().any(|q| q.1.is_some()) {
-        for (x, spent) in questions.iter_mut() {
+    let mut help = help;
+    loop {
+        if !questions.iter().any(|q| q.2.is_some()) {
+            // Its own questions settled, the thread takes up the other's,
+            // its guides in the other order.
+            let Some(o) = help.take() else { break };
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            questions.extend(ask(o).into_iter().rev());
+            slice = DFPN_SLICE;
+        }
+        for (x, guide, spent) in questions.iter_mut() {
             let Some(used) = *spent else { continue };
             let mover = *x == me;
             let (lo, hi) = shared.bounds();
@@ -744,9 +792,9 @@ fn dfpn(
                 *spent = None;
                 continue;
             }
-            p.ask(*x);
+            p.ask(*x, *guide);
             let before = p.nodes;
-            p.node_limit = before.saturating_add(slice.min(node_limit.saturating_sub(used)));
+            p.node_limit = before.saturating_add(slice.min(per_guide.saturating_sub(used)));
             let verdict = p.run(pos)?;
             out.nodes += p.nodes - before;
             let used = used + (p.nodes - before);
@@ -757,7 +805,7 @@ fn dfpn(
             };
             match (verdict, mover) {
                 (pns::Verdict::Open, _) => {
-                    if used >= node_limit || deadline.is_some_and(|d| Instant::now() >= d) {
+                    if used >= per_guide || deadline.is_some_and(|d| Instant::now() >= d) {
                         *spent = None;
                     }
                     continue;

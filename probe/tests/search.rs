@@ -263,9 +263,9 @@ fn limits_from_other_languages() {
 #[test]
 fn a_memory_bound_sizes_the_tables_to_fit() {
     use togyz_probe::search::{LimitError, MIN_SEARCH_MEMORY};
-    // Two df-pn tables of 2^22 entries of 48 bytes, 2^18 graph positions of
-    // 150.
-    assert_eq!(Budget::default().memory(), 2 * (48 << 22) + (150 << 18));
+    // Two df-pn tables of 2^22 entries of 48 bytes with a split record of
+    // 32 bytes for every 4, 2^18 graph positions of 150.
+    assert_eq!(Budget::default().memory(), 2 * (56 << 22) + (150 << 18));
     let dfs_too = Budget {
         dfs: true,
         dfpn_threads: 1,
@@ -379,9 +379,10 @@ fn a_memory_bound_is_a_ceiling_not_a_cost() {
         searched += 1;
         assert_eq!(a.table_bytes(), b.table_bytes(), "{pos}");
         // 20,000 nodes a question, in one table, store at most 40,000
-        // entries of 48 bytes, in a table at most four times larger.
+        // entries of 48 bytes and as many split records of 32, each in a
+        // table at most four times larger.
         assert!(
-            b.table_bytes() <= 4 * 40_000 * 48,
+            b.table_bytes() <= 4 * 40_000 * (48 + 32),
             "{pos}: {}",
             b.table_bytes()
         );
@@ -403,4 +404,53 @@ fn a_memory_bound_above_the_machine_is_refused() {
         })
     );
     assert!(Budget::default().with_memory(machine).is_ok());
+}
+
+/// `pos` with `k` stones in South's kazan and the rest of what is off the
+/// board in North's.
+fn with_south_kazan(pos: &Position, k: u32) -> Position {
+    let fen = pos.fen();
+    let f: Vec<&str> = fen.split(' ').collect();
+    let off = 162 - pos.stones_on_board();
+    let text = format!("{} {k} {} {} {}", f[0], off - k, f[3], f[4]);
+    togyz_probe::notation::parse_fen(&text).unwrap()
+}
+
+#[test]
+fn proofs_carry_across_kazan_splits_and_stay_true() {
+    // Every live kazan split of each board, searched by one solver in a
+    // shuffled order: a proof at one split settles those with more for the
+    // winner, a refutation those with less, and every answer must still be
+    // the solver's.
+    let (levels, dir) = setup();
+    let tb = Tablebase::open([dir.path()]).unwrap();
+    let budget = Budget {
+        dfpn_threads: 1,
+        graph_positions: 0,
+        ..Budget::nodes(200_000)
+    };
+    let mut rng = SmallRng::seed_from_u64(17);
+    let (mut carried, mut proven) = (0, 0);
+    for board in sample(TRUTH, 40, 23) {
+        let mut solver = Solver::new(&tb, budget);
+        let n = board.stones_on_board();
+        let mut splits: Vec<u32> = (81 - n..=81).collect();
+        for i in (1..splits.len()).rev() {
+            splits.swap(i, rng.random_range(0..=i as u64) as usize);
+        }
+        for k in splits {
+            let pos = with_south_kazan(&board, k);
+            if terminal_value(&pos).is_some() {
+                continue;
+            }
+            let r = solver.solve(&pos).unwrap();
+            if check(levels, &pos, &r).is_some() {
+                proven += 1;
+                // Settled at the root by what an earlier split proved.
+                carried += usize::from(r.nodes == 0 && r.source == Source::Search);
+            }
+        }
+    }
+    assert!(proven >= 200, "{proven}");
+    assert!(carried >= 20, "{carried} of {proven}");
 }

@@ -16,9 +16,39 @@ use hashbrown::HashTable;
 
 use super::table::{Buckets, Slot};
 use super::{key_hash, key_of, static_bounds, tick, Halt, Key};
-use crate::rules::{Position, Side};
+use crate::rules::{Position, Side, HALF};
 use crate::tablebase::Tablebase;
 use crate::value::Wdl;
+
+/// How df-pn numbers a position it has not searched yet: what it takes
+/// the distance to a settled position to be. Proofs and refutations are
+/// the same under any guide; only the order of the search changes, and
+/// with it which positions a budget settles: on real positions two guides
+/// prove different ones (one 23-stone win in 0.4 M nodes under
+/// [`Guide::Kazans`], open after 8 M under [`Guide::Tables`];
+/// docs/performance.md, "Two guides"), so the search runs both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Guide {
+    /// The stones above the tables: the search goes first where the
+    /// tables are near.
+    Tables,
+    /// The stones each side still needs, X to pass 81 and the other to
+    /// reach 81 (then X cannot pass it), or the tables if nearer: the
+    /// search goes first where a side gains what it needs.
+    Kazans,
+}
+
+impl Guide {
+    /// Each guide in turn.
+    pub(crate) const ALL: [Guide; 2] = [Guide::Tables, Guide::Kazans];
+
+    fn index(self) -> u8 {
+        match self {
+            Guide::Tables => 0,
+            Guide::Kazans => 1,
+        }
+    }
+}
 
 /// Slots a key may take in the table.
 const WAYS: usize = 4;
@@ -46,12 +76,48 @@ struct Entry {
     search: u8,
 }
 
-/// Bytes of one entry, what [`super::Budget::memory`] counts.
-pub(crate) const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+/// What is proven of one board (holes, tuzdyks, side to move) for the
+/// question asked, whatever the kazans: X wins from `win_from` stones in
+/// its kazan up, and cannot win (a path-independent refutation) up to
+/// `nowin_to - 1`. The value of a board is monotone in the kazan split:
+/// with `d` more stones in X's kazan and `d` fewer in the other, the same
+/// moves give the same boards, and the game can only end sooner by X
+/// passing 81 or later by the opponent passing it, so whatever X's
+/// strategy achieved it still achieves ([rules](../../../docs/rules.md),
+/// "End of the game"). So one proof settles every split with more for X,
+/// and one refutation every split with less: lines that reach one board
+/// by different captures share them.
+#[derive(Clone, Copy)]
+struct Split {
+    key: SplitKey,
+    /// X's least kazan known to win; [`NONE_WIN`] when none is.
+    win_from: u8,
+    /// 1 + X's largest kazan known not to win; 0 when none is.
+    nowin_to: u8,
+    used: bool,
+    /// Nodes spent on the proofs stored here (saturating): what the
+    /// replacement keeps.
+    work: u32,
+}
 
-// The size `Budget::tt_entries` documents: the search number fits in the
-// padding.
-const _: () = assert!(ENTRY_BYTES == 48);
+/// A board as [`Split`] keys it: holes, tuzdyks, side to move, side asked.
+type SplitKey = [u8; 22];
+
+/// No kazan is known to win (kazans hold at most 162 stones).
+const NONE_WIN: u8 = u8::MAX;
+
+/// One [`Split`] slot for this many entries of the main table: a board's
+/// record is written only when a position of it is settled.
+const SPLIT_SHARE: usize = 4;
+
+/// Bytes of one entry, what [`super::Budget::memory`] counts: the main
+/// table's entry and its share of the split table.
+pub(crate) const ENTRY_BYTES: usize =
+    std::mem::size_of::<Entry>() + std::mem::size_of::<Split>() / SPLIT_SHARE;
+
+// The sizes `Budget::tt_entries` documents: the search number fits in the
+// padding of the 48-byte main entry, a split record takes 32 bytes.
+const _: () = assert!(std::mem::size_of::<Entry>() == 48 && std::mem::size_of::<Split>() == 32);
 
 /// A df-pn transposition table, kept between the searches of one
 /// [`crate::Solver`]: proofs and untainted refutations hold for any root,
@@ -59,6 +125,7 @@ const _: () = assert!(ENTRY_BYTES == 48);
 /// next position of a game, say) starts from what was found before.
 pub(crate) struct Table {
     entries: Buckets<Entry, WAYS>,
+    splits: Buckets<Split, WAYS>,
     search: u8,
     asked: usize,
 }
@@ -73,15 +140,30 @@ impl Slot for Entry {
     }
 }
 
+impl Slot for Split {
+    fn used(&self) -> bool {
+        self.used
+    }
+
+    fn hash(&self) -> u64 {
+        xxhash_rust::xxh3::xxh3_64(&self.key)
+    }
+}
+
 impl Table {
     /// A table that may grow to `entries` entries (rounded up to a power of
     /// two); `None` if the system refuses even a small one.
     pub(crate) fn new(entries: usize) -> Option<Table> {
+        let size = super::table_size(entries).max(WAYS);
         // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
         // with `used` false.
-        let table = unsafe { Buckets::new(super::table_size(entries).max(WAYS)) }?;
+        let table = unsafe { Buckets::new(size) }?;
+        // SAFETY: all-zero bytes are a `Split` (integers and bools), one
+        // with `used` false.
+        let splits = unsafe { Buckets::new((size / SPLIT_SHARE).max(WAYS)) }?;
         Some(Table {
             entries: table,
+            splits,
             search: 0,
             asked: entries,
         })
@@ -89,7 +171,7 @@ impl Table {
 
     /// The bytes the table takes now.
     pub(crate) fn bytes(&self) -> u64 {
-        self.entries.bytes()
+        self.entries.bytes() + self.splits.bytes()
     }
 
     /// The entries the table may grow to, as asked.
@@ -125,6 +207,7 @@ pub(crate) struct Pns<'a> {
     table_stones: u32,
     x: Side,
     entries: &'a mut Buckets<Entry, WAYS>,
+    splits: &'a mut Buckets<Split, WAYS>,
     search: u8,
     /// The hashes of the keys on the current path. Two keys with one hash
     /// would only mark a position off the path as on it, which taints a
@@ -136,6 +219,7 @@ pub(crate) struct Pns<'a> {
     pub(crate) node_limit: u64,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
+    guide: Guide,
 }
 
 /// What is known of one child: numbers and taint.
@@ -163,23 +247,28 @@ impl<'a> Pns<'a> {
             x,
             search: table.search,
             entries: &mut table.entries,
+            splits: &mut table.splits,
             path: HashTable::new(),
             nodes: 0,
             node_limit,
             deadline,
             stop,
+            guide: Guide::Tables,
         }
     }
 
-    /// Turns to the question "can `x` force a win?". Both questions share
-    /// the table: the side asked about is part of each key.
-    pub(crate) fn ask(&mut self, x: Side) {
+    /// Turns to the question "can `x` force a win?", searched under
+    /// `guide`. Every question and guide shares the table: both are part
+    /// of each key (their numbers steer differently; what they prove is
+    /// shared through the split table).
+    pub(crate) fn ask(&mut self, x: Side, guide: Guide) {
         self.x = x;
+        self.guide = guide;
     }
 
     fn key(&self, pos: &Position) -> Key {
         let mut k = key_of(pos);
-        k[23] = 1 + self.x.index() as u8;
+        k[23] = 1 + self.x.index() as u8 + 2 * self.guide.index();
         k
     }
 
@@ -187,6 +276,9 @@ impl<'a> Pns<'a> {
     /// runs out.
     pub(crate) fn run(&mut self, root: &Position) -> Result<Verdict, crate::ProbeError> {
         if let Some(n) = self.leaf(root)? {
+            return Ok(verdict(n));
+        }
+        if let Some(n) = self.split_of(root).0 {
             return Ok(verdict(n));
         }
         match self.mid(root, INF, INF) {
@@ -198,6 +290,88 @@ impl<'a> Pns<'a> {
 
     fn lookup(&self, key: &Key) -> Option<Numbers> {
         self.lookup_in(key_hash(key), key)
+    }
+
+    /// The [`Split`] key of `pos` for the question asked, and its hash.
+    fn split_key(&self, pos: &Position) -> (SplitKey, u64) {
+        let mut k = [0u8; 22];
+        k[..18].copy_from_slice(pos.holes());
+        k[18..20].copy_from_slice(&pos.tuzdyk_indices());
+        k[20] = pos.side_to_move().index() as u8;
+        k[21] = self.x.index() as u8;
+        (k, xxhash_rust::xxh3::xxh3_64(&k))
+    }
+
+    /// What the split table settles of `pos` (`None`: nothing), with its
+    /// key and hash.
+    fn split_of(&self, pos: &Position) -> (Option<Numbers>, SplitKey, u64) {
+        let (k, h) = self.split_key(pos);
+        (self.split_in(pos, &k, h), k, h)
+    }
+
+    fn split_in(&self, pos: &Position, key: &SplitKey, hash: u64) -> Option<Numbers> {
+        let e = self
+            .splits
+            .slots(hash)
+            .iter()
+            .find(|e| e.used && e.key == *key)?;
+        let kx = pos.kazan(self.x);
+        if kx >= e.win_from {
+            Some(Numbers {
+                pn: 0,
+                dn: INF,
+                tainted: false,
+            })
+        } else if kx < e.nowin_to {
+            Some(Numbers {
+                pn: INF,
+                dn: 0,
+                tainted: false,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Records a settled, path-independent result of `pos` (a proof or an
+    /// untainted refutation) for every kazan split it implies.
+    fn split_record(&mut self, pos: &Position, n: Numbers, work: u64) {
+        let win = n.pn == 0;
+        if !win && (n.dn != 0 || n.tainted) {
+            return;
+        }
+        let (key, hash) = self.split_key(pos);
+        let kx = pos.kazan(self.x);
+        let slots = self.splits.slots(hash);
+        let (pick, mut e) = match slots.iter().position(|e| e.used && e.key == key) {
+            Some(i) => (i, slots[i]),
+            None => {
+                let cost = |e: &Split| if e.used { e.work as u64 + 1 } else { 0 };
+                let (i, _) = (slots.iter().enumerate())
+                    .min_by_key(|(_, e)| cost(e))
+                    .expect("a bucket has slots");
+                let fresh = Split {
+                    key,
+                    win_from: NONE_WIN,
+                    nowin_to: 0,
+                    used: true,
+                    work: 0,
+                };
+                (i, fresh)
+            }
+        };
+        if win {
+            e.win_from = e.win_from.min(kx);
+        } else {
+            e.nowin_to = e.nowin_to.max(kx + 1);
+        }
+        debug_assert!(
+            e.nowin_to <= e.win_from,
+            "a board both won and not won at one kazan: {}",
+            pos.fen()
+        );
+        e.work = (e.work as u64 + work).min(u32::MAX as u64) as u32;
+        *self.splits.slot_for(hash, pick, self.deadline) = e;
     }
 
     fn on_path(&self, hash: u64) -> bool {
@@ -276,8 +450,9 @@ impl<'a> Pns<'a> {
     /// side to move needs one good move among its moves, the other side
     /// must be answered on every one, so the more moves a side has, the
     /// harder the position is to prove against it. Both numbers grow with
-    /// the cube of the stones left to capture before a table answers: the
-    /// search goes first where the tables are near. (On 60 positions at 14
+    /// the cube of a distance, which the [`Guide`] says: the stones left
+    /// to capture before a table answers, or before a kazan settles the
+    /// question, whichever is nearer. (Of the tables' distance: on 60 positions at 14
     /// to 16 stones that 2 s left open, 3 M nodes a question: none proven
     /// with mobility alone, 18 with the distance as a factor, 28 squared,
     /// 32 cubed, 31 to the fourth power; docs/performance.md, "Distance to
@@ -288,12 +463,21 @@ impl<'a> Pns<'a> {
             .stones_on_board()
             .saturating_sub(self.table_stones)
             .max(1);
+        let (pd, dd) = match self.guide {
+            Guide::Tables => (above, above),
+            Guide::Kazans => {
+                let x = self.x;
+                let win = u32::from(HALF + 1).saturating_sub(u32::from(pos.kazan(x)));
+                let stop = u32::from(HALF).saturating_sub(u32::from(pos.kazan(x.opponent())));
+                (above.min(win.max(1)), above.min(stop.max(1)))
+            }
+        };
         // At most 162 cubed times 9 moves (38 M), far below INF.
-        let far = u64::from(above).pow(3);
+        let (p, d) = (u64::from(pd).pow(3), u64::from(dd).pow(3));
         let (pn, dn) = if pos.side_to_move() == self.x {
-            (far, moves * far)
+            (p, moves * d)
         } else {
-            (moves * far, far)
+            (moves * p, d)
         };
         Numbers {
             pn,
@@ -327,7 +511,7 @@ impl<'a> Pns<'a> {
             tainted: false,
         }; 9];
         // Children that are no leaf: their key and bucket, fetched first.
-        let mut open: [Option<(Key, u64)>; 9] = [None; 9];
+        let mut open: [Option<(Key, u64, SplitKey, u64)>; 9] = [None; 9];
         let mut count = 0;
         for mv in pos.legal_moves() {
             let child = pos.after_unchecked(mv);
@@ -337,14 +521,18 @@ impl<'a> Pns<'a> {
                     let k = self.key(&child);
                     let kh = key_hash(&k);
                     self.entries.prefetch(kh);
-                    open[count] = Some((k, kh));
+                    let (sk, sh) = self.split_key(&child);
+                    self.splits.prefetch(sh);
+                    open[count] = Some((k, kh, sk, sh));
                 }
             }
             kids[count] = child;
             count += 1;
         }
         for i in 0..count {
-            let Some((k, kh)) = open[i] else { continue };
+            let Some((k, kh, sk, sh)) = open[i] else {
+                continue;
+            };
             numbers[i] = if self.on_path(kh) {
                 Numbers {
                     pn: INF,
@@ -353,8 +541,11 @@ impl<'a> Pns<'a> {
                 }
             } else {
                 match self.lookup_in(kh, &k) {
-                    Some(n) => n,
-                    None => self.fresh(&kids[i]),
+                    Some(n) if n.pn == 0 || (n.dn == 0 && !n.tainted) => n,
+                    stored => match self.split_in(&kids[i], &sk, sh) {
+                        Some(n) => n,
+                        None => stored.unwrap_or_else(|| self.fresh(&kids[i])),
+                    },
                 }
             };
         }
@@ -425,6 +616,7 @@ impl<'a> Pns<'a> {
         self.leave(h);
         let work = self.nodes - start;
         self.store(&key, h, result, work);
+        self.split_record(pos, result, work);
         Ok(result)
     }
 }
@@ -450,7 +642,7 @@ impl Pns<'_> {
             let child = root.after_unchecked(mv);
             let n = match self.leaf(&child)? {
                 Some(n) => Some(n),
-                None => self.lookup(&self.key(&child)),
+                None => self.split_of(&child).0.or(self.lookup(&self.key(&child))),
             };
             if let Some(n) = n {
                 if (or && n.pn == 0) || (!or && n.dn == 0 && !n.tainted) {

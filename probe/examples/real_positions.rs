@@ -1,0 +1,122 @@
+//! Samples positions of real games by band of stones on the board, for the
+//! proof-search measurements (`bench/measure-real.sh`).
+//!
+//! Every game of a record file (PlayOK's text format) is replayed; from
+//! each game at most `--per-game` (2) live positions are drawn at random in
+//! each band it passes through (so a long game weighs little more than a
+//! short one), and then `--per-band` of those are drawn per band. Games that do not replay are
+//! skipped and counted on stderr. The list depends only on the file and
+//! `--seed`; it is written one FEN a line, band by band, for
+//! `search_measure --fens`.
+//!
+//! ```text
+//! cargo run --release -p togyz-probe --example real_positions -- \
+//!     --games ../shared/games/real-games-1000.txt --bands 15-44 --per-band 300 > real.fens
+//! ```
+
+use std::collections::BTreeMap;
+
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use togyz_probe::record::parse_records;
+use togyz_probe::terminal_value;
+
+struct Args {
+    games: String,
+    low: u32,
+    high: u32,
+    width: u32,
+    per_band: usize,
+    per_game: usize,
+    seed: u64,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        games: String::new(),
+        low: 15,
+        high: 44,
+        width: 5,
+        per_band: 300,
+        per_game: 2,
+        seed: 1,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or(format!("{flag} needs a value"))?;
+        let bad = |_: std::num::ParseIntError| format!("bad value for {flag}: {value}");
+        match flag.as_str() {
+            "--games" => a.games = value,
+            "--bands" => {
+                let (l, h) = value
+                    .split_once('-')
+                    .ok_or(format!("bad --bands {value}"))?;
+                a.low = l.parse().map_err(bad)?;
+                a.high = h.parse().map_err(bad)?;
+            }
+            "--width" => a.width = value.parse().map_err(bad)?,
+            "--per-band" => a.per_band = value.parse().map_err(bad)?,
+            "--per-game" => a.per_game = value.parse().map_err(bad)?,
+            "--seed" => a.seed = value.parse().map_err(bad)?,
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    if a.games.is_empty() || a.width == 0 || a.low > a.high {
+        return Err(
+            "usage: real_positions --games FILE [--bands 15-44] [--width 5] [--per-band 300] [--per-game 2] [--seed 1]"
+                .into(),
+        );
+    }
+    Ok(a)
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let a = parse_args()?;
+    let text = std::fs::read_to_string(&a.games)?;
+    let mut rng = SmallRng::seed_from_u64(a.seed);
+    let mut bands: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    let (mut games, mut skipped) = (0, 0);
+    for record in parse_records(&text) {
+        let Ok(replay) = record
+            .map_err(|_| ())
+            .and_then(|r| r.replay().map_err(|_| ()))
+        else {
+            skipped += 1;
+            continue;
+        };
+        games += 1;
+        let mut in_band: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+        for pos in &replay.positions {
+            let n = pos.stones_on_board();
+            if (a.low..=a.high).contains(&n) && terminal_value(pos).is_none() {
+                let band = a.low + (n - a.low) / a.width * a.width;
+                in_band.entry(band).or_default().push(pos.fen());
+            }
+        }
+        for (band, mut fens) in in_band {
+            let list = bands.entry(band).or_default();
+            for _ in 0..a.per_game.min(fens.len()) {
+                let pick = rng.random_range(0..fens.len() as u64) as usize;
+                list.push(fens.swap_remove(pick));
+            }
+        }
+    }
+    for (band, mut fens) in bands {
+        // A seeded partial shuffle: the first `per_band` are the sample.
+        let take = a.per_band.min(fens.len());
+        for i in 0..take {
+            let j = i + rng.random_range(0..(fens.len() - i) as u64) as usize;
+            fens.swap(i, j);
+        }
+        eprintln!(
+            "band {band}-{}: {} positions drawn from the games, {take} taken",
+            band + a.width - 1,
+            fens.len()
+        );
+        for fen in &fens[..take] {
+            println!("{fen}");
+        }
+    }
+    eprintln!("{games} games replayed, {skipped} skipped");
+    Ok(())
+}
