@@ -707,3 +707,37 @@ fn a_node_budget_annotates_alike_each_time() {
         assert_eq!(r.json()["kind"], "bad_request");
     }
 }
+
+#[test]
+fn a_streamed_annotation_holds_its_place_until_its_last_game() {
+    let s = server(&["--searches", "1", "--queue", "0", "--search-memory", "16M"]);
+    let mut first = TcpStream::connect(&s.addr).unwrap();
+    first
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let head = format!(
+        "POST /v1/annotate?search_time=1.5&format=ndjson HTTP/1.1\r\nHost: t\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{TWO_GAMES}",
+        TWO_GAMES.len()
+    );
+    first.write_all(head.as_bytes()).unwrap();
+    // The first game's line has come; the second game searches on.
+    let mut got = Vec::new();
+    let mut b = [0u8; 4096];
+    while !String::from_utf8_lossy(&got).contains("\"game\":1") {
+        let n = first.read(&mut b).unwrap();
+        assert!(n > 0, "{}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&b[..n]);
+    }
+    // So another annotation is turned away before its body is read.
+    let t = Instant::now();
+    let answer = raw(
+        &s.addr,
+        b"POST /v1/annotate HTTP/1.1\r\nHost: t\r\nContent-Length: 500000\r\n\r\n",
+    );
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    let mut rest = String::new();
+    let _ = first.read_to_string(&mut rest);
+    assert!(rest.contains("\"game\":2"), "{rest}");
+}

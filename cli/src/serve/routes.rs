@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, MatchedPath, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Extension, MatchedPath, Query, Request, State};
 use axum::http::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER};
 use axum::http::HeaderName;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
@@ -22,7 +22,7 @@ use serde::Deserialize;
 use togyz_answer::RequestError;
 use togyz_probe::search::Budget;
 use togyz_probe::Position;
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::timeout::RequestBodyDeadlineLayer;
 
@@ -407,17 +407,31 @@ async fn position(
     }
 }
 
+/// An annotation's place among those in flight: taken by
+/// [`admit_annotation`], handed to the annotation's work, which holds it
+/// (and the body) until it ends, even when its client has gone.
+#[derive(Clone)]
+struct InFlight(Arc<std::sync::Mutex<Option<OwnedSemaphorePermit>>>);
+
+impl InFlight {
+    fn take(&self) -> Option<OwnedSemaphorePermit> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
 /// Lets an annotation in (before its body is read) if fewer than the search
 /// slots and the queue are in flight, else answers 503.
 async fn admit_annotation(
     State(s): State<Shared>,
-    req: axum::extract::Request,
+    mut req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let Ok(_permit) = s.annotations.clone().try_acquire_owned() else {
+    let Ok(permit) = s.annotations.clone().try_acquire_owned() else {
         s.metrics.searches_rejected.inc();
         return busy(&s.pool);
     };
+    req.extensions_mut()
+        .insert(InFlight(Arc::new(std::sync::Mutex::new(Some(permit)))));
     next.run(req).await
 }
 
@@ -436,6 +450,7 @@ async fn annotate(
     State(s): State<Shared>,
     uri: Uri,
     headers: HeaderMap,
+    Extension(in_flight): Extension<InFlight>,
     params: Result<Query<AnnotateQuery>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -512,10 +527,12 @@ async fn annotate(
     };
     let annotate_time = s.config.annotate_time;
     let tables = s.tables.clone();
+    let held = in_flight.take();
     if ndjson {
-        return annotate_streamed(&s, body, budget, annotate_time).await;
+        return annotate_streamed(&s, body, budget, annotate_time, held).await;
     }
     let work = move || -> Result<Vec<u8>, Failure> {
+        let _held = held;
         let deadline = Instant::now() + annotate_time;
         let mut out = Vec::new();
         crate::annotate::annotate_stream(
@@ -621,10 +638,12 @@ async fn annotate_streamed(
     body: Bytes,
     budget: Budget,
     annotate_time: Duration,
+    held: Option<OwnedSemaphorePermit>,
 ) -> Response {
     let (tx, mut rx) = mpsc::channel::<Piece>(4);
     let tables = s.tables.clone();
     let work = move || {
+        let _held = held;
         let deadline = Instant::now() + annotate_time;
         let mut out = LineSender {
             tx: tx.clone(),
