@@ -154,6 +154,9 @@ async fn track(State(state): State<Shared>, req: Request, next: Next) -> Respons
     if path.is_empty() {
         path.push('-');
     }
+    // A backstop only: the head, the body, the queue and the work each
+    // have a limit of their own, which together stay under this one, so no
+    // request is known to reach it (docs/http-api.md lists no such 503).
     let limit = state.config.request_timeout();
     let response = match tokio::time::timeout(limit, next.run(req)).await {
         Ok(r) => r,
