@@ -479,6 +479,7 @@ def run(d, cli, url, out):
     d.set_window_size(1280, 860)
     paste(d, POSITION)
     wait_ready(d, POSITION)
+    check(not d.find_element(By.ID, "export-box").is_displayed(), "the exported record goes with its line")
 
     print("== a bad FEN")
     paste(d, BAD)

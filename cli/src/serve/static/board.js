@@ -455,6 +455,9 @@
   /** Shows `node`'s position; `first` is its tables-only answer when
    * already asked. */
   function show(node, first) {
+    // An exported record is of the line it was made on: gone as the page
+    // moves on.
+    if (node !== st.node) $('export-box').hidden = true;
     st.node = node;
     if (node.parent) node.parent.last = node;
     st.fen = node.fen;
