@@ -49,6 +49,33 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 RANK = {"loss": 0, "draw": 1, "win": 2}
+# A 4-stone position (docs/http-api.md's) whose first moves are 91 and 12.
+SMALL = "7,2S,1/8,2S 79 79 S 1"
+# Two games from the start position, the second unreadable at its line 5.
+TWO_GAMES = '[Event "a"]\n1. 76(10) 98\n\n[Event "x"]\n1. 76(10) zz 2. 11\n'
+
+
+def line_from(cli, fen, plies):
+    """A record of `plies` moves from `fen`, the first listed move each
+    time, numbered from the FEN's move number, every mover's kazan
+    written."""
+    words = []
+    pos = fen
+    number = int(fen.split()[4])
+    for _ in range(plies):
+        q = cli.query(pos)
+        if not q.get("moves"):
+            break
+        m = q["moves"][0]
+        side = q["side"]
+        if side == "S" or not words:
+            words.append(f"{number}." if side == "S" else f"{number}...")
+        _, kazans, _ = parse_fen(m["fen"])
+        words.append(f"{m['move'].replace('x', 'X')}({kazans[side]})")
+        if side == "N":
+            number += 1
+        pos = m["fen"]
+    return f'[FEN "{fen}"]\n\n{" ".join(words)} *\n'
 
 
 class Failed(Exception):
@@ -220,10 +247,13 @@ def build_game(cli, fen, plies=14):
     """A game from `fen`: best moves, except a worse one at the first ply
     and then at the first ply from the third on that has one, so that
     annotate has result-changing moves to mark. Each move carries the
-    mover's kazan, as a record with tags must."""
+    mover's kazan, as a record with tags must; the moves are numbered from
+    the FEN's move number, as PlayOK numbers a game from a set-up
+    position."""
     moves = []
     pos = fen
     mistakes = 2
+    number = int(fen.split()[4])
     for ply in range(plies):
         q = cli.query(pos)
         if not q["moves"]:
@@ -234,12 +264,44 @@ def build_game(cli, fen, plies=14):
             pick = worse[0]
             mistakes -= 1
         _, kazans, _ = parse_fen(pick["fen"])
+        if q["side"] == "S" or not moves:
+            moves.append(f"{number}." if q["side"] == "S" else f"{number}...")
         moves.append(f"{pick['move'].replace('x', 'X')}({kazans[q['side']]})")
+        if q["side"] == "N":
+            number += 1
         pos = pick["fen"]
     return (
         '[Event "browser test"]\n[White "south"]\n[Black "north"]\n'
         f'[FEN "{fen}"]\n\n{" ".join(moves)} *\n'
     )
+
+
+def last_move(d):
+    """The holes marked as the last move's origin and landing."""
+    return d.execute_script(
+        "return [...document.querySelectorAll('#board g.hole.last-from, #board g.hole.last-to')]"
+        ".map((g) => g.dataset.side + g.dataset.hole + (g.classList.contains('last-from') ? 'from' : 'to'));"
+    )
+
+
+def uci_marks(uci):
+    """The holes a UCI move marks: its origin and its landing."""
+    def sq(t):
+        f = ord(t[0]) - 97
+        return ("S", f + 1) if t[1] == "1" else ("N", 9 - f)
+    (a, b), (c, e) = sq(uci[:2]), sq(uci[2:4])
+    return sorted([f"{a}{b}from", f"{c}{e}to"])
+
+
+def check_last(d, uci, what):
+    got = sorted(last_move(d))
+    want = uci_marks(uci) if uci else []
+    check(got == want, f"{what}: the last move marked {want} ({got})")
+
+
+def note_shown(d):
+    WebDriverWait(d, 5).until(lambda d: d.find_element(By.ID, "copy-note").is_displayed())
+    return d.find_element(By.ID, "copy-note").text
 
 
 def paste(d, text):
@@ -310,6 +372,11 @@ def browser():
 
 def run(d, cli, url, out):
     print("== a pasted position")
+    origin = urllib.parse.urlsplit(url)
+    d.execute_cdp_cmd("Browser.grantPermissions", {
+        "origin": f"{origin.scheme}://{origin.netloc}",
+        "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"],
+    })
     d.get(url)
     wait_ready(d, START)
     q = cli.query(POSITION)
@@ -329,6 +396,90 @@ def run(d, cli, url, out):
     # The holes of the side to move play its moves; their outlines are the moves' colours.
     playable = {h[3] for h in board_of(d)["holes"] if h[3]}
     check(playable == {m["uci"] for m in q["moves"]}, "exactly the legal moves' holes are playable")
+
+    print("== the server's limits, the legend, flip, copy")
+    options = [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#search-time option")]
+    check(options == ["0", "1", "2", "5", "10"], f"the server caps searches at 10 s: no longer one is offered ({options})")
+    d.find_element(By.CSS_SELECTOR, "#legend-box summary").click()
+    legend = d.find_element(By.ID, "legend").text
+    check(all(w in legend for w in ("?", "DTM", "DTC", "proven", "feeds")), "a legend of ?, DTM, DTC, proven and feeds")
+    rows_y = (
+        "const y = (s) => Number(document.querySelector(`#board g.hole[data-side='${s}'][data-hole='1'] rect`)"
+        ".getAttribute('y')); return [y('N'), y('S')];"
+    )
+    n_y, s_y = d.execute_script(rows_y)
+    check(n_y < s_y, "North's row on top, as South sees the board")
+    d.find_element(By.ID, "flip").click()
+    n_y, s_y = d.execute_script(rows_y)
+    check(s_y < n_y, "flipped: South's row on top")
+    check_board(d, POSITION)
+    screenshot(d, os.path.join(out, "board-flipped-desktop.png"), 1280, 860)
+    d.find_element(By.ID, "flip").click()
+    n_y, s_y = d.execute_script(rows_y)
+    check(n_y < s_y, "flipped back")
+    boxed = d.find_element(By.ID, "paste").get_attribute("value")
+    d.find_element(By.ID, "copy-fen").click()
+    check(note_shown(d) == "FEN copied", "copy says the FEN is copied")
+    clip = d.execute_async_script("navigator.clipboard.readText().then(arguments[0], (e) => arguments[0]('!' + e));")
+    check(clip == POSITION, f"the clipboard holds the FEN ({clip!r})")
+    d.find_element(By.ID, "share").click()
+    check(note_shown(d) == "link copied", "link says the link is copied")
+    clip = d.execute_async_script("navigator.clipboard.readText().then(arguments[0], (e) => arguments[0]('!' + e));")
+    check(clip == d.current_url, f"the clipboard holds the page's link ({clip!r})")
+    check(d.find_element(By.ID, "paste").get_attribute("value") == boxed, "the paste box is left as it was")
+
+    print("== a FEN with moves: the move list, the last move, a variation, the export")
+    paste(d, f"{SMALL} 91 91")
+    WebDriverWait(d, 10).until(lambda d: d.find_element(By.ID, "error").is_displayed())
+    shown = d.find_element(By.ID, "error").text
+    check(shown.startswith("move 2 of 2") and shown.endswith("(move 2)"), f"the bad move's number, once: {shown!r}")
+    q0 = cli.query(SMALL)
+    m1 = next(m for m in q0["moves"] if m["move"] == "91")
+    q1 = cli.query(m1["fen"])
+    m2 = next(m for m in q1["moves"] if m["move"] == "12")
+    paste(d, f"{SMALL} 91 12")
+    wait_ready(d, m2["fen"])
+    listed = d.execute_script("return [...document.querySelectorAll('#movelist .mv .text')].map((t) => t.textContent)")
+    check(listed == ["91", "12"], f"the moves played from the FEN are listed ({listed})")
+    check_last(d, m2["uci"], "after the moves")
+    key(d, Keys.ARROW_LEFT)
+    wait_ready(d, m1["fen"])
+    check_last(d, m1["uci"], "after ←")
+    key(d, Keys.HOME)
+    wait_ready(d, SMALL)
+    check_last(d, None, "at the start (Home)")
+    key(d, Keys.END)
+    wait_ready(d, m2["fen"])
+    check_last(d, m2["uci"], "after End")
+    key(d, Keys.ARROW_LEFT)
+    wait_ready(d, m1["fen"])
+    alt = next((m for m in q1["moves"] if m["move"] != "12"), None)
+    check(alt is not None, "North has another move there")
+    d.find_element(By.CSS_SELECTOR, f'#board g.hole[data-uci="{alt["uci"]}"]').click()
+    wait_ready(d, alt["fen"])
+    check_last(d, alt["uci"], "after a click on a hole")
+    variation = d.execute_script("return [...document.querySelectorAll('#movelist li.var .mv .text')].map((t) => t.textContent)")
+    check(variation == [alt["move"]], f"the other move is a variation under the line ({variation})")
+    d.find_element(By.CSS_SELECTOR, "#movelist li .mv[data-fen]").click()
+    wait_ready(d, m1["fen"])
+    check_last(d, m1["uci"], "after a click on the move list")
+    d.find_element(By.CSS_SELECTOR, "#movelist li.var .mv").click()
+    wait_ready(d, alt["fen"])
+    d.find_element(By.ID, "export").click()
+    check(note_shown(d) == "record copied", "export says the record is copied")
+    exported = d.find_element(By.ID, "export-box").get_attribute("value")
+    back = cli.annotate(exported)
+    check(len(back) == 1 and not back[0].get("error") and back[0]["plies"] == 2
+          and back[0]["tags"].get("FEN") == SMALL,
+          f"annotate reads the exported record back: the variation's 2 plies from the FEN ({exported!r})")
+    played = [re.sub(r"^[0-9]+\.(\.\.)?\s*", "", m["label"]) for m in back[0]["moves"]]
+    check(played == ["91", alt["move"]], f"the exported line is the one shown ({played})")
+    screenshot(d, os.path.join(out, "line-desktop.png"), 1280, 860)
+    screenshot(d, os.path.join(out, "line-phone.png"), 390, 844, whole=True)
+    d.set_window_size(1280, 860)
+    paste(d, POSITION)
+    wait_ready(d, POSITION)
+    check(not d.find_element(By.ID, "export-box").is_displayed(), "the exported record goes with its line")
 
     print("== a bad FEN")
     paste(d, BAD)
@@ -412,6 +563,9 @@ def run(d, cli, url, out):
     final = next(m["fen"] for m in cli.query(before["fen_before"])["moves"] if m["move"] == text)
     wait_ready(d, final)
     check_board(d, final)
+    number = d.find_element(By.CSS_SELECTOR, "#movelist li .no").text
+    check(number == "30.", f"the moves are numbered as the record numbers them, from the FEN's 30 ({number!r})")
+    check_last(d, game["moves"][-1]["uci"], "at the game's end")
     marks = move_marks(d)
     want = expected_marks(game)
     check(marks == want, f"each move's mark and verdict equal annotate's: {marks}")
@@ -427,12 +581,23 @@ def run(d, cli, url, out):
     wait_ready(d, game["moves"][1]["fen_before"])
     current = d.execute_script("return document.querySelector('#movelist .mv.current').dataset.ply")
     check(current == "1", "Home then → shows ply 1, marked in the move list")
+    check_last(d, game["moves"][0]["uci"], "Home then →")
+    d.find_element(By.CSS_SELECTOR, '#strip rect.cell[data-ply="3"]').click()
+    wait_ready(d, game["moves"][3]["fen_before"])
+    check_last(d, game["moves"][2]["uci"], "a click on the strip")
+    south = d.execute_script(
+        "const k = document.querySelector('.key.s'); return [getComputedStyle(k).backgroundColor, "
+        "getComputedStyle(document.body).backgroundColor];"
+    )
+    check(south[0] == "rgb(224, 179, 65)" and south[0] != south[1],
+          f"'South wins' is a colour that stands out on the page ({south})")
     first = next(m for m in game["moves"] if m.get("mistake"))
     d.find_element(By.CSS_SELECTOR, f'#movelist .mv[data-ply="{first["ply"]}"]').click()
     at = first["ply"]
     wait_ready(d, game["moves"][at]["fen_before"] if at < last else final)
     note = d.find_element(By.ID, "move-note").text
     check(note.startswith(f"{first['label']}?? {first['mistake']}"), f"the move's note: {note!r}")
+    check_last(d, first["uci"], "a click on the game's move list")
 
     print("== the game's link")
     link = d.current_url
@@ -441,6 +606,8 @@ def run(d, cli, url, out):
     d.get(link)
     wait_ready(d, game["moves"][at]["fen_before"] if at < last else final)
     check(move_marks(d) == want, "the link brings back the game with the same marks")
+    number = d.find_element(By.CSS_SELECTOR, "#movelist li .no").text
+    check(number == "30.", f"numbered from the FEN's 30 again ({number!r})")
     key(d, Keys.HOME)
     wait_ready(d, POSITION)
     screenshot(d, os.path.join(out, "game-desktop.png"), 1280, 860)
@@ -467,9 +634,50 @@ def run(d, cli, url, out):
     shown = d.find_element(By.ID, "error").text
     check(error in shown, f"annotate's error is shown: {shown!r}")
 
+    print("== a record of two games, the second unreadable, shown as it streams")
+    d.execute_script(
+        """
+        window.progressSeen = [];
+        const p = document.getElementById('progress');
+        new MutationObserver(() => window.progressSeen.push(p.textContent)).observe(
+          p, {subtree: true, childList: true, characterData: true});
+        """
+    )
+    want = cli.annotate(TWO_GAMES)
+    check(want[1]["line"] == 4 and want[1]["tags"] == {"Event": "x"} and want[1]["error"],
+          f"annotate gives the unreadable game its line and tags: {want[1]}")
+    paste(d, TWO_GAMES)
+    WebDriverWait(d, 30).until(lambda d: "annotated in" in d.find_element(By.ID, "progress").text)
+    seen = d.execute_script("return window.progressSeen")
+    check(any("so far" in t for t in seen), f"a progress line while the games come: {seen[:3]}")
+    options = [o.text for o in d.find_elements(By.CSS_SELECTOR, "#game-select option")]
+    check(len(options) == 2 and options[1].startswith("Game 2: x") and "(error)" in options[1],
+          f"both games listed, the second by its Event: {options}")
+    d.find_element(By.CSS_SELECTOR, '#game-select option[value="1"]').click()
+    WebDriverWait(d, 10).until(lambda d: d.find_element(By.ID, "error").is_displayed())
+    shown = d.find_element(By.ID, "error").text
+    check(shown == f"Game 2 (line 4): {want[1]['error']}", f"the game's line, not 0: {shown!r}")
+
+    print("== an annotation with search, twice: the same verdicts")
+    d.find_element(By.CSS_SELECTOR, '#search-time option[value="1"]').click()
+    above = line_from(cli, ABOVE, 6)
+    summaries = []
+    for _ in range(2):
+        paste(d, above)
+        WebDriverWait(d, 60).until(lambda d: "annotated in" in d.find_element(By.ID, "progress").text)
+        progress_text = d.find_element(By.ID, "progress").text
+        summaries.append((d.find_element(By.ID, "game-summary").text, move_marks(d)))
+        d.execute_script("document.getElementById('progress').textContent = ''")
+    check("nodes a position" in progress_text, f"the search is a number of nodes: {progress_text!r}")
+    check(summaries[0] == summaries[1], f"loaded twice, the same verdicts: {summaries[0][0]!r}")
+    d.find_element(By.CSS_SELECTOR, '#search-time option[value="0"]').click()
+
+    with urllib.request.urlopen(url + "favicon.svg", timeout=5) as r:
+        check(r.status == 200 and r.headers["Content-Type"] == "image/svg+xml", "a favicon")
+
     # The console: no script error, and no failed request but the bad
-    # FEN's 400 (and the favicon there is none of).
-    expected = ("favicon.ico", "fen=" + urllib.parse.quote(BAD.replace(" ", "_"), safe="_"))
+    # FEN's 400 and the bad move's.
+    expected = ("fen=" + urllib.parse.quote(BAD.replace(" ", "_"), safe="_"), "moves=91%2C91")
     errors = [e for e in d.get_log("browser")
               if e["level"] == "SEVERE" and not any(x in e["message"] for x in expected)]
     check(not errors, f"no errors in the browser's console: {errors}")

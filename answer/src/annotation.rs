@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
 use togyz_probe::notation::{result_text, traditional};
-use togyz_probe::record::{move_label, GameRecord, RecordError, Replay, ReplayError};
+use togyz_probe::record::{GameRecord, RecordError, Replay, ReplayError};
 use togyz_probe::search::Source;
 use togyz_probe::{Move, Position, Side, Value, Wdl};
 
@@ -86,6 +86,9 @@ pub struct MoveAnnotation {
     pub label: String,
     /// The position it was played in.
     pub fen_before: String,
+    /// The move in UCI notation (`g1d2`): its hole and where its last
+    /// stone lands.
+    pub uci: String,
     /// Who wins before it; null where unsettled.
     pub before: Option<EvalAnswer>,
     /// Who wins after it; null where unsettled.
@@ -145,7 +148,7 @@ impl<'a> AnnotatedGame<'a> {
     /// `29. 91` or `29... 91`: ply `k + 1`.
     pub fn label(&self, k: usize) -> String {
         let first = self.replay.positions[0].side_to_move();
-        move_label(k + 1, first, &self.record.moves[k].text)
+        self.record.label(k + 1, first)
     }
 
     /// Whether ply `k + 1` changes the result: both sides of it are
@@ -215,6 +218,9 @@ impl<'a> AnnotatedGame<'a> {
             ply: k + 1,
             label: self.label(k),
             fen_before: positions[k].fen(),
+            // A replayed move is legal in its position.
+            uci: togyz_probe::notation::uci(&positions[k], self.replay.moves[k])
+                .unwrap_or_default(),
             before: eval(k),
             after: eval(k + 1),
             mistake,
@@ -281,11 +287,27 @@ impl<'a> GameAnnotation<'a> {
         }
     }
 
-    /// The `game`th game of a record, which could not be read.
-    pub fn unreadable(game: usize, e: &RecordError) -> GameAnnotation<'static> {
+    /// The `game`th game of a record, which could not be read: with where
+    /// it starts and its tags when they were read (`partial`, the game as
+    /// read up to the fault, [`Records::failed_game`]).
+    ///
+    /// [`Records::failed_game`]: togyz_probe::record::Records::failed_game
+    pub fn unreadable(
+        game: usize,
+        e: &RecordError,
+        partial: Option<&'a GameRecord>,
+    ) -> GameAnnotation<'a> {
+        let start = GameAnnotation::empty(game);
         GameAnnotation {
             error: Some(e.to_string()),
-            ..GameAnnotation::empty(game)
+            line: partial.map_or(start.line, |g| g.line),
+            tags: partial.map_or(start.tags.clone(), |g| {
+                g.tags
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str()))
+                    .collect()
+            }),
+            ..start
         }
     }
 
@@ -383,7 +405,7 @@ mod tests {
                 r#"{"game":1,"line":1,"tags":{"Event":"a","FEN":"1,1S,2,1S,3,2S/1,1S,2,1S,3,1S 78 77 S 20"},"#,
                 r#""result":"*","plies":1,"first_settled":0,"should_win":"S","end":null,"mistakes":1,"#,
                 r#""moves":[{"ply":1,"label":"1. 23","fen_before":"1,1S,2,1S,3,2S/1,1S,2,1S,3,1S 78 77 S 20","#,
-                r#""before":{"winner":"S","dtm":11,"source":"tables"},"#,
+                r#""uci":"b1c1","before":{"winner":"S","dtm":11,"source":"tables"},"#,
                 r#""after":{"winner":"N","dtm":null,"source":"search"},"#,
                 r#""mistake":"throws the win","better":"91x wins in 11"}]}"#
             )
@@ -399,7 +421,7 @@ mod tests {
         let m = serde_json::to_string(&a.move_annotation(0)).unwrap();
         assert_eq!(
             m,
-            r#"{"ply":1,"label":"1. 23","fen_before":"1,1S,2,1S,3,2S/1,1S,2,1S,3,1S 78 77 S 20","before":null,"after":null}"#
+            r#"{"ply":1,"label":"1. 23","fen_before":"1,1S,2,1S,3,2S/1,1S,2,1S,3,1S 78 77 S 20","uci":"b1c1","before":null,"after":null}"#
         );
         let game = GameAnnotation::new(1, &a);
         assert_eq!((game.first_settled, game.should_win), (None, None));
@@ -408,11 +430,25 @@ mod tests {
     #[test]
     fn errors_keep_what_was_read_and_empty_the_rest() {
         let e = parse_records("[bad\n1. 23\n").remove(0).unwrap_err();
-        let text = serde_json::to_string(&GameAnnotation::unreadable(3, &e)).unwrap();
+        let text = serde_json::to_string(&GameAnnotation::unreadable(3, &e, None)).unwrap();
         assert_eq!(
             text,
             format!(
                 r#"{{"game":3,"line":0,"tags":{{}},"result":null,"plies":0,"error":{},"first_settled":null,"should_win":null,"end":null,"mistakes":0,"moves":[]}}"#,
+                serde_json::to_string(&e.to_string()).unwrap()
+            )
+        );
+        // Where the game starts and its tags, when they were read.
+        let record = "1. 11\n\n[Event \"x\"]\n1. 11 zz\n";
+        let mut games = togyz_probe::record::Records::new(record.as_bytes());
+        games.next();
+        let e = games.next().unwrap().unwrap_err();
+        let text =
+            serde_json::to_string(&GameAnnotation::unreadable(2, &e, games.failed_game())).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                r#"{{"game":2,"line":3,"tags":{{"Event":"x"}},"result":null,"plies":0,"error":{},"first_settled":null,"should_win":null,"end":null,"mistakes":0,"moves":[]}}"#,
                 serde_json::to_string(&e.to_string()).unwrap()
             )
         );

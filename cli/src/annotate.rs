@@ -122,7 +122,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
 /// if given: df-pn on one thread, which asks its two questions in turn, so
 /// that no race between threads decides what a search leaves in its
 /// tables for the next.
-fn node_budget(nodes: u64, memory: Option<u64>) -> Budget {
+pub fn node_budget(nodes: u64, memory: Option<u64>) -> Budget {
     let b = Budget {
         dfpn_threads: 1,
         ..Budget::nodes(nodes)
@@ -185,7 +185,7 @@ pub fn annotate_stream(
             out: &mut *out,
         };
         failed |= match game {
-            Err(e) => report.unreadable(&e)?,
+            Err(e) => report.unreadable(&e, records.failed_game())?,
             // A solver of its own for each game, as before streaming.
             Ok(g) => annotate(tables, &mut None, budget, deadline, &g, &mut report)?,
         };
@@ -206,11 +206,22 @@ struct Report<'o, W> {
 
 impl<W: Write> Report<'_, W> {
     /// A game that could not be read: always a failure.
-    fn unreadable(&mut self, e: &RecordError) -> Result<bool, Failure> {
+    fn unreadable(
+        &mut self,
+        e: &RecordError,
+        partial: Option<&GameRecord>,
+    ) -> Result<bool, Failure> {
         if self.json {
-            self.write_json(&GameAnnotation::unreadable(self.game, e))?;
+            self.write_json(&GameAnnotation::unreadable(self.game, e, partial))?;
         } else {
-            writeln!(self.out, "Game {}: error: {e}\n", self.game)?;
+            match partial {
+                Some(g) => writeln!(
+                    self.out,
+                    "Game {} (line {}): error: {e}\n",
+                    self.game, g.line
+                )?,
+                None => writeln!(self.out, "Game {}: error: {e}\n", self.game)?,
+            }
         }
         Ok(true)
     }

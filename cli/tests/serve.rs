@@ -183,7 +183,17 @@ fn bad_input_gets_the_command_lines_kinds_and_4xx() {
         ("/v1/togyzkumalak?fen=", 400, "bad_fen"),
         ("/v1/togyzkumalak?search_time=soon", 400, "bad_request"),
         ("/v1/togyzkumalak?search_time=-1", 400, "bad_request"),
-        ("/v1/togyzkumalak?fen=%FF%FE", 400, "bad_fen"),
+        // Parameters that are no `key=value`, or do not decode to text.
+        ("/v1/togyzkumalak?fen", 400, "bad_request"),
+        ("/v1/togyzkumalak?%zz=1", 400, "bad_request"),
+        ("/v1/togyzkumalak?fen=%FF%FE", 400, "bad_request"),
+        (
+            "/v1/togyzkumalak?fen=7,2S,1/8,2S_79_79_S_1&=1",
+            400,
+            "bad_request",
+        ),
+        ("/v1/togyzkumalak?search_time=%2", 400, "bad_request"),
+        ("/v1/annotate?%zz", 405, "method_not_allowed"),
         ("/v2/anything", 404, "not_found"),
         ("/../../etc/passwd", 404, "not_found"),
         ("/static/../Cargo.toml", 404, "not_found"),
@@ -249,7 +259,10 @@ fn a_full_queue_answers_503_with_retry_after() {
         let third = s.get(&busy_position(2));
         assert_eq!(third.status, 503, "{}", third.body);
         assert_eq!(third.json()["kind"], "busy");
-        assert_eq!(third.header("retry-after"), Some("5"));
+        // The search running and the one queued may each take their 3 s,
+        // one after the other on the one slot.
+        assert_eq!(third.header("retry-after"), Some("6"));
+        assert!(third.json()["error"].as_str().unwrap().contains("in 6 s"));
         // Answers from the tables do not wait for the searches.
         let t = Instant::now();
         let table = http(&s, common::EXAMPLE_3, &[], "0");
@@ -349,6 +362,16 @@ fn cors_allows_the_configured_origins_only() {
         preflight.contains("access-control-allow-methods: get,post"),
         "{preflight}"
     );
+    assert!(
+        preflight.contains("access-control-max-age: 86400"),
+        "{preflight}"
+    );
+    // Another site's page may read a busy answer's Retry-After.
+    let r = s.get_with(path, &[("Origin", "https://a.example")]);
+    assert_eq!(
+        r.header("access-control-expose-headers"),
+        Some("retry-after")
+    );
     // Without --cors-origin, no CORS at all.
     let plain = server(&[]);
     let r = plain.get_with(path, &[("Origin", "https://a.example")]);
@@ -391,6 +414,10 @@ fn annotate_answers_what_annotate_json_prints() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(nd, lines);
+    // Valid query strings only.
+    let r = s.post("/v1/annotate?%zz=1", SAMPLE.as_bytes());
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(r.json()["kind"], "bad_request");
     // A game that cannot be replayed is reported in its object.
     let bad = s.post("/v1/annotate?search_time=0", b"1. 91 91\n");
     assert_eq!(bad.status, 200);
@@ -463,4 +490,254 @@ fn a_folder_without_tables_or_a_taken_port_stops_the_server_at_once() {
     let out = common::output(common::command(&args, None), "");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen on"));
+}
+
+/// A connection to `addr` from the loopback address `from` (any of
+/// 127.0.0.0/8 is this machine's): another client, as the server sees it.
+fn connect_from(from: &str, addr: &str) -> TcpStream {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let stream = rt.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+        socket.connect(addr.parse().unwrap()).await.unwrap()
+    });
+    let stream = stream.into_std().unwrap();
+    stream.set_nonblocking(false).unwrap();
+    stream
+}
+
+/// `GET /healthz` over `c`: the status line and what follows.
+fn healthz(mut c: TcpStream) -> String {
+    c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    c.write_all(b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut out = Vec::new();
+    let _ = c.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Whether the server closes `c` within `within`, sending nothing.
+fn closed_within(c: &mut TcpStream, within: Duration) -> bool {
+    c.set_read_timeout(Some(within)).unwrap();
+    let mut b = [0u8; 16];
+    // A reset is a close too.
+    matches!(c.read(&mut b), Ok(0) | Err(_)) && {
+        c.set_read_timeout(Some(Duration::from_millis(10))).unwrap();
+        !matches!(c.read(&mut b), Ok(n) if n > 0)
+    }
+}
+
+#[test]
+fn one_client_holding_its_limit_leaves_room_for_others() {
+    // Six connections in all, four of them one address's at most; silent
+    // connections are held for 20 s, longer than the test.
+    let s = server(&[
+        "--max-connections",
+        "6",
+        "--max-client-connections",
+        "4",
+        "--first-byte-timeout",
+        "20",
+    ]);
+    // The attacker opens 40 connections from 127.0.0.1 and sends nothing.
+    let mut held = Vec::new();
+    for _ in 0..40 {
+        held.push(connect_from("127.0.0.1", &s.addr));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // Past its four, its connections are closed at once.
+    let mut more = connect_from("127.0.0.1", &s.addr);
+    assert!(closed_within(&mut more, Duration::from_secs(2)));
+    // Another address still gets its answer, twice (the two free slots).
+    for _ in 0..2 {
+        let t = Instant::now();
+        let answer = healthz(connect_from("127.0.0.2", &s.addr));
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.ends_with("ok\n"), "{answer}");
+        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    }
+    // The attacker's four still hold their slots: they are the only ones
+    // taken, and are freed as they close.
+    held.truncate(0);
+    std::thread::sleep(Duration::from_millis(300));
+    let answer = healthz(connect_from("127.0.0.1", &s.addr));
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
+#[test]
+fn a_connection_silent_past_the_first_byte_timeout_is_closed() {
+    let s = server(&["--first-byte-timeout", "0.5", "--client-timeout", "10"]);
+    let mut silent = TcpStream::connect(&s.addr).unwrap();
+    let t = Instant::now();
+    assert!(closed_within(&mut silent, Duration::from_secs(5)));
+    let took = t.elapsed();
+    assert!(
+        took >= Duration::from_millis(400) && took < Duration::from_secs(3),
+        "closed after {took:?}"
+    );
+    // One that has started its request has the whole --client-timeout to
+    // finish its head.
+    let mut slow = TcpStream::connect(&s.addr).unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\n").unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    slow.write_all(b"Host: t\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut answer = String::new();
+    slow.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
+#[test]
+fn the_log_has_one_line_a_request_and_can_be_sampled_or_off() {
+    let every = server(&[]);
+    let connect = b"CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n";
+    let answer = raw(&every.addr, connect);
+    assert!(answer.starts_with("HTTP/1.1 4"), "{answer}");
+    every.get("/healthz");
+    std::thread::sleep(Duration::from_millis(200));
+    let log = every.log();
+    let lines: Vec<&str> = log.lines().skip(1).collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    for line in &lines {
+        // time, address, method, path, status, milliseconds
+        assert_eq!(line.split(' ').count(), 6, "{line}");
+    }
+    assert!(lines[0].contains(" CONNECT - 4"), "{log}");
+    let third = server(&["--log-sample", "3"]);
+    for _ in 0..7 {
+        third.get("/healthz");
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    // The 1st, 4th and 7th.
+    assert_eq!(third.log().matches(" GET /healthz 200 ").count(), 3);
+    let off = server(&["--log-sample", "0"]);
+    for _ in 0..3 {
+        off.get("/healthz");
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(off.log().lines().count(), 1, "{}", off.log());
+}
+
+#[test]
+fn the_limits_are_told() {
+    let s = server(&["--search-time", "3", "--max-search-nodes", "5000"]);
+    let j = s.get("/v1/limits").json();
+    assert_eq!(j["search_time"], 3.0);
+    assert_eq!(j["search_nodes"], 5000);
+    assert_eq!(j["annotate_time"], 30.0);
+    assert_eq!(j["max_body"], 1_000_000);
+}
+
+/// A record of two games: the first settled by the tables at once, the
+/// second from the start position, which searches `search_time` at each of
+/// its last two positions before it gives up.
+const TWO_GAMES: &str = "[FEN \"7,2S,1/8,2S 79 79 S 1\"]\n1. 91 12 2. 91 12\n\n1. 19 21\n";
+
+#[test]
+fn ndjson_annotations_stream_each_game_when_it_is_done() {
+    let s = server(&["--search-memory", "16M"]);
+    let req = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .new_agent()
+        .post(format!(
+            "{}/v1/annotate?search_time=1.5&format=ndjson",
+            s.base
+        ));
+    let t = Instant::now();
+    let mut r = req.send(TWO_GAMES.as_bytes()).unwrap();
+    assert_eq!(r.status(), 200);
+    let mut lines = std::io::BufReader::new(r.body_mut().as_reader());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut lines, &mut first).unwrap();
+    let first_at = t.elapsed();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut lines, &mut rest).unwrap();
+    let all_at = t.elapsed();
+    let one: Json = serde_json::from_str(&first).unwrap();
+    assert_eq!(one["game"], 1);
+    assert_eq!(one["first_settled"], 0);
+    let two: Json = serde_json::from_str(rest.trim()).unwrap();
+    assert_eq!(two["game"], 2);
+    // The second game's two searches take 3 s; the first game's line came
+    // long before.
+    assert!(all_at >= Duration::from_millis(2900), "{all_at:?}");
+    assert!(
+        all_at - first_at >= Duration::from_secs(2),
+        "{first_at:?} {all_at:?}"
+    );
+}
+
+#[test]
+fn a_node_budget_annotates_alike_each_time() {
+    let s = server(&["--search-memory", "16M"]);
+    let path = "/v1/annotate?search_nodes=20000";
+    let game = "1. 19 21 2. 32 43\n";
+    let a = s.post(path, game.as_bytes());
+    assert_eq!(a.status, 200, "{}", a.body);
+    for _ in 0..2 {
+        assert_eq!(s.post(path, game.as_bytes()).body, a.body);
+    }
+    // What `annotate --search-nodes` says.
+    let dir = common::tables().to_str().unwrap();
+    let args = [
+        "annotate",
+        "--json",
+        "--tables",
+        dir,
+        "--search-nodes",
+        "20000",
+        "--search-memory",
+        "16M",
+        "-",
+    ];
+    let out = common::output(common::command(&args, None), game);
+    let cli: Json = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(a.json()[0], cli);
+    for bad in [
+        "search_nodes=0",
+        "search_nodes=many",
+        "search_nodes=5&search_time=1",
+    ] {
+        let r = s.post(&format!("/v1/annotate?{bad}"), game.as_bytes());
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+        assert_eq!(r.json()["kind"], "bad_request");
+    }
+}
+
+#[test]
+fn a_streamed_annotation_holds_its_place_until_its_last_game() {
+    let s = server(&["--searches", "1", "--queue", "0", "--search-memory", "16M"]);
+    let mut first = TcpStream::connect(&s.addr).unwrap();
+    first
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let head = format!(
+        "POST /v1/annotate?search_time=1.5&format=ndjson HTTP/1.1\r\nHost: t\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{TWO_GAMES}",
+        TWO_GAMES.len()
+    );
+    first.write_all(head.as_bytes()).unwrap();
+    // The first game's line has come; the second game searches on.
+    let mut got = Vec::new();
+    let mut b = [0u8; 4096];
+    while !String::from_utf8_lossy(&got).contains("\"game\":1") {
+        let n = first.read(&mut b).unwrap();
+        assert!(n > 0, "{}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&b[..n]);
+    }
+    // So another annotation is turned away before its body is read.
+    let t = Instant::now();
+    let answer = raw(
+        &s.addr,
+        b"POST /v1/annotate HTTP/1.1\r\nHost: t\r\nContent-Length: 500000\r\n\r\n",
+    );
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    let mut rest = String::new();
+    let _ = first.read_to_string(&mut rest);
+    assert!(rest.contains("\"game\":2"), "{rest}");
 }

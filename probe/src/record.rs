@@ -88,9 +88,20 @@ pub struct GameRecord {
     pub result: Option<RecordedResult>,
     /// Line where the game starts (1-based).
     pub line: usize,
+    /// What the record's move numbers count from: 0 when its first move is
+    /// `1.`, the FEN tag's move number less 1 when it numbers its moves
+    /// from there (`30. 34` after `[FEN "... S 30"]`).
+    pub number_offset: u32,
 }
 
 impl GameRecord {
+    /// The label of ply `ply` (1-based) as the record numbers it, `30. 34`
+    /// or `30... 34`, in a game whose first move is `first`'s.
+    pub fn label(&self, ply: usize, first: Side) -> String {
+        let text = self.moves.get(ply - 1).map_or("", |m| m.text.as_str());
+        move_label(ply + 2 * self.number_offset as usize, first, text)
+    }
+
     /// The value of tag `name`, if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -272,7 +283,7 @@ impl GameRecord {
         };
         for (i, m) in self.moves.iter().enumerate() {
             let ply = i + 1;
-            let label = move_label(ply, first, &m.text);
+            let label = self.label(ply, first);
             // PlayOK marks a tuzdyk with `X`, the notation module with `x`.
             let text = m.text.replace('X', "x");
             let mv = parse_move(&pos, &text).map_err(|source| ReplayError::Move {
@@ -446,7 +457,9 @@ pub struct Records<R: BufRead> {
     buf: Vec<u8>,
     line_no: usize,
     state: Parser,
-    ready: VecDeque<Result<GameRecord, RecordError>>,
+    ready: Ready,
+    /// The game the last error came from, as read up to its fault.
+    failed: Option<GameRecord>,
     started: bool,
     ended: bool,
     lossy_line: Option<usize>,
@@ -475,10 +488,19 @@ impl<R: BufRead> Records<R> {
             line_no: 0,
             state: Parser::default(),
             ready: VecDeque::new(),
+            failed: None,
             started: false,
             ended: false,
             lossy_line: None,
         }
+    }
+
+    /// The game that the last error returned came from, as read up to the
+    /// fault: where it starts (`line`) and its tags, the moves before the
+    /// fault. `None` after a game read whole, or after an error of the
+    /// input itself (not text, cannot be read at its start).
+    pub fn failed_game(&self) -> Option<&GameRecord> {
+        self.failed.as_ref()
     }
 
     /// The first line whose bytes were not valid UTF-8 (they read as
@@ -596,6 +618,7 @@ impl<R: BufRead> Iterator for Records<R> {
             self.started = true;
             if let Err(e) = self.start() {
                 self.ended = true;
+                self.failed = None;
                 return Some(Err(e));
             }
         }
@@ -605,7 +628,9 @@ impl<R: BufRead> Iterator for Records<R> {
                 self.state.end(&mut self.ready);
             }
         }
-        self.ready.pop_front()
+        let (game, failed) = self.ready.pop_front()?;
+        self.failed = failed;
+        Some(game)
     }
 }
 
@@ -702,11 +727,17 @@ impl<R: BufRead> io::Read for Utf16<R> {
     }
 }
 
+/// The games read and not yet handed out, each failed one with the game
+/// as read up to its fault.
+type Ready = VecDeque<(Result<GameRecord, RecordError>, Option<GameRecord>)>;
+
 /// The state of [`Records`] between lines.
 #[derive(Default)]
 struct Parser {
     /// The game being read.
     cur: Option<Result<GameRecord, RecordError>>,
+    /// When it has failed: the game as read up to the fault.
+    partial: Option<GameRecord>,
     /// The line where an open comment started.
     in_comment: Option<usize>,
     blank_after_moves: bool,
@@ -716,10 +747,11 @@ struct Parser {
 }
 
 impl Parser {
-    fn finish(&mut self, ready: &mut VecDeque<Result<GameRecord, RecordError>>) {
+    fn finish(&mut self, ready: &mut Ready) {
         if let Some(g) = self.cur.take() {
-            ready.push_back(g);
+            ready.push_back((g, self.partial.take()));
         }
+        self.partial = None;
         self.offset = None;
     }
 
@@ -728,17 +760,21 @@ impl Parser {
             line,
             ..GameRecord::default()
         }));
+        self.partial = None;
         self.offset = None;
+    }
+
+    /// The current game fails with `e`; what was read of it is kept.
+    fn set_err(&mut self, e: RecordError) {
+        if let Some(Ok(g)) = self.cur.take() {
+            self.partial = Some(g);
+        }
+        self.cur = Some(Err(e));
     }
 
     /// A line that could not be read (too long, not text): the game it is
     /// in fails with `e`, unless it had failed already.
-    fn fail(
-        &mut self,
-        ready: &mut VecDeque<Result<GameRecord, RecordError>>,
-        e: RecordError,
-        line_no: usize,
-    ) {
+    fn fail(&mut self, ready: &mut Ready, e: RecordError, line_no: usize) {
         let done = matches!(&self.cur, Some(Ok(g)) if g.result.is_some());
         if self.blank_after_moves || done {
             self.finish(ready);
@@ -746,31 +782,26 @@ impl Parser {
         self.blank_after_moves = false;
         match &self.cur {
             Some(Err(_)) => {}
-            Some(Ok(_)) => self.cur = Some(Err(e)),
+            Some(Ok(_)) => self.set_err(e),
             None => {
                 self.new_game(line_no);
-                self.cur = Some(Err(e));
+                self.set_err(e);
             }
         }
     }
 
     /// The input has ended.
-    fn end(&mut self, ready: &mut VecDeque<Result<GameRecord, RecordError>>) {
+    fn end(&mut self, ready: &mut Ready) {
         if let Some(line) = self.in_comment.take() {
             if !matches!(self.cur, Some(Err(_))) {
-                self.cur = Some(Err(RecordError::UnclosedComment { line }));
+                self.set_err(RecordError::UnclosedComment { line });
             }
         }
         self.finish(ready);
     }
 
     /// Reads one line; the games it ends go to `ready`.
-    fn line(
-        &mut self,
-        ready: &mut VecDeque<Result<GameRecord, RecordError>>,
-        line_no: usize,
-        raw: &str,
-    ) {
+    fn line(&mut self, ready: &mut Ready, line_no: usize, raw: &str) {
         let line = raw.trim_end_matches('\r').trim();
         if self.in_comment.is_none() && line.starts_with('[') {
             // Tags after moves start the next game.
@@ -782,16 +813,13 @@ impl Parser {
             if self.cur.is_none() {
                 self.new_game(line_no);
             }
-            let g = self.cur.as_mut().expect("made above");
-            if let Ok(game) = g {
+            if let Some(Ok(game)) = self.cur.as_mut() {
                 match parse_tag(line) {
                     Some(tag) => game.tags.push(tag),
-                    None => {
-                        *g = Err(RecordError::BadTag {
-                            line: line_no,
-                            text: line.to_owned(),
-                        })
-                    }
+                    None => self.set_err(RecordError::BadTag {
+                        line: line_no,
+                        text: line.to_owned(),
+                    }),
                 }
             }
             self.blank_after_moves = false;
@@ -834,7 +862,7 @@ impl Parser {
                 break;
             };
             if let Err(e) = read_token(game, &mut self.offset, token, line_no) {
-                self.cur = Some(Err(e));
+                self.set_err(e);
                 break;
             }
         }
@@ -902,6 +930,7 @@ fn read_token(
                 0
             },
         );
+        game.number_offset = shift;
         let expected = from_one.saturating_add(shift);
         if found != expected {
             return Err(RecordError::MoveNumber {
@@ -939,6 +968,44 @@ fn read_token(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_game_keeps_its_line_and_tags() {
+        let text = "[Event \"a\"]\n1. 76(10) 98\n\n[Event \"x\"]\n1. 76(10) zz 2. 11\n";
+        let mut records = Records::new(text.as_bytes());
+        let first = records.next().unwrap().unwrap();
+        assert_eq!(first.line, 1);
+        assert!(records.failed_game().is_none());
+        let second = records.next().unwrap();
+        assert!(matches!(second, Err(RecordError::BadToken { line: 5, .. })));
+        let failed = records.failed_game().expect("the game as read");
+        assert_eq!(failed.line, 4);
+        assert_eq!(failed.tag("Event"), Some("x"));
+        assert_eq!(failed.moves.len(), 1);
+        // A bad tag: the tags before it.
+        let mut bad = Records::new("[Event \"y\"]\n[Site nowhere]\n1. 11\n".as_bytes());
+        assert!(matches!(
+            bad.next(),
+            Some(Err(RecordError::BadTag { line: 2, .. }))
+        ));
+        assert_eq!(bad.failed_game().unwrap().tag("Event"), Some("y"));
+    }
+
+    #[test]
+    fn labels_follow_the_records_own_numbers() {
+        let fen = "[FEN \"7,2S,1/8,2S 79 79 S 30\"]\n";
+        let from_fen = parse_records(&format!("{fen}30. 91 12 31. 91 12\n"))
+            .remove(0)
+            .unwrap();
+        assert_eq!(from_fen.number_offset, 29);
+        assert_eq!(from_fen.label(1, Side::South), "30. 91");
+        assert_eq!(from_fen.label(4, Side::South), "31... 12");
+        let from_one = parse_records(&format!("{fen}1. 91 12 2. 91 12\n"))
+            .remove(0)
+            .unwrap();
+        assert_eq!(from_one.number_offset, 0);
+        assert_eq!(from_one.label(3, Side::South), "2. 91");
+    }
 
     #[test]
     fn tags_moves_comments_and_results() {

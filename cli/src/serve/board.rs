@@ -21,6 +21,11 @@ const FILES: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("static/board.js"),
     ),
+    (
+        "/favicon.svg",
+        "image/svg+xml",
+        include_str!("static/favicon.svg"),
+    ),
 ];
 
 /// The paths of the board's files, for the router.

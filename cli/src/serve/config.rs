@@ -44,6 +44,10 @@ pub struct Args {
     /// unsettled.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = crate::annotate::parse_seconds)]
     annotate_time: f64,
+    /// The most nodes a position of `POST /v1/annotate?search_nodes=N` may
+    /// take (a node budget gives the same annotation each time).
+    #[arg(long, value_name = "N", default_value = "1000000", value_parser = clap::value_parser!(u64).range(1..))]
+    max_search_nodes: u64,
     /// The largest request body (a game record for `/v1/annotate`).
     #[arg(long, value_name = "BYTES", default_value = "1M", value_parser = togyz_answer::parse_bytes)]
     max_body: u64,
@@ -54,6 +58,19 @@ pub struct Args {
     /// Connections open at once; more are closed as they come.
     #[arg(long, value_name = "N", default_value = "1024")]
     max_connections: usize,
+    /// Connections one client address may hold open at once; more of its
+    /// connections are closed as they come. Behind a reverse proxy every
+    /// connection is the proxy's: set it to `--max-connections` there.
+    #[arg(long, value_name = "N", default_value = "128")]
+    max_client_connections: usize,
+    /// Seconds a new connection may wait before sending its first byte;
+    /// a connection silent that long is closed.
+    #[arg(long, value_name = "SECONDS", default_value = "3", value_parser = crate::annotate::parse_seconds)]
+    first_byte_timeout: f64,
+    /// The log on standard error: one line for one request in N (1, the
+    /// default: every request; 0: none).
+    #[arg(long, value_name = "N", default_value = "1")]
+    log_sample: u64,
     /// Threads answering requests (from the tables; searches run on threads
     /// of their own) (default: the cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -83,12 +100,20 @@ pub struct Config {
     pub cors_on: bool,
     /// The time cap of one annotation.
     pub annotate_time: Duration,
+    /// The node cap of an annotation's positions.
+    pub max_search_nodes: u64,
     /// The body size cap.
     pub max_body: usize,
     /// Time to send a request's head or body.
     pub client_timeout: Duration,
     /// Connections open at once.
     pub max_connections: usize,
+    /// Connections open at once from one address.
+    pub max_client_connections: usize,
+    /// Time for a new connection's first byte.
+    pub first_byte_timeout: Duration,
+    /// One request in this many is logged (0: none).
+    pub log_sample: u64,
 }
 
 impl Config {
@@ -131,6 +156,12 @@ impl Args {
         if self.max_connections == 0 {
             return Err(bad("--max-connections must be at least 1"));
         }
+        if self.max_client_connections == 0 {
+            return Err(bad("--max-client-connections must be at least 1"));
+        }
+        if self.first_byte_timeout <= 0.0 {
+            return Err(bad("--first-byte-timeout must be more than 0 seconds"));
+        }
         if self.client_timeout <= 0.0 {
             return Err(bad("--client-timeout must be more than 0 seconds"));
         }
@@ -145,9 +176,13 @@ impl Args {
             cors: (!any).then_some(origins),
             cors_on: !self.cors_origins.is_empty(),
             annotate_time: Duration::from_secs_f64(self.annotate_time),
+            max_search_nodes: self.max_search_nodes,
             max_body: usize::try_from(self.max_body).unwrap_or(usize::MAX),
             client_timeout: Duration::from_secs_f64(self.client_timeout),
             max_connections: self.max_connections,
+            max_client_connections: self.max_client_connections,
+            first_byte_timeout: Duration::from_secs_f64(self.first_byte_timeout),
+            log_sample: self.log_sample,
         })
     }
 }

@@ -4,6 +4,7 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::http::header::CONTENT_TYPE;
@@ -47,11 +48,16 @@ pub struct Metrics {
     pub searches_queued: Gauge,
     /// Searches turned away with 503.
     pub searches_rejected: Counter,
+    /// One request in this many is logged (0: none).
+    log_sample: u64,
+    /// Requests answered, for the sampling of the log.
+    answered: AtomicU64,
 }
 
 impl Metrics {
-    /// The metrics, registered under `togyz_`.
-    pub fn new() -> Metrics {
+    /// The metrics, registered under `togyz_`; one request in `log_sample`
+    /// logged (0: none).
+    pub fn new(log_sample: u64) -> Metrics {
         let mut registry = Registry::with_prefix("togyz");
         let requests = Family::<RequestLabels, Counter>::default();
         fn latency() -> Histogram {
@@ -68,6 +74,8 @@ impl Metrics {
             searches_queued: Gauge::default(),
             searches_rejected: Counter::default(),
             registry: Registry::default(),
+            log_sample,
+            answered: AtomicU64::new(0),
         };
         registry.register(
             "http_requests",
@@ -144,7 +152,8 @@ pub struct Served<'a> {
 }
 
 impl Metrics {
-    /// Counts and times a request, and logs it on standard error.
+    /// Counts and times a request, and logs it on standard error (one in
+    /// `log_sample`: the first, then every `log_sample`th).
     pub fn served(&self, r: Served<'_>) {
         let Served {
             route,
@@ -164,6 +173,10 @@ impl Metrics {
         self.latency
             .get_or_create(&RouteLabel { route })
             .observe(took.as_secs_f64());
+        let n = self.answered.fetch_add(1, Ordering::Relaxed);
+        if self.log_sample == 0 || !n.is_multiple_of(self.log_sample) {
+            return;
+        }
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap_or_default()

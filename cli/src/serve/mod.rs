@@ -4,11 +4,15 @@
 //! One file, one job: [`config`] the command line, [`routes`] the handlers
 //! and their JSON, [`pool`] the bounded searches and the cache of their
 //! answers, [`metrics`] the Prometheus counters and the log line of each
-//! request, [`board`] the board's files built into the binary. This file
-//! runs the listener: hyper serves each connection (with a timeout on
-//! reading a request's head), axum routes it.
+//! request, [`board`] the board's files built into the binary, [`clients`]
+//! the connections of each client address. This file runs the listener: a
+//! connection past the limits (in all, or of its address) is closed at
+//! once, one that sends nothing within `--first-byte-timeout` soon after;
+//! hyper serves the others (with a timeout on reading a request's head),
+//! axum routes them.
 
 mod board;
+mod clients;
 mod config;
 mod metrics;
 mod pool;
@@ -78,7 +82,9 @@ async fn serve(config: config::Config, tables: crate::tables::Tables) -> Result<
         config.search_time
     );
     let connections = Arc::new(Semaphore::new(config.max_connections));
+    let clients = clients::Clients::new(config.max_client_connections);
     let header_timeout = config.client_timeout;
+    let first_byte = config.first_byte_timeout;
     let state = routes::state(config, tables);
     let app = routes::router(state);
     let stop = stop_signal();
@@ -102,9 +108,23 @@ async fn serve(config: config::Config, tables: crate::tables::Tables) -> Result<
             drop(stream);
             continue;
         };
+        // So is one past its address's own limit: one client cannot take
+        // every slot.
+        let Some(slot) = clients.take(peer.ip()) else {
+            drop(stream);
+            continue;
+        };
         let _ = stream.set_nodelay(true);
         let app = app.clone();
         tokio::spawn(async move {
+            // A connection that sends nothing holds its slots for
+            // --first-byte-timeout, not for the whole --client-timeout.
+            let mut first = [0u8; 1];
+            match tokio::time::timeout(first_byte, stream.peek(&mut first)).await {
+                Ok(Ok(n)) if n > 0 => {}
+                // Silent, closed, or failed: nothing to answer.
+                _ => return,
+            }
             let svc = app.map_request(move |req: hyper::Request<hyper::body::Incoming>| {
                 let mut req = req.map(axum::body::Body::new);
                 req.extensions_mut().insert(metrics::Peer(peer));
@@ -120,7 +140,7 @@ async fn serve(config: config::Config, tables: crate::tables::Tables) -> Result<
                 .serve_connection(TokioIo::new(stream), TowerToHyperService::new(svc));
             // A client that goes away or times out is no error of ours.
             let _ = conn.await;
-            drop(permit);
+            drop((permit, slot));
         });
     }
     eprintln!("togyz-probe serve: stopped");

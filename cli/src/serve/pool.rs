@@ -4,6 +4,7 @@
 //! in which concurrent requests for one position wait for the first one's
 //! search instead of starting their own.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use quick_cache::sync::Cache;
@@ -51,7 +52,11 @@ fn lower_priority() {
 /// The bounded searches and their answers.
 pub struct Pool {
     slots: Arc<Semaphore>,
+    searches: usize,
     queue: usize,
+    /// The most time the work queued and running may still take, in
+    /// milliseconds: each adds its time limit while it waits or runs.
+    pending: Arc<AtomicU64>,
     cache: Option<Cache<Key, Cached, Bytes>>,
     metrics: Arc<Metrics>,
 }
@@ -63,6 +68,15 @@ struct Count(prometheus_client::metrics::gauge::Gauge);
 impl Drop for Count {
     fn drop(&mut self) {
         self.0.dec();
+    }
+}
+
+/// Takes a work's time limit off [`Pool::pending`] when dropped.
+struct Pending(Arc<AtomicU64>, u64);
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.0.fetch_sub(self.1, Ordering::Relaxed);
     }
 }
 
@@ -79,21 +93,50 @@ impl Pool {
         });
         Pool {
             slots: Arc::new(Semaphore::new(searches)),
+            searches,
             queue,
+            pending: Arc::new(AtomicU64::new(0)),
             cache,
             metrics,
         }
     }
 
-    /// Runs `work` on a blocking thread once a slot is free, or fails at
-    /// once when the queue is full.
+    /// Seconds until a slot is surely free for a request turned away now:
+    /// the time limits of the work queued and running, shared by the
+    /// slots (at least 1).
+    pub fn retry_after(&self) -> u64 {
+        let millis = self.pending.load(Ordering::Relaxed);
+        millis.div_ceil(1000 * self.searches as u64).max(1)
+    }
+
+    /// Runs `work`, which takes at most `seconds`, on a blocking thread
+    /// once a slot is free, or fails at once when the queue is full.
     ///
     /// # Errors
     /// [`Busy`] when every slot is taken and the queue is full.
     pub async fn run<T: Send + 'static>(
         &self,
+        seconds: f64,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Busy> {
+        let task = self.start(seconds, work).await?;
+        Ok(task
+            .await
+            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic())))
+    }
+
+    /// Starts `work` (at most `seconds`) on a blocking thread once a slot
+    /// is free, and returns its task; or fails at once when the queue is
+    /// full.
+    ///
+    /// # Errors
+    /// [`Busy`] when every slot is taken and the queue is full.
+    pub async fn start<T: Send + 'static>(
+        &self,
+        seconds: f64,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<tokio::task::JoinHandle<T>, Busy> {
+        let millis = (seconds * 1000.0).ceil() as u64;
         let permit = match self.slots.clone().try_acquire_owned() {
             Ok(p) => p,
             Err(_) => {
@@ -104,26 +147,30 @@ impl Pool {
                     return Err(Busy);
                 }
                 let _waiting = Count(queued.clone());
-                self.slots
+                self.pending.fetch_add(millis, Ordering::Relaxed);
+                let pending = Pending(self.pending.clone(), millis);
+                let permit = self
+                    .slots
                     .clone()
                     .acquire_owned()
                     .await
-                    .expect("the semaphore is never closed")
+                    .expect("the semaphore is never closed");
+                drop(pending);
+                permit
             }
         };
         self.metrics.searches_running.inc();
         let running = Count(self.metrics.searches_running.clone());
-        // The slot and the count go with the work: a client that leaves
+        self.pending.fetch_add(millis, Ordering::Relaxed);
+        let pending = Pending(self.pending.clone(), millis);
+        // The slot and the counts go with the work: a client that leaves
         // does not free the slot before the search ends.
-        let task = tokio::task::spawn_blocking(move || {
+        Ok(tokio::task::spawn_blocking(move || {
             lower_priority();
             let out = work();
-            drop((permit, running));
+            drop((permit, running, pending));
             out
-        });
-        Ok(task
-            .await
-            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic())))
+        }))
     }
 
     /// The cached answer for `key`, or the one `search` makes (run in the
@@ -140,7 +187,10 @@ impl Pool {
     ) -> Result<Cached, Busy> {
         let Some(cache) = &self.cache else {
             self.metrics.cache_misses.inc();
-            return self.run(search).await.map(|(answer, _)| answer);
+            return self
+                .run(millis as f64 / 1000.0, search)
+                .await
+                .map(|(answer, _)| answer);
         };
         let key = (fen, millis);
         match cache.get_value_or_guard_async(&key).await {
@@ -151,7 +201,7 @@ impl Pool {
             Err(guard) => {
                 self.metrics.cache_misses.inc();
                 // Busy drops the guard: a waiting request then tries itself.
-                let (answer, keep) = self.run(search).await?;
+                let (answer, keep) = self.run(millis as f64 / 1000.0, search).await?;
                 if keep {
                     let _ = guard.insert(answer.clone());
                 }

@@ -1,14 +1,18 @@
 //! The routes and their answers: `GET /v1/togyzkumalak`, `POST
-//! /v1/annotate`, the board, `/healthz`, `/metrics`; JSON errors with the
-//! command line's `kind`s for everything else.
+//! /v1/annotate` (streamed as NDJSON), `GET /v1/limits`, the board,
+//! `/healthz`, `/metrics`; JSON errors with the command line's `kind`s for
+//! everything else.
 
+use std::pin::Pin;
 use std::sync::Arc;
-use std::time::Instant;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, MatchedPath, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Extension, MatchedPath, Query, Request, State};
 use axum::http::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER};
+use axum::http::HeaderName;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -16,8 +20,9 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
 use togyz_answer::RequestError;
+use togyz_probe::search::Budget;
 use togyz_probe::Position;
-use tokio::sync::Semaphore;
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::timeout::RequestBodyDeadlineLayer;
 
@@ -55,7 +60,7 @@ pub type Shared = Arc<Inner>;
 
 /// The state of a server with `config` over `tables`.
 pub fn state(config: Config, tables: Tables) -> Shared {
-    let metrics = Arc::new(Metrics::new());
+    let metrics = Arc::new(Metrics::new(config.log_sample));
     let pool = Pool::new(
         config.searches,
         config.queue,
@@ -82,6 +87,7 @@ pub fn router(state: Shared) -> Router {
                 admit_annotation,
             )),
         )
+        .route("/v1/limits", get(limits))
         .route("/healthz", get(|| async { "ok\n" }))
         .route(
             "/metrics",
@@ -118,7 +124,12 @@ pub fn router(state: Shared) -> Router {
             CorsLayer::new()
                 .allow_origin(origin)
                 .allow_methods([Method::GET, Method::POST])
-                .allow_headers([CONTENT_TYPE]),
+                .allow_headers([CONTENT_TYPE])
+                // A busy answer's Retry-After, readable by the site's page.
+                .expose_headers([HeaderName::from_static("retry-after")])
+                // Browsers cap it (Chromium at 2 hours); one preflight a
+                // day at most otherwise.
+                .max_age(Duration::from_secs(86_400)),
         );
     }
     app.with_state(state)
@@ -134,11 +145,18 @@ async fn track(State(state): State<Shared>, req: Request, next: Next) -> Respons
         .to_owned();
     let method = req.method().as_str().to_owned();
     let peer = req.extensions().get::<Peer>().copied();
-    // The path only: a query string may be long, and is the client's.
+    // The path only: a query string may be long, and is the client's. A
+    // CONNECT's target has none: `-`, so that the line splits on spaces.
     let mut path: String = req.uri().path().chars().take(100).collect();
     if req.uri().path().len() > path.len() {
         path.push('…');
     }
+    if path.is_empty() {
+        path.push('-');
+    }
+    // A backstop only: the head, the body, the queue and the work each
+    // have a limit of their own, which together stay under this one, so no
+    // request is known to reach it (docs/http-api.md lists no such 503).
     let limit = state.config.request_timeout();
     let response = match tokio::time::timeout(limit, next.run(req)).await {
         Ok(r) => r,
@@ -183,16 +201,31 @@ fn status_of(kind: Kind) -> StatusCode {
     }
 }
 
-/// 503 with Retry-After: every search slot and the queue are taken.
-fn busy(config: &Config) -> Response {
+/// 503 with Retry-After: every search slot and the queue are taken. The
+/// wait is the time the work queued and running may still take, shared by
+/// the slots.
+fn busy(pool: &Pool) -> Response {
+    let wait = pool.retry_after();
     let mut r = error(
         StatusCode::SERVICE_UNAVAILABLE,
         "busy",
-        "every search slot and the queue behind them are taken: try again later",
+        format!("every search slot and the queue behind them are taken: try again in {wait} s"),
     );
-    let wait = config.search_time.ceil().max(1.0) as u64;
     r.headers_mut().insert(RETRY_AFTER, wait.into());
     r
+}
+
+/// `GET /v1/limits`: what the server allows a request, so that a client
+/// (the board) offers no more.
+async fn limits(State(s): State<Shared>) -> Response {
+    let c = &s.config;
+    let body = serde_json::json!({
+        "search_time": c.search_time,
+        "search_nodes": c.max_search_nodes,
+        "annotate_time": c.annotate_time.as_secs_f64(),
+        "max_body": c.max_body,
+    });
+    json(StatusCode::OK, body.to_string())
 }
 
 /// The query string of `GET /v1/togyzkumalak`.
@@ -224,14 +257,80 @@ fn search_time(config: &Config, text: Option<&str>, default: f64) -> Result<f64,
 }
 
 /// A route's query parameters, or the answer refusing them: 414 for a
-/// query string past [`MAX_QUERY`], 400 for one that does not parse.
+/// query string past [`MAX_QUERY`], 400 for one that does not parse (a
+/// part without `=`, an escape that decodes to no UTF-8 text).
 fn query_of<T>(uri: &Uri, params: Result<Query<T>, QueryRejection>) -> Result<T, Box<Response>> {
     if let Some(r) = too_long(uri) {
         return Err(Box::new(r));
     }
+    if let Err(m) = check_query(uri.query().unwrap_or("")) {
+        return Err(Box::new(error(StatusCode::BAD_REQUEST, "bad_request", m)));
+    }
     params
         .map(|Query(q)| q)
         .map_err(|e| Box::new(error(StatusCode::BAD_REQUEST, "bad_request", e.body_text())))
+}
+
+/// Checks that every `&`-separated part of a query string is `key=value`
+/// with a key, and that both decode (`%XX` escapes, `+` for a space) to
+/// UTF-8 text: the form decoder would read `fen` as an empty FEN and keep
+/// a bad escape as it is, so that `?%zz=1` would be a parameter of no
+/// name and pass unseen.
+fn check_query(query: &str) -> Result<(), String> {
+    let shown = |part: &str| -> String {
+        let mut t: String = part.chars().take(40).collect();
+        if t.len() < part.len() {
+            t.push('…');
+        }
+        t
+    };
+    for part in query.split('&').filter(|p| !p.is_empty()) {
+        let Some((key, value)) = part.split_once('=') else {
+            return Err(format!(
+                "`{}` is no parameter: the query string is key=value&...",
+                shown(part)
+            ));
+        };
+        if key.is_empty() {
+            return Err(format!("`{}`: a parameter has no name", shown(part)));
+        }
+        for text in [key, value] {
+            if !decodes(text) {
+                return Err(format!(
+                    "`{}` does not decode: %XX escapes of UTF-8 text only",
+                    shown(part)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `text`'s `%XX` escapes are all two hex digits and decode, with
+/// the rest, to UTF-8.
+fn decodes(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = b
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok());
+            match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                // from_str_radix takes a sign: `%+1` is no escape.
+                Some(v) if hex.is_some_and(|h| h.bytes().all(|c| c.is_ascii_hexdigit())) => {
+                    out.push(v)
+                }
+                _ => return false,
+            }
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).is_ok()
 }
 
 /// Whether the query string is too long to take.
@@ -307,7 +406,19 @@ async fn position(
             StatusCode::from_u16(answer.0).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
             answer.1.clone(),
         ),
-        Err(Busy) => busy(&s.config),
+        Err(Busy) => busy(&s.pool),
+    }
+}
+
+/// An annotation's place among those in flight: taken by
+/// [`admit_annotation`], handed to the annotation's work, which holds it
+/// (and the body) until it ends, even when its client has gone.
+#[derive(Clone)]
+struct InFlight(Arc<std::sync::Mutex<Option<OwnedSemaphorePermit>>>);
+
+impl InFlight {
+    fn take(&self) -> Option<OwnedSemaphorePermit> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 }
 
@@ -315,13 +426,15 @@ async fn position(
 /// slots and the queue are in flight, else answers 503.
 async fn admit_annotation(
     State(s): State<Shared>,
-    req: axum::extract::Request,
+    mut req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let Ok(_permit) = s.annotations.clone().try_acquire_owned() else {
+    let Ok(permit) = s.annotations.clone().try_acquire_owned() else {
         s.metrics.searches_rejected.inc();
-        return busy(&s.config);
+        return busy(&s.pool);
     };
+    req.extensions_mut()
+        .insert(InFlight(Arc::new(std::sync::Mutex::new(Some(permit)))));
     next.run(req).await
 }
 
@@ -329,16 +442,18 @@ async fn admit_annotation(
 #[derive(Deserialize)]
 struct AnnotateQuery {
     search_time: Option<String>,
+    search_nodes: Option<String>,
     format: Option<String>,
 }
 
-/// `POST /v1/annotate[?search_time=S][&format=ndjson]` with a game record
-/// as the body: what `annotate --json` prints, as one JSON array (or its
-/// lines, NDJSON).
+/// `POST /v1/annotate[?search_time=S|search_nodes=N][&format=ndjson]` with
+/// a game record as the body: what `annotate --json` prints, as one JSON
+/// array, or its lines (NDJSON) each sent as soon as its game is done.
 async fn annotate(
     State(s): State<Shared>,
     uri: Uri,
     headers: HeaderMap,
+    Extension(in_flight): Extension<InFlight>,
     params: Result<Query<AnnotateQuery>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -367,10 +482,31 @@ async fn annotate(
             )
         }
     };
-    // One second a position by default, as `annotate` searches.
+    // One second a position by default, as `annotate` searches; or a
+    // number of nodes, which gives the same answer each time.
     let seconds = match search_time(&s.config, q.search_time.as_deref(), 1.0) {
         Ok(t) => t,
         Err(r) => return *r,
+    };
+    let nodes = match q.search_nodes.as_deref().map(str::trim) {
+        None => None,
+        Some(_) if q.search_time.is_some() => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                "search_time and search_nodes: one or the other",
+            )
+        }
+        Some(text) => match text.parse::<u64>() {
+            Ok(n) if n >= 1 => Some(n.min(s.config.max_search_nodes)),
+            _ => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "bad_request",
+                    format!("search_nodes: `{text}` is not a number of nodes from 1"),
+                )
+            }
+        },
     };
     let ndjson = match q.format.as_deref() {
         None => headers
@@ -387,10 +523,20 @@ async fn annotate(
             )
         }
     };
-    let budget = s.config.limits(seconds).budget();
-    let deadline = Instant::now() + s.config.annotate_time;
+    let limits = s.config.limits(seconds);
+    let budget = match nodes {
+        Some(n) => crate::annotate::node_budget(n, limits.memory),
+        None => limits.budget(),
+    };
+    let annotate_time = s.config.annotate_time;
     let tables = s.tables.clone();
+    let held = in_flight.take();
+    if ndjson {
+        return annotate_streamed(&s, body, budget, annotate_time, held).await;
+    }
     let work = move || -> Result<Vec<u8>, Failure> {
+        let _held = held;
+        let deadline = Instant::now() + annotate_time;
         let mut out = Vec::new();
         crate::annotate::annotate_stream(
             &body[..],
@@ -402,15 +548,9 @@ async fn annotate(
         )?;
         Ok(out)
     };
-    match s.pool.run(work).await {
-        Err(Busy) => busy(&s.config),
+    match s.pool.run(annotate_time.as_secs_f64(), work).await {
+        Err(Busy) => busy(&s.pool),
         Ok(Err(f)) => error(status_of(f.kind), f.kind.name(), f.message),
-        Ok(Ok(lines)) if ndjson => (
-            StatusCode::OK,
-            [(CONTENT_TYPE, "application/x-ndjson")],
-            lines,
-        )
-            .into_response(),
         Ok(Ok(lines)) => {
             // The lines of objects, as one array.
             let mut array = Vec::with_capacity(lines.len() + 2);
@@ -428,6 +568,134 @@ async fn annotate(
             array.push(b']');
             (StatusCode::OK, [(CONTENT_TYPE, "application/json")], array).into_response()
         }
+    }
+}
+
+/// A piece of a streamed annotation: a game's line, or the failure that
+/// ended it.
+type Piece = Result<Bytes, Failure>;
+
+/// Writes each game's line into the channel as the annotation flushes it
+/// (after each game); fails once the client has gone, which stops the
+/// annotation and frees its slot.
+struct LineSender {
+    tx: mpsc::Sender<Piece>,
+    buf: Vec<u8>,
+}
+
+impl std::io::Write for LineSender {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(b);
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let line = Bytes::from(std::mem::take(&mut self.buf));
+        self.tx
+            .blocking_send(Ok(line))
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client has gone"))
+    }
+}
+
+/// The body of a streamed annotation: the pieces as they come; a failure
+/// after the first line is sent as a last line, `{"error", "kind"}`.
+struct Streamed {
+    first: Option<Bytes>,
+    rx: mpsc::Receiver<Piece>,
+}
+
+impl http_body::Body for Streamed {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
+        if let Some(first) = self.first.take() {
+            return Poll::Ready(Some(Ok(http_body::Frame::data(first))));
+        }
+        self.rx.poll_recv(cx).map(|piece| {
+            piece.map(|p| {
+                let data = p.unwrap_or_else(|f| {
+                    let e = RequestError {
+                        error: f.message,
+                        kind: f.kind.name(),
+                    };
+                    Bytes::from(format!("{}\n", e.json()))
+                });
+                Ok(http_body::Frame::data(data))
+            })
+        })
+    }
+}
+
+/// `POST /v1/annotate` as NDJSON: each game's line is sent when its game
+/// is done. The status waits for the first line, so that a record holding
+/// no game is still a 400.
+async fn annotate_streamed(
+    s: &Shared,
+    body: Bytes,
+    budget: Budget,
+    annotate_time: Duration,
+    held: Option<OwnedSemaphorePermit>,
+) -> Response {
+    let (tx, mut rx) = mpsc::channel::<Piece>(4);
+    let tables = s.tables.clone();
+    let work = move || {
+        let _held = held;
+        let deadline = Instant::now() + annotate_time;
+        let mut out = LineSender {
+            tx: tx.clone(),
+            buf: Vec::new(),
+        };
+        let done = crate::annotate::annotate_stream(
+            &body[..],
+            &tables,
+            budget,
+            true,
+            Some(deadline),
+            &mut out,
+        );
+        if let Err(f) = done {
+            // Gone clients read nothing more.
+            let _ = tx.blocking_send(Err(f));
+        }
+    };
+    // The work runs on when the client leaves, until its next line.
+    if s.pool
+        .start(annotate_time.as_secs_f64(), work)
+        .await
+        .is_err()
+    {
+        return busy(&s.pool);
+    }
+    match rx.recv().await {
+        Some(Ok(first)) => {
+            let body = Streamed {
+                first: Some(first),
+                rx,
+            };
+            (
+                StatusCode::OK,
+                [
+                    (CONTENT_TYPE, "application/x-ndjson"),
+                    // nginx passes each line on as it comes.
+                    (HeaderName::from_static("x-accel-buffering"), "no"),
+                ],
+                axum::body::Body::new(body),
+            )
+                .into_response()
+        }
+        Some(Err(f)) => error(status_of(f.kind), f.kind.name(), f.message),
+        None => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "io",
+            "the annotation ended without a word",
+        ),
     }
 }
 

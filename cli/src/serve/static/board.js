@@ -78,12 +78,19 @@
     ply: null, // the game's ply shown, or null off the game's line
     lastUci: null,
     answer: null,
-    back: [], // positions before this one off the game's line: {fen, ply, lastUci}
-    fwd: [],
+    // Every position visited, as a tree: {fen, uci, move, label, ply,
+    // parent, kids, last}; `ply` is the game's ply on the game's line, else
+    // null; `last` the kid visited last, where → goes.
+    root: null,
+    node: null,
+    dirty: true, // the tree changed: the move list is drawn again
     games: [],
     game: null,
     token: 0,
+    loadToken: 0,
     searching: null, // the AbortController of the search under way
+    flipped: false,
+    limits: null, // GET /v1/limits
   };
 
   // ---- the server ----
@@ -151,10 +158,16 @@
   const narrowQuery = window.matchMedia('(max-width: 560px)');
   let G = narrowQuery.matches ? NARROW : WIDE;
 
+  /** The side whose row is drawn on top: North, as South sees the board,
+   * or South when the board is flipped. */
+  const topSide = () => (st.flipped ? 'S' : 'N');
+
   function holeXY(side, hole) {
-    // North's hole 9 is on the left, South's hole 1: as South sees the board.
-    const col = side === 'N' ? 9 - hole : hole - 1;
-    const y = side === 'N' ? G.top : G.top + G.rowH + G.gap;
+    // The top row's hole 9 is on the left, the bottom row's hole 1: as the
+    // bottom row's player sees the board.
+    const top = side === topSide();
+    const col = top ? 9 - hole : hole - 1;
+    const y = top ? G.top : G.top + G.rowH + G.gap;
     return { x: G.x0 + col * G.pitch, y };
   }
 
@@ -172,7 +185,7 @@
       );
       return;
     }
-    const barY = side === 'N' ? 2 : G.top + 2 * G.rowH + G.gap + 24;
+    const barY = side === topSide() ? 2 : G.top + 2 * G.rowH + G.gap + 24;
     svg.appendChild(s('text', { x: 24, y: barY + 23, class: toMove ? 'side big to-move' : 'side big' }, sideName(side)));
     if (toMove) svg.appendChild(s('circle', { cx: 10, cy: barY + 17, r: 7, class: 'turn' }));
     svg.appendChild(
@@ -189,6 +202,7 @@
     svg.replaceChildren();
     svg.setAttribute('viewBox', `0 0 ${G.width} ${G.height}`);
     svg.setAttribute('data-fen', st.fen);
+    svg.setAttribute('data-flipped', st.flipped ? 1 : 0);
     $('fen-out').value = st.fen;
     if (!b) {
       svg.appendChild(s('text', { x: G.width / 2, y: G.height / 2, 'text-anchor': 'middle', class: 'msg' }, 'not a FEN'));
@@ -202,11 +216,11 @@
     }
     const last = st.lastUci ? [square(st.lastUci.slice(0, 2)), square(st.lastUci.slice(2, 4))] : [];
     const isLast = (side, hole, i) => last[i] && last[i].side === side && last[i].hole === hole;
-    // Hole numbers: above North's row (9..1), below South's (1..9).
+    // Hole numbers: above the top row (9..1), below the bottom one (1..9).
     for (let hole = 1; hole <= 9; hole++) {
-      const n = holeXY('N', hole);
+      const n = holeXY(topSide(), hole);
       svg.appendChild(s('text', { x: n.x + G.w / 2, y: G.top - 8, class: 'num' }, hole));
-      const so = holeXY('S', hole);
+      const so = holeXY(other(topSide()), hole);
       svg.appendChild(s('text', { x: so.x + G.w / 2, y: so.y + G.rowH + 17, class: 'num' }, hole));
     }
     for (const side of ['N', 'S']) {
@@ -418,20 +432,40 @@
     return parts.length ? h('span', { class: 'conv', title: words.join(', ') }, parts.join(' ')) : null;
   }
 
-  // ---- navigation ----
+  // ---- navigation: the tree of positions ----
 
-  function current() {
-    return { fen: st.fen, ply: st.ply, lastUci: st.lastUci };
+  /** A position reached by `uci` (`move` in traditional notation) from
+   * `parent`, added to its kids; a root without a parent. */
+  function newNode(fen, parent, extra) {
+    const n = Object.assign({ fen, uci: null, move: null, label: null, ply: null, parent: parent || null, kids: [], last: null }, extra || {});
+    if (parent) parent.kids.push(n);
+    st.dirty = true;
+    return n;
   }
 
-  /** Shows `entry`'s position; `first` is its tables-only answer when
+  function setRoot(fen) {
+    st.root = newNode(fen, null);
+    return st.root;
+  }
+
+  /** The kid a line goes on with: the game's move on the game's line,
+   * else the first played. */
+  const mainKid = (n) => n.kids.find((k) => k.ply !== null) || n.kids[0] || null;
+
+  /** Shows `node`'s position; `first` is its tables-only answer when
    * already asked. */
-  function show(entry, first) {
-    st.fen = entry.fen;
-    st.ply = entry.ply === undefined ? null : entry.ply;
-    st.lastUci = entry.lastUci || null;
+  function show(node, first) {
+    // An exported record is of the line it was made on: gone as the page
+    // moves on.
+    if (node !== st.node) $('export-box').hidden = true;
+    st.node = node;
+    if (node.parent) node.parent.last = node;
+    st.fen = node.fen;
+    st.ply = node.ply;
+    st.lastUci = node.uci;
     st.answer = null;
     renderBoard();
+    if (st.dirty) renderLine();
     renderGameCursor();
     writeHash();
     analyse(first);
@@ -474,77 +508,137 @@
     renderAnswer(b, false);
   }
 
-  function fenAt(ply) {
-    const g = st.game;
-    return ply < g.moves.length ? g.moves[ply].fen_before : g.finalFen;
+  /** The node of the game's ply `ply`. */
+  function gameNode(ply) {
+    let n = st.root;
+    while (n && n.ply !== ply) n = n.kids.find((k) => k.ply !== null) || null;
+    return n;
   }
 
-  function gotoPly(ply, lastUci) {
+  function gotoPly(ply) {
     const g = st.game;
     if (!g) return;
-    ply = Math.max(0, Math.min(g.moves.length, ply));
-    st.back = [];
-    st.fwd = [];
-    show({ fen: fenAt(ply), ply, lastUci: lastUci || null });
+    const n = gameNode(Math.max(0, Math.min(g.moves.length, ply)));
+    if (n) show(n);
   }
 
   function playMove(m) {
-    const g = st.game;
-    if (g && st.ply !== null && st.ply < g.moves.length && m.fen === fenAt(st.ply + 1)) {
-      gotoPly(st.ply + 1, m.uci);
-      return;
-    }
-    st.back.push(current());
-    st.fwd = [];
-    show({ fen: m.fen, ply: null, lastUci: m.uci });
+    const kid = st.node.kids.find((k) => k.fen === m.fen) || newNode(m.fen, st.node, { uci: m.uci, move: m.move });
+    show(kid);
   }
 
   function stepBack() {
-    if (st.game && st.ply !== null) {
-      if (st.ply > 0) gotoPly(st.ply - 1);
-    } else if (st.back.length) {
-      st.fwd.push(current());
-      show(st.back.pop());
-    }
+    if (st.node && st.node.parent) show(st.node.parent);
   }
 
   function stepForward() {
-    if (st.game && st.ply !== null) {
-      if (st.ply < st.game.moves.length) {
-        const next = fenAt(st.ply + 1);
-        const m = (st.answer && st.answer.moves || []).find((x) => x.fen === next);
-        gotoPly(st.ply + 1, m && m.uci);
-      }
-    } else if (st.fwd.length) {
-      st.back.push(current());
-      show(st.fwd.pop());
-    }
+    const n = st.node;
+    if (!n || !n.kids.length) return;
+    // On the game's line, the game's next move; else where → went last.
+    show(n.ply !== null ? mainKid(n) : n.last || n.kids[0]);
   }
 
   function stepFirst() {
-    if (st.game && st.ply !== null) gotoPly(0);
-    else if (st.back.length) {
-      const first = st.back[0];
-      st.fwd = st.fwd.concat([current()], st.back.slice(1).reverse());
-      st.back = [];
-      show(first);
-    }
+    if (st.root && st.node !== st.root) show(st.root);
   }
 
   function stepLast() {
-    if (st.game && st.ply !== null) gotoPly(st.game.moves.length);
-    else if (st.fwd.length) {
-      const last = st.fwd[0];
-      st.back = st.back.concat([current()], st.fwd.slice(1).reverse());
-      st.fwd = [];
-      show(last);
-    }
+    let n = st.node;
+    if (!n) return;
+    const onGame = n.ply !== null;
+    while (n.kids.length) n = onGame ? mainKid(n) : n.last || n.kids[0];
+    if (n !== st.node) show(n);
   }
 
   function backToGame() {
-    if (!st.game) return;
-    const on = [...st.back].reverse().find((e) => e.ply !== null);
-    gotoPly(on ? on.ply : 0);
+    let n = st.node;
+    while (n && n.ply === null) n = n.parent;
+    if (n) show(n);
+  }
+
+  /** The number and side of the move from `parent` to `kid`: the
+   * record's own for a game's move, else the FEN's. */
+  function moveNo(parent, kid) {
+    const f = String(parent.fen).trim().split(/\s+/);
+    const side = f[3] === 'N' ? 'N' : 'S';
+    const m = kid.label && /^([0-9]+)\./.exec(kid.label);
+    return { num: m ? Number(m[1]) : Number(f[4]) || 1, side };
+  }
+
+  /** A move of the tree as a button of the move list: a game's move with
+   * its verdict and mark, as annotate gave them. */
+  function moveButton(n) {
+    const g = st.game;
+    const gm = g && n.ply !== null && n.ply > 0 ? g.moves[n.ply - 1] : null;
+    const text = n.move || '';
+    let b;
+    if (gm) {
+      const e = gm.after;
+      const chip = e
+        ? h('span', { class: `chip ${e.winner === 'S' ? 's' : e.winner === 'N' ? 'n' : 'd'}` },
+          `${e.winner === 'draw' ? '=' : e.winner}${e.dtm !== null && e.dtm !== undefined ? ` ${e.dtm}` : ''}`)
+        : null;
+      b = h(
+        'button',
+        { type: 'button', class: gm.mistake ? 'mv mistake' : 'mv', 'data-ply': n.ply, title: gm.mistake ? `${gm.mistake}${gm.better ? `: ${gm.better}` : ''}` : standing(e) },
+        h('span', { class: 'text' }, text),
+        gm.mistake ? h('span', { class: 'mark' }, '??') : null,
+        chip
+      );
+    } else {
+      b = h('button', { type: 'button', class: 'mv free', 'data-fen': n.fen, title: `play ${text}` }, h('span', { class: 'text' }, text));
+    }
+    b.addEventListener('click', () => show(n));
+    n.button = b;
+    return b;
+  }
+
+  /** The line from `parent` by `kid` on one line of text: its moves,
+   * with the variations on its way in parentheses. */
+  function inlineLine(parent, kid) {
+    const out = h('span', { class: 'line' });
+    let n = parent;
+    let k = kid;
+    let first = true;
+    while (k) {
+      const { num, side } = moveNo(n, k);
+      if (side === 'S' || first) out.appendChild(h('span', { class: 'no' }, side === 'S' ? `${num}.` : `${num}…`));
+      out.appendChild(moveButton(k));
+      if (!first) {
+        for (const o of n.kids.filter((x) => x !== k)) out.appendChild(h('span', { class: 'sub' }, '(', inlineLine(n, o), ')'));
+      }
+      first = false;
+      n = k;
+      k = mainKid(n);
+    }
+    return out;
+  }
+
+  /** The move list: the main line two plies a row, each variation on a
+   * line of its own under the move it replaces. */
+  function renderLine() {
+    st.dirty = false;
+    const list = $('movelist');
+    list.replaceChildren();
+    const wrap = $('line-wrap');
+    wrap.hidden = !st.root || st.root.kids.length === 0;
+    if (wrap.hidden) return;
+    let row = null;
+    let n = st.root;
+    while (n.kids.length) {
+      const kid = mainKid(n);
+      const { num, side } = moveNo(n, kid);
+      if (side === 'S' || !row) {
+        row = h('li', {}, h('span', { class: 'no' }, `${num}.`));
+        if (side === 'N') row.appendChild(h('span', { class: 'mv empty' }, '…'));
+        list.appendChild(row);
+      }
+      row.appendChild(moveButton(kid));
+      const others = n.kids.filter((k) => k !== kid);
+      for (const o of others) list.appendChild(h('li', { class: 'var' }, '(', inlineLine(n, o), ')'));
+      if (others.length) row = null;
+      n = kid;
+    }
   }
 
   // ---- games ----
@@ -576,34 +670,129 @@
     else setBusy(false, '');
   }
 
+  function progress(text) {
+    $('progress').textContent = text;
+    $('progress').hidden = !text;
+  }
+
+  /** The search of an annotation: a number of nodes a position, so that
+   * the same record gets the same verdicts each time (a time would prove
+   * more or less as the machine is busy); none with "tables only". */
+  function annotateSearch() {
+    if (Number($('search-time').value) <= 0) return { query: 'search_time=0', words: 'tables only' };
+    const nodes = (st.limits && st.limits.search_nodes) || 1000000;
+    return { query: `search_nodes=${nodes}`, words: `search up to ${nodes.toLocaleString('en')} nodes a position` };
+  }
+
+  /** Reads the annotation's NDJSON as it comes: each game's line is shown
+   * as soon as the server has annotated it, the first readable game on
+   * the board at once. */
   async function loadRecord(text, then) {
+    const token = ++st.loadToken;
     setBusy(true, 'Annotating the game…');
     showError('');
-    // Searches of a whole game add up: at most 1 s a position.
-    const seconds = Math.min(1, Number($('search-time').value));
-    const j = await getJson(`v1/annotate?search_time=${seconds}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-      body: text,
-    });
-    const games = Array.isArray(j) ? j : j && Array.isArray(j.games) ? j.games : j && j.moves ? [j] : [];
-    if (games.length === 0) {
+    const search = annotateSearch();
+    const started = performance.now();
+    const secs = () => ((performance.now() - started) / 1000).toFixed(1);
+    progress(`Annotating (${search.words})…`);
+    let r;
+    try {
+      r = await fetch(`v1/annotate?${search.query}&format=ndjson`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+        body: text,
+      });
+    } catch (e) {
       restore();
-      showError(`The record could not be read: ${(j && j.error) || 'no game in it'}`);
+      progress('');
+      showError(`The record could not be read: the server cannot be reached (${e.message})`);
       return;
     }
-    st.games = games;
+    if (!r.ok) {
+      let j = {};
+      try {
+        j = await r.json();
+      } catch (e) {
+        j = { error: `the server answered ${r.status}` };
+      }
+      const retry = r.status === 503 && r.headers.get('Retry-After');
+      restore();
+      progress('');
+      showError(`The record could not be read: ${j.error || 'no game in it'}${retry ? `; retry in ${retry} s` : ''}`);
+      return;
+    }
+    st.games = [];
     const select = $('game-select');
     select.replaceChildren();
-    games.forEach((g, i) => {
+    select.hidden = true;
+    let plies = 0;
+    let shown = false;
+    let failure = '';
+    const take = async (line) => {
+      if (!line.trim()) return;
+      let g;
+      try {
+        g = JSON.parse(line);
+      } catch (e) {
+        return;
+      }
+      if (!g.game) {
+        // The server's last line when the annotation failed on the way.
+        failure = g.error || 'the annotation stopped';
+        return;
+      }
+      st.games.push(g);
+      plies += g.plies || 0;
+      const i = st.games.length - 1;
       const t = g.tags || {};
-      const who = t.White || t.Black ? `${t.White || '?'} – ${t.Black || '?'}` : 'moves';
+      const who = t.White || t.Black ? `${t.White || '?'} – ${t.Black || '?'}` : t.Event || 'moves';
       select.appendChild(h('option', { value: i }, `Game ${g.game || i + 1}: ${who}${g.result ? `, ${g.result}` : ''}${g.error ? ' (error)' : ''}`));
-    });
-    select.hidden = games.length < 2;
-    const first = games.findIndex((g) => !g.error);
-    select.value = String(Math.max(first, 0));
-    await selectGame(Math.max(first, 0), then);
+      select.hidden = st.games.length < 2;
+      progress(`Annotating (${search.words}): ${st.games.length} game${st.games.length === 1 ? '' : 's'} so far, ${plies} plies, ${secs()} s…`);
+      if (!shown && !g.error) {
+        shown = true;
+        select.value = String(i);
+        await selectGame(i, then);
+      }
+    };
+    const reader = r.body.getReader();
+    const decoder = new TextDecoder();
+    let buf = '';
+    for (;;) {
+      let chunk;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        failure = `the connection broke (${e.message})`;
+        break;
+      }
+      if (token !== st.loadToken) {
+        reader.cancel().catch(() => {});
+        return;
+      }
+      if (chunk.done) break;
+      buf += decoder.decode(chunk.value, { stream: true });
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        await take(line);
+      }
+    }
+    await take(buf + decoder.decode());
+    const n = st.games.length;
+    progress(n ? `${n} game${n === 1 ? '' : 's'}, ${plies} plies, annotated in ${secs()} s (${search.words}).` : '');
+    if (!shown) {
+      if (n) {
+        select.value = '0';
+        await selectGame(0);
+      } else {
+        restore();
+        showError(`The record could not be read: ${failure || 'no game in it'}`);
+        return;
+      }
+    }
+    if (failure) showError(`The annotation stopped after ${n} game${n === 1 ? '' : 's'}: ${failure}`);
   }
 
   async function selectGame(i, then) {
@@ -635,6 +824,13 @@
       finalFen = m.fen;
     }
     st.game = { json: j, moves, texts, start, finalFen, index: i };
+    // The game's line in the tree: ply 0 at the root.
+    let n = setRoot(start);
+    n.ply = 0;
+    moves.forEach((m, k) => {
+      const fen = k + 1 < moves.length ? moves[k + 1].fen_before : finalFen;
+      n = newNode(fen, n, { uci: m.uci || null, move: texts[k].replace(/X/g, 'x'), label: m.label, ply: k + 1 });
+    });
     renderGame();
     $('game').hidden = false;
     if (then) then();
@@ -683,40 +879,25 @@
     });
     strip.appendChild(s('rect', { id: 'strip-cursor', x: 0, y: 7, width: cw, height: 24, class: 'cursor' }));
 
-    // The move list, two plies a row.
-    const list = $('movelist');
-    list.replaceChildren();
-    let row = null;
-    g.moves.forEach((m, k) => {
-      const north = /^[0-9]+\.\.\./.test(m.label);
-      const number = String(m.label).match(/^[0-9]+/);
-      if (!north || !row) {
-        row = h('li', {}, h('span', { class: 'no' }, `${number ? number[0] : k + 1}.`));
-        if (north) row.appendChild(h('span', { class: 'mv empty' }, '…'));
-        list.appendChild(row);
-      }
-      const e = m.after;
-      const chip = e
-        ? h('span', { class: `chip ${e.winner === 'S' ? 's' : e.winner === 'N' ? 'n' : 'd'}` },
-          `${e.winner === 'draw' ? '=' : e.winner}${e.dtm !== null && e.dtm !== undefined ? ` ${e.dtm}` : ''}`)
-        : null;
-      const b = h(
-        'button',
-        { type: 'button', class: m.mistake ? 'mv mistake' : 'mv', 'data-ply': k + 1, title: m.mistake ? `${m.mistake}${m.better ? `: ${m.better}` : ''}` : standing(e) },
-        h('span', { class: 'text' }, g.texts[k]),
-        m.mistake ? h('span', { class: 'mark' }, '??') : null,
-        chip
-      );
-      b.addEventListener('click', () => gotoPly(k + 1));
-      row.appendChild(b);
-    });
+    st.dirty = true;
   }
 
   function renderGameCursor() {
     const g = st.game;
     $('to-game').hidden = !g || st.ply !== null;
-    if (!g) return;
     for (const b of document.querySelectorAll('#movelist .mv.current')) b.classList.remove('current');
+    const b = st.node && st.node.button;
+    if (b && b.isConnected) {
+      b.classList.add('current');
+      // Scroll the list only, never the page.
+      const list = $('movelist');
+      const row = b.closest('li') || b;
+      if (row.offsetTop < list.scrollTop) list.scrollTop = row.offsetTop;
+      else if (row.offsetTop + row.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = row.offsetTop + row.offsetHeight - list.clientHeight;
+      }
+    }
+    if (!g) return;
     const cursor = $('strip-cursor');
     const note = $('move-note');
     if (st.ply === null) {
@@ -727,17 +908,6 @@
     if (cursor) {
       cursor.setAttribute('visibility', 'visible');
       cursor.setAttribute('x', String((st.ply * 400) / (g.moves.length + 1)));
-    }
-    const b = document.querySelector(`#movelist .mv[data-ply="${st.ply}"]`);
-    if (b) {
-      b.classList.add('current');
-      // Scroll the list only, never the page.
-      const list = $('movelist');
-      const row = b.parentElement;
-      if (row.offsetTop < list.scrollTop) list.scrollTop = row.offsetTop;
-      else if (row.offsetTop + row.offsetHeight > list.scrollTop + list.clientHeight) {
-        list.scrollTop = row.offsetTop + row.offsetHeight - list.clientHeight;
-      }
     }
     if (st.ply === 0) {
       $('movelist').scrollTop = 0;
@@ -763,7 +933,18 @@
    * write them (read off the FENs, not computed). */
   function recordOf(start, texts, withKazans) {
     if (start === START) return texts.join(' ');
-    return `[FEN "${start}"]\n\n${withKazans.join(' ')}\n`;
+    // Numbered from the FEN's move number, as PlayOK numbers such a game.
+    const f = start.trim().split(/\s+/);
+    let num = Number(f[4]) || 1;
+    let side = f[3] === 'N' ? 'N' : 'S';
+    const words = [];
+    withKazans.forEach((t, k) => {
+      if (side === 'S' || k === 0) words.push(side === 'S' ? `${num}.` : `${num}...`);
+      words.push(t);
+      if (side === 'N') num += 1;
+      side = side === 'S' ? 'N' : 'S';
+    });
+    return `[FEN "${start}"]\n\n${words.join(' ')}\n`;
   }
 
   function urlMoves(g) {
@@ -815,18 +996,21 @@
       await loadRecord(record, () => {
         const ply = p.ply !== undefined ? Number(p.ply) : null;
         if (fen && ply === null) {
-          st.back = [{ fen: st.game.finalFen, ply: st.game.moves.length, lastUci: null }];
-          st.fwd = [];
-          show({ fen, ply: null });
+          // A position off the game: after the game's end, as far as the
+          // link tells.
+          show(newNode(fen, gameNode(st.game.moves.length)));
         } else gotoPly(Number.isFinite(ply) && ply !== null ? ply : st.game.moves.length);
       });
       return;
     }
+    leaveGame();
+    show(setRoot(p.fen ? dec(p.fen) : START));
+  }
+
+  function leaveGame() {
     st.game = null;
     $('game').hidden = true;
-    st.back = [];
-    st.fwd = [];
-    show({ fen: p.fen ? dec(p.fen) : START, ply: null });
+    progress('');
   }
 
   // ---- input ----
@@ -857,19 +1041,25 @@
       // as it was, with the server's message.
       const a = await ask(fen, 0, moves);
       if (isError(a)) {
-        showError(`${a.error || 'no answer'}${a.move_index !== undefined ? ` (move ${a.move_index + 1})` : ''}`);
+        // `move_index` is 1-based already, as the message's "move 2 of 2".
+        showError(`${a.error || 'no answer'}${a.move_index !== undefined ? ` (move ${a.move_index})` : ''}`);
         return;
       }
-      st.game = null;
-      $('game').hidden = true;
-      st.fwd = [];
+      leaveGame();
+      let node = setRoot(a.start || fen);
       if (moves.length === 0) {
-        st.back = [];
-        show({ fen, ply: null }, a);
+        show(node, a);
         return;
       }
-      st.back = [{ fen: a.start || fen, ply: null, lastUci: null }];
-      show({ fen: a.position || a.fen, ply: null });
+      // The moves as a line of the move list: each one's position and
+      // UCI from the server's list of the position before.
+      for (const text of a.played || []) {
+        const b = await ask(node.fen, 0);
+        const m = (b.moves || []).find((x) => x.move === text);
+        if (!m) break;
+        node = newNode(m.fen, node, { uci: m.uci, move: m.move });
+      }
+      show(node);
       return;
     }
     await loadRecord(text);
@@ -881,12 +1071,22 @@
       loadText($('paste').value);
     });
     $('start').addEventListener('click', () => {
-      st.game = null;
-      $('game').hidden = true;
-      st.back = [];
-      st.fwd = [];
+      leaveGame();
       showError('');
-      show({ fen: START, ply: null });
+      show(setRoot(START));
+    });
+    $('flip').addEventListener('click', () => {
+      st.flipped = !st.flipped;
+      $('flip').setAttribute('aria-pressed', st.flipped ? 'true' : 'false');
+      renderBoard();
+    });
+    $('copy-fen').addEventListener('click', () => copyText(st.fen, $('copy-note'), 'FEN copied'));
+    $('export').addEventListener('click', () => {
+      const text = exportRecord();
+      const box = $('export-box');
+      box.value = text;
+      box.hidden = false;
+      copyText(text, $('copy-note'), 'record copied');
     });
     $('search-time').addEventListener('change', () => analyse());
     narrowQuery.addEventListener('change', () => {
@@ -901,9 +1101,7 @@
     $('to-game').addEventListener('click', backToGame);
     $('share').addEventListener('click', (e) => {
       e.preventDefault();
-      const url = location.href;
-      if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
-      $('paste').value = url;
+      copyText(location.href, $('copy-note'), 'link copied');
     });
     document.addEventListener('keydown', (e) => {
       const tag = (e.target && e.target.tagName) || '';
@@ -918,7 +1116,81 @@
       if (location.hash !== st.hash) applyParams(readParams(location.hash));
     });
     const params = Object.assign(readParams(location.search), readParams(location.hash));
-    applyParams(params);
+    readLimits().then(() => applyParams(params));
+  }
+
+  /** What the server allows (GET /v1/limits): the search times past its
+   * cap are not offered, since it would answer them in its own time. */
+  async function readLimits() {
+    const j = await getJson('v1/limits');
+    if (!j || typeof j.search_time !== 'number') return;
+    st.limits = j;
+    const select = $('search-time');
+    const chosen = Number(select.value);
+    for (const o of [...select.options]) if (Number(o.value) > j.search_time) o.remove();
+    const values = [...select.options].map((o) => Number(o.value));
+    if (j.search_time > 0 && !values.includes(j.search_time)) {
+      select.appendChild(h('option', { value: j.search_time }, `${j.search_time} s`));
+    }
+    if (chosen > j.search_time) select.value = String(j.search_time);
+  }
+
+  /** Copies `text`, and says so in `note` for a moment (or that the
+   * browser would not). */
+  async function copyText(text, note, done) {
+    let ok = false;
+    try {
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        await navigator.clipboard.writeText(text);
+        ok = true;
+      }
+    } catch (e) {
+      ok = false;
+    }
+    note.textContent = ok ? done : 'the browser would not copy: select it and copy';
+    note.hidden = false;
+    clearTimeout(copyText.timer);
+    copyText.timer = setTimeout(() => {
+      note.hidden = true;
+    }, 2500);
+  }
+
+  /** The line shown (from the first position through this one, and on
+   * as → would go) as a record in PlayOK's text: a `[FEN]` tag for a
+   * set-up position, each move numbered, the mover's kazan after each
+   * move that adds to it, `X` for a tuzdyk. `annotate` reads it back. */
+  function exportRecord() {
+    const path = [];
+    for (let n = st.node; n && n.parent; n = n.parent) path.unshift(n);
+    let n = st.node;
+    while (n && n.kids.length) {
+      n = n.ply !== null ? mainKid(n) : n.last || n.kids[0];
+      path.push(n);
+    }
+    const start = st.root.fen;
+    const tags = ['[Event "togyz-tb analysis board"]'];
+    const g = st.game && st.game.json;
+    if (g && g.tags) {
+      for (const k of ['White', 'Black', 'Date']) if (g.tags[k]) tags.push(`[${k} "${String(g.tags[k]).replace(/"/g, "'")}"]`);
+    }
+    if (start !== START) tags.push(`[FEN "${start}"]`);
+    const words = [];
+    // Numbered on from the first move's number, as a record must be.
+    const first = path.length ? moveNo(path[0].parent, path[0]) : { num: 1, side: 'S' };
+    path.forEach((node, k) => {
+      const before = parseFen(node.parent.fen);
+      const after = parseFen(node.fen);
+      const ply = k + (first.side === 'N' ? 1 : 0);
+      const num = first.num + Math.floor(ply / 2);
+      const side = ply % 2 === 0 ? 'S' : 'N';
+      if (side === 'S' || words.length === 0) words.push(side === 'S' ? `${num}.` : `${num}...`);
+      let text = String(node.move || '').replace(/x$/, 'X');
+      if (before && after && after.kazan[before.side] !== before.kazan[before.side] && !/X$/.test(text)) {
+        text += `(${after.kazan[before.side]})`;
+      }
+      words.push(text);
+    });
+    return `${tags.join('\n')}\n\n${words.join(' ')}${words.length ? ' ' : ''}*\n`;
   }
 
   init();
