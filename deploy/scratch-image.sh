@@ -37,7 +37,7 @@ VOLUME ["/tables"]
 USER 10001:10001
 EXPOSE 9000
 ENTRYPOINT ["/togyz-probe", "serve", "--bind", "0.0.0.0:9000"]
-CMD ["--search-time", "10", "--searches", "2", "--search-memory", "442M"]
+CMD ["--search-time", "10", "--searches", "2", "--search-memory", "509M"]
 EOF
 podman build --quiet -t "$image" -f "$ctx/Containerfile" "$ctx" >/dev/null
 echo "image $image: $(podman image inspect "$image" --format '{{.Size}}') bytes, its files:"

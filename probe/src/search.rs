@@ -639,16 +639,17 @@ impl<'a> Solver<'a> {
                 .map(|(sides, table)| {
                     table.next_search();
                     // A thread whose question is settled takes up the
-                    // other's, its guides in the other order, where a core
-                    // would idle: only with a core to spare for it beside
-                    // the other provers (on 2 cores, a third thread took
-                    // time from the one it helped), and only under a time
-                    // limit (with a node limit the answer must not depend
-                    // on which thread ends first).
+                    // other's, its guides in the other order, where its
+                    // core would idle: only when the provers left running
+                    // do not fill the cores (on 2 cores beside the graph's
+                    // thread, a helper took time from the thread it
+                    // helped), and only under a time limit (with a node
+                    // limit the answer must not depend on which thread
+                    // ends first).
                     let help = (sides.len() == 1
                         && node_limit == u64::MAX
                         && deadline.is_some()
-                        && cores > threads)
+                        && cores >= threads)
                         .then(|| sides[0].opponent());
                     s.spawn(move || {
                         dfpn(

@@ -169,6 +169,27 @@ fn proof_numbers_alone_are_sound_and_prove_all_three_values() {
 }
 
 #[test]
+fn two_threads_under_a_time_limit_help_each_other_soundly() {
+    // No graph and no node limit: a df-pn thread whose question is
+    // settled takes up the other's (on a machine with 2 cores or more), in
+    // its own table with its guides in the other order.
+    let budget = Budget {
+        time: Some(Duration::from_millis(300)),
+        nodes: None,
+        tt_entries: 1 << 14,
+        graph_positions: 0,
+        dfs: false,
+        dfpn: true,
+        dfpn_threads: 2,
+    };
+    let (proven, open) = run(budget, 60, 8);
+    assert!(
+        proven.iter().all(|&c| c > 3),
+        "proven {proven:?}, open {open}"
+    );
+}
+
+#[test]
 fn proof_numbers_with_a_tiny_table_over_many_slices_stay_sound() {
     // Far more nodes than the first slice, in a table that keeps almost
     // nothing: the two questions take turns many times, and entries are

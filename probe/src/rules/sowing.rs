@@ -2,7 +2,7 @@
 //! the cycle-index form the generator works in. Reached through
 //! [`crate::raw`]: for the generator, no stability promise.
 //!
-//! `generator/src/retro.rs` (the un-move generator) inverts [`sow`],
+//! `generator/src/solve/unmove.rs` (the un-move generator) inverts [`sow`],
 //! [`landing`] and [`tuzdyk_allowed`]; its test
 //! `unmoves_invert_quiet_moves` checks, edge for edge, every un-move against
 //! these forward moves.
