@@ -664,6 +664,50 @@ mod tests {
     }
 
     #[test]
+    fn units_are_cut_along_the_kazan_axis_to_fit_the_bound() {
+        let all = |max: u32| (1..=max).collect::<Vec<_>>();
+        for metric in [Metric::Dtm, Metric::Dtc] {
+            let uncut = plan(metric, &all(14), 14, 2, 1, W, None, |_| 0);
+            assert_eq!(uncut.parts, (1, 0));
+            // A bound with room for whole units changes nothing.
+            let roomy = plan(metric, &all(14), 14, 2, 1, W, Some(u64::MAX / 4), |_| 0);
+            assert_eq!(roomy, uncut);
+            let cut = plan(metric, &all(14), 14, 2, 1, W, Some(16_000_000_000), |_| 0);
+            assert!(cut.memory < uncut.memory, "{metric:?}");
+            assert!(
+                cut.parts.0 > 1 && cut.parts.1 > 0,
+                "{metric:?} {:?}",
+                cut.parts
+            );
+            // Positions, disk and time do not depend on the cut.
+            assert_eq!((cut.positions, cut.disk), (uncut.positions, uncut.disk));
+        }
+        // The 14-stone DTC level's biggest unit: fewer pairs, less memory;
+        // whole when the budget allows, one pair when nothing fits.
+        let u = UnitId::of(1);
+        let memory = |pairs| unit_memory(Metric::Dtc, 14, u, W, KazanCut::pairs(pairs).unwrap());
+        assert!((1..8).all(|p| memory(p) < memory(p + 1)));
+        assert_eq!(
+            memory(8),
+            unit_memory(Metric::Dtc, 14, u, W, KazanCut::WHOLE)
+        );
+        let pick = |budget| pick_cut(Metric::Dtc, 14, u, W, budget, 1);
+        assert_eq!(pick(memory(8)), KazanCut::WHOLE);
+        assert_eq!(pick(memory(3)), KazanCut::pairs(3).unwrap());
+        assert_eq!(pick(memory(3) - 1), KazanCut::pairs(2).unwrap());
+        assert_eq!(pick(0), KazanCut::pairs(1).unwrap());
+        // Two threads share the budget, else the unit runs alone.
+        assert_eq!(
+            pick_cut(Metric::Dtc, 14, u, W, 2 * memory(3), 2),
+            KazanCut::pairs(3).unwrap()
+        );
+        assert_eq!(
+            pick_cut(Metric::Dtc, 14, u, W, memory(3), 2),
+            KazanCut::pairs(3).unwrap()
+        );
+    }
+
+    #[test]
     fn the_dtc_plans_use_the_dtc_model() {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
         let dtc = |max| plan(Metric::Dtc, &all(max), max, 2, 1, W, None, |_| 0);
