@@ -107,23 +107,30 @@ impl Frontier {
         }
     }
 
-    /// `node` is won in `dist` for the splits in `mask`.
+    /// `node` is won in `dist` for the splits in `mask` (those of the
+    /// part kept).
     #[inline]
     pub(crate) fn win(&mut self, dist: u32, node: u32, mask: u64) {
-        Self::push(&mut self.wins, dist, node, mask & self.keep)
+        let mask = mask & self.keep;
+        if mask != 0 {
+            Self::push(&mut self.wins, dist, node, mask)
+        }
     }
 
-    /// `node` is lost in `dist` for the splits in `mask`.
+    /// `node` is lost in `dist` for the splits in `mask` (those of the
+    /// part kept).
     #[inline]
     pub(crate) fn loss(&mut self, dist: u32, node: u32, mask: u64) {
-        Self::push(&mut self.losses, dist, node, mask & self.keep)
+        let mask = mask & self.keep;
+        if mask != 0 {
+            Self::push(&mut self.losses, dist, node, mask)
+        }
     }
 
+    /// Pushes a non-empty `mask` of the part's splits (the core's own
+    /// pushes, which stay within the part).
     #[inline]
     fn push(bucket: &mut Vec<Vec<(u32, u64)>>, dist: u32, node: u32, mask: u64) {
-        if mask == 0 {
-            return;
-        }
         let d = dist as usize;
         if bucket.len() <= d {
             bucket.resize_with(d + 1, Vec::new);
@@ -229,8 +236,8 @@ impl<'a, P: Policy> Unit<'a, P> {
     /// each closed under `j -> n - j`, together every offset once), one
     /// after the other: after each, `done` is given the unit and the
     /// part's mask, and reads the part's states ([`Unit::part_states`]).
-    /// The quiet-move graph is built with the first part and freed after
-    /// the last.
+    /// The quiet-move graph is built with the first part and freed before
+    /// `done` is given the last.
     ///
     /// # Panics
     ///
@@ -249,12 +256,20 @@ impl<'a, P: Policy> Unit<'a, P> {
                     self.seed_side(side)?;
                 }
             }
-            self.propagate_all()?;
+            if self.kp == self.k {
+                self.propagate_all::<true>()?;
+            } else {
+                self.propagate_all::<false>()?;
+            }
+            if i + 1 == parts.len() {
+                // The graph is done with: free it before the last part's
+                // values are copied out (for a whole unit, before any
+                // values are made).
+                self.preds = Vec::new();
+                self.pred_off = Vec::new();
+            }
             done(self, part)?;
         }
-        // The graph is done with: free it before the values are used.
-        self.preds = Vec::new();
-        self.pred_off = Vec::new();
         Ok(())
     }
 
@@ -277,18 +292,20 @@ impl<'a, P: Policy> Unit<'a, P> {
         self.frontier = Frontier::new(part);
     }
 
-    /// Propagates the frontier in order of distance to the fixed point.
-    fn propagate_all(&mut self) -> Result<(), SolveError> {
+    /// Propagates the frontier in order of distance to the fixed point;
+    /// `WHOLE` when the part is the whole unit (a state's slot is its
+    /// kazan offset: no lookup).
+    fn propagate_all<const WHOLE: bool>(&mut self) -> Result<(), SolveError> {
         let mut d = 0usize;
         while d < self.frontier.wins.len().max(self.frontier.losses.len()) {
             if let Some(batch) = self.frontier.losses.get_mut(d).map(std::mem::take) {
                 for (node, mask) in batch {
-                    self.propagate_loss(node, mask, d as u32)?;
+                    self.propagate_loss::<WHOLE>(node, mask, d as u32)?;
                 }
             }
             if let Some(batch) = self.frontier.wins.get_mut(d).map(std::mem::take) {
                 for (node, mask) in batch {
-                    self.propagate_win(node, mask, d as u32)?;
+                    self.propagate_win::<WHOLE>(node, mask, d as u32)?;
                 }
             }
             d += 1;
@@ -394,7 +411,12 @@ impl<'a, P: Policy> Unit<'a, P> {
 
     /// Node `node` is lost in `d` for the splits in `mask`: every quiet
     /// predecessor not resolved as well wins in `d + 1`.
-    fn propagate_loss(&mut self, node: u32, mask: u64, d: u32) -> Result<(), SolveError> {
+    fn propagate_loss<const WHOLE: bool>(
+        &mut self,
+        node: u32,
+        mask: u64,
+        d: u32,
+    ) -> Result<(), SolveError> {
         let step = P::win_after(d)?;
         let pmask = self.reverse(mask);
         let kp = self.kp;
@@ -404,12 +426,13 @@ impl<'a, P: Policy> Unit<'a, P> {
             let at = pred as usize * kp;
             let mut won = 0u64;
             for j in bits(pmask) {
-                if P::take_win(&mut self.state[at + self.slot[j & 63] as usize], step)? {
+                let at_j = at + self.slot::<WHOLE>(j);
+                if P::take_win(&mut self.state[at_j], step)? {
                     won |= 1 << j;
                 }
             }
             if won != 0 {
-                self.frontier.win(d + 1, pred, won);
+                Frontier::push(&mut self.frontier.wins, d + 1, pred, won);
             }
         }
         Ok(())
@@ -419,10 +442,15 @@ impl<'a, P: Policy> Unit<'a, P> {
     /// `mask`: for those still won in `d`, refutes one quiet move of every
     /// predecessor; one left with none is lost (its slowest refutation, as
     /// distances come in order).
-    fn propagate_win(&mut self, node: u32, mask: u64, d: u32) -> Result<(), SolveError> {
+    fn propagate_win<const WHOLE: bool>(
+        &mut self,
+        node: u32,
+        mask: u64,
+        d: u32,
+    ) -> Result<(), SolveError> {
         let (k, kp) = (self.k, self.kp);
         let at = node as usize * kp;
-        let live = if kp == k {
+        let live = if WHOLE {
             P::live_wins(&mut self.state[at..at + k], mask, d)
         } else {
             for j in bits(mask) {
@@ -445,17 +473,29 @@ impl<'a, P: Policy> Unit<'a, P> {
             let at = pred as usize * kp;
             let mut lost = 0u64;
             for j in bits(pmask) {
-                match P::refute(&mut self.state[at + self.slot[j & 63] as usize], step, d)? {
+                let at_j = at + self.slot::<WHOLE>(j);
+                match P::refute(&mut self.state[at_j], step, d)? {
                     Some(dist) if dist == d + 1 => lost |= 1 << j,
-                    Some(dist) => self.frontier.loss(dist, pred, 1 << j),
+                    Some(dist) => Frontier::push(&mut self.frontier.losses, dist, pred, 1 << j),
                     None => {}
                 }
             }
             if lost != 0 {
-                self.frontier.loss(d + 1, pred, lost);
+                Frontier::push(&mut self.frontier.losses, d + 1, pred, lost);
             }
         }
         Ok(())
+    }
+
+    /// Where kazan offset `j` of the part sits among a board's states:
+    /// `j` itself when the part is the whole unit.
+    #[inline]
+    fn slot<const WHOLE: bool>(&self, j: usize) -> usize {
+        if WHOLE {
+            j
+        } else {
+            self.slot[j & 63] as usize
+        }
     }
 
     /// Where the quiet predecessors of `node` are in `preds`.

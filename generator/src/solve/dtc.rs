@@ -219,11 +219,16 @@ fn solve_unit_into<T: Cell>(
     let layout = Layout::new(n);
     let k = layout.kazans() as usize;
     let configs = unit.configs();
-    let mut values: Vec<Vec<T>> = configs
-        .iter()
-        .map(|&id| vec![T::default(); layout.config_boards(id) as usize * k])
-        .collect();
+    // Made when the first part is solved: for a whole unit, once its
+    // graph is freed.
+    let mut values: Vec<Vec<T>> = Vec::new();
     u.solve_parts(&cut.parts(n), |u, part| {
+        if values.is_empty() {
+            values = configs
+                .iter()
+                .map(|&id| vec![T::default(); layout.config_boards(id) as usize * k])
+                .collect();
+        }
         for (side, out) in values.iter_mut().enumerate() {
             write_part(u.part_states(side), part, k, out)?;
         }
@@ -377,6 +382,13 @@ impl<T> Dtc<'_, T> {
 /// board in ascending offset) into `out` (board-major, `k` a board).
 fn write_part<T: Cell>(states: &[T], part: u64, k: usize, out: &mut [T]) -> Result<(), DtcError> {
     let kp = part.count_ones() as usize;
+    if kp == k {
+        for (o, &s) in out.iter_mut().zip(states) {
+            // Unresolved at the fixed point: a draw (packed 0).
+            *o = cell(s.into().saturating_sub(RESOLVED))?;
+        }
+        return Ok(());
+    }
     for (cells, s) in out.chunks_mut(k).zip(states.chunks(kp)) {
         for (j, &s) in bits(part).zip(s) {
             // Unresolved at the fixed point: a draw (packed 0).

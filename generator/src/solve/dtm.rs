@@ -101,12 +101,30 @@ pub fn solve_unit(
     let layout = Layout::new(n);
     let k = layout.kazans() as usize;
     let configs = unit.configs();
-    // One byte a position until a distance needs two.
-    let mut values: Vec<LevelValues> = configs
-        .iter()
-        .map(|&id| LevelValues::Narrow(vec![0; layout.config_boards(id) as usize * k]))
-        .collect();
-    u.solve_parts(&cut.parts(n), |u, part| {
+    // One byte a position until a distance needs two; made when the first
+    // part is solved: for a whole unit, once its graph is freed.
+    let mut values: Vec<LevelValues> = Vec::new();
+    let parts = cut.parts(n);
+    let whole = parts.len() == 1;
+    u.solve_parts(&parts, |u, part| {
+        if whole {
+            // Every split at once, in the narrowest cells that hold them.
+            for side in 0..configs.len() {
+                let states = u.part_states(side);
+                values.push(match side_values::<u8>(states) {
+                    Ok(v) => LevelValues::Narrow(v),
+                    Err(SolveError::CellTooNarrow) => LevelValues::Wide(side_values(states)?),
+                    Err(e) => return Err(e),
+                });
+            }
+            return Ok(());
+        }
+        if values.is_empty() {
+            values = configs
+                .iter()
+                .map(|&id| LevelValues::Narrow(vec![0; layout.config_boards(id) as usize * k]))
+                .collect();
+        }
         for (side, out) in values.iter_mut().enumerate() {
             write_part(u.part_states(side), part, k, out);
         }
@@ -328,6 +346,26 @@ fn fold_exit<T: Cell>(
     }
 }
 
+/// The final values of one side of a unit solved whole (board-major), in
+/// cells of type `T`.
+fn side_values<T: Cell>(states: &[u32]) -> Result<Vec<T>, SolveError> {
+    states
+        .iter()
+        .map(|&s| T::from_packed(packed(s)).ok_or(SolveError::CellTooNarrow))
+        .collect()
+}
+
+/// The packed value of a final state.
+#[inline]
+fn packed(s: u32) -> u16 {
+    let v = match kind(s) {
+        WIN => Value::Win(s & DIST_MASK),
+        LOSS => Value::Loss(s & DIST_MASK),
+        _ => Value::Draw,
+    };
+    v.pack().expect("distances are bounded by MAX_DIST")
+}
+
 /// Writes the final values of one side of a unit for the kazan part
 /// `part` just solved (`states`, board-major, the part's splits of a
 /// board in ascending offset) into `out` (board-major, `k` a board),
@@ -336,13 +374,7 @@ fn write_part(states: &[u32], part: u64, k: usize, out: &mut LevelValues) {
     let kp = part.count_ones() as usize;
     for (b, s) in states.chunks(kp).enumerate() {
         for (j, &s) in bits(part).zip(s) {
-            let v = match kind(s) {
-                WIN => Value::Win(s & DIST_MASK),
-                LOSS => Value::Loss(s & DIST_MASK),
-                _ => Value::Draw,
-            };
-            let packed = v.pack().expect("distances are bounded by MAX_DIST");
-            out.set(b * k + j, packed);
+            out.set(b * k + j, packed(s));
         }
     }
 }
