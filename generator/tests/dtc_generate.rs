@@ -11,7 +11,7 @@ use togyz_gen::files::work;
 use togyz_gen::files::write::write_table;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
-use togyz_gen::solve::unit::level_units;
+use togyz_gen::solve::unit::{level_units, KazanCut};
 use togyz_probe::raw::format::file_name;
 use togyz_probe::Metric;
 
@@ -131,7 +131,7 @@ fn assemble_writes_dtc_tables_from_dtc_units() {
         std::fs::create_dir_all(&dir).unwrap();
         work::claim_metric(&dir, Metric::Dtc).unwrap();
         for u in level_units(n) {
-            let unit = dtc::solve_unit(n, &lower, u, &progress).unwrap();
+            let unit = dtc::solve_unit(n, &lower, u, KazanCut::WHOLE, &progress).unwrap();
             work::write_unit(&dir, n, u, &unit.values).unwrap();
         }
         lower

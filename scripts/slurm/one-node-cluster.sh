@@ -81,6 +81,18 @@ test_array() {
     cmp "$out/togyz-$n.tkb" "$single/togyz-$n.tkb"
   done
   echo "the Slurm array's tables are byte-identical to one process's"
+  # DTC with every unit cut into kazan parts of one pair, as a run that
+  # must fit a node's memory cuts them: the bytes of whole units.
+  local cut=/tmp/togyz-slurm-cut single_dtc=/tmp/togyz-slurm-single-dtc
+  rm -rf "$cut" "$single_dtc"
+  METRIC=dtc KAZAN_PAIRS=1 MAX_STONES=6 OUT="$cut" sbatch --wait --array=0-2 --cpus-per-task=1 \
+    --chdir="$PWD" --output=/tmp/togyz-slurm-cut-%A_%a.out scripts/slurm/generate.sbatch
+  cat /tmp/togyz-slurm-cut-*_*.out
+  target/release/togyz-gen generate --quiet --metric dtc --max-stones 6 --out "$single_dtc" > /dev/null
+  for n in 01 02 03 04 05 06; do
+    cmp "$cut/togyz-$n.tkb" "$single_dtc/togyz-$n.tkb"
+  done
+  echo "the Slurm array's DTC tables of cut units are byte-identical to one process's of whole units"
 }
 
 stop() {

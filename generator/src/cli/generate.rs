@@ -11,6 +11,7 @@ use togyz_gen::run::error::GenerateError;
 use togyz_gen::run::generate;
 use togyz_gen::run::options::GenerateOptions;
 use togyz_gen::run::shard::Shard;
+use togyz_gen::solve::unit::KazanCut;
 use togyz_probe::Metric;
 
 /// Arguments of `togyz-gen generate`.
@@ -53,6 +54,19 @@ pub struct GenerateArgs {
     /// system has available).
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
+    /// Cut every unit into kazan parts of at most this many pairs of
+    /// kazan offsets, whatever the memory (default: the fewest parts that
+    /// fit it). For tests: the tables are the same whatever the cut.
+    #[arg(long, hide = true, value_name = "PAIRS", value_parser = kazan_pairs_arg)]
+    pub kazan_pairs: Option<KazanCut>,
+}
+
+/// `--kazan-pairs`: a whole number of at least 1.
+fn kazan_pairs_arg(s: &str) -> Result<KazanCut, String> {
+    s.parse::<u32>()
+        .ok()
+        .and_then(KazanCut::pairs)
+        .ok_or_else(|| format!("{s:?} is not a whole number of pairs of at least 1"))
 }
 
 impl GenerateArgs {
@@ -67,6 +81,7 @@ impl GenerateArgs {
             hold_whole: self.hold_whole,
             metric: self.metric,
             max_memory: self.max_memory,
+            kazan_pairs: self.kazan_pairs,
         }
     }
 }

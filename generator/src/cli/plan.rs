@@ -2,6 +2,7 @@
 
 use crate::cli::{metric_arg, threads_arg};
 use std::path::PathBuf;
+use togyz_answer::parse_bytes;
 use togyz_gen::levels::lower;
 use togyz_gen::run::plan::{plan_lines, PlanError, PlanOptions};
 use togyz_probe::Metric;
@@ -26,6 +27,11 @@ pub struct PlanArgs {
     /// (at the nearest folder above it if it does not exist yet).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// At most this much memory (`16G`, `500M`; powers of 1000), as
+    /// `generate --max-memory`: the units are cut along the kazan axis to
+    /// fit it (default: what the system has available).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
 }
 
 /// Runs `togyz-gen plan`: prints [`plan_lines`].
@@ -40,6 +46,7 @@ pub fn run(args: &PlanArgs) -> Result<(), PlanError> {
         threads: args.threads,
         hold_whole: args.hold_whole,
         out: args.out.clone(),
+        max_memory: args.max_memory,
     };
     for line in plan_lines(&options)? {
         say!("{line}");

@@ -234,7 +234,7 @@ mod tests {
         let all = Layout::new(n).positions();
         assert_eq!(solved_positions(out.path(), n, Metric::Dtm), all - left);
         let lower = Lower::new(args.hold_whole);
-        let fresh = plan::plan(Metric::Dtm, &[n], n, 1, 1, args.hold_whole, |_| 0);
+        let fresh = plan::plan(Metric::Dtm, &[n], n, 1, 1, args.hold_whole, None, |_| 0);
         let table = plan::table_bytes(Metric::Dtm, n);
         let resume = table + (left as f64 * plan::UNIT_FILE_BYTES_PER_POSITION) as u64;
         assert!(resume < fresh.disk);

@@ -15,7 +15,7 @@ use crate::solve::cells::{LevelBuilder, LevelValues, UnitValues};
 use crate::solve::dtc::{self, DtcError};
 use crate::solve::dtm;
 use crate::solve::score::WdlLevel;
-use crate::solve::unit::UnitId;
+use crate::solve::unit::{KazanCut, UnitId};
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
 use togyz_probe::raw::format::{Section, TableFile};
@@ -32,11 +32,12 @@ pub(crate) trait UnitSolver: Sync {
     type Kept;
     /// The metric of the tables and units.
     fn metric(&self) -> Metric;
-    /// Solves one unit of level `n`.
+    /// Solves one unit of level `n`, in the kazan parts of `cut`.
     fn solve_unit(
         &self,
         n: u32,
         u: UnitId,
+        cut: KazanCut,
         progress: &AtomicU64,
     ) -> Result<UnitValues, GenerateError>;
     /// Writes level `n`'s table into `out` from its unit files; with
@@ -71,10 +72,11 @@ impl UnitSolver for Lower {
         &self,
         n: u32,
         u: UnitId,
+        cut: KazanCut,
         progress: &AtomicU64,
     ) -> Result<UnitValues, GenerateError> {
         let exits = self.for_unit(n, u)?;
-        Ok(dtm::solve_unit(n, &exits.exits(), u, progress)?)
+        Ok(dtm::solve_unit(n, &exits.exits(), u, cut, progress)?)
     }
     fn write_level(
         &self,
@@ -164,10 +166,11 @@ impl UnitSolver for DtcSolver {
         &self,
         n: u32,
         u: UnitId,
+        cut: KazanCut,
         progress: &AtomicU64,
     ) -> Result<UnitValues, GenerateError> {
         // The draw splits are checked here and found again at assembly.
-        dtc::solve_unit(n, &self.lower, u, progress)
+        dtc::solve_unit(n, &self.lower, u, cut, progress)
             .map(|unit| unit.values)
             .map_err(GenerateError::from)
     }

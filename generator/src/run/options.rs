@@ -3,6 +3,7 @@
 
 use crate::levels::lower;
 use crate::run::shard::Shard;
+use crate::solve::unit::KazanCut;
 use std::path::PathBuf;
 use togyz_probe::Metric;
 
@@ -30,6 +31,11 @@ pub struct GenerateOptions {
     /// At most this many bytes of memory (`None`: what the system has
     /// available).
     pub max_memory: Option<u64>,
+    /// Cut every unit into kazan parts of at most this many pairs of
+    /// kazan offsets (`None`: the fewest parts that fit the memory,
+    /// [`crate::run::plan::pick_cut`]). The tables are the same whatever
+    /// the cut; tests force small parts with it.
+    pub kazan_pairs: Option<KazanCut>,
 }
 
 impl GenerateOptions {
@@ -49,6 +55,7 @@ impl GenerateOptions {
             hold_whole: lower::WHOLE_POSITIONS,
             metric: Metric::Dtm,
             max_memory: None,
+            kazan_pairs: None,
         }
     }
 }

@@ -18,7 +18,7 @@
 //! `togyz-gen plan` prints both plans without running anything.
 
 use crate::levels::{self, lower};
-use crate::solve::unit::{level_units, max_solver_stones, UnitId};
+use crate::solve::unit::{level_units, max_solver_stones, KazanCut, UnitId};
 use std::path::{Path, PathBuf};
 use togyz_probe::raw::index::{Layout, MAX_STONES};
 use togyz_probe::Metric;
@@ -42,8 +42,12 @@ pub const UNIT_FILE_BYTES_PER_POSITION: f64 = 0.1;
 /// solve holds. Every formula of the plan is written once over these.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fitted {
-    /// Bytes a unit in flight takes per position.
-    pub unit_bytes_per_position: f64,
+    /// Bytes a unit in flight takes per position of the kazan part being
+    /// solved: its working state.
+    pub state_bytes_per_position: f64,
+    /// Bytes a unit in flight takes per position of the unit: its solved
+    /// values, gathered part after part.
+    pub value_bytes_per_position: f64,
     /// Bytes a unit in flight takes per board.
     pub unit_bytes_per_board: f64,
     /// Positions solved and written per second and worker thread.
@@ -67,7 +71,8 @@ impl Fitted {
     /// `hold_whole` positions ([`crate::levels::lower`]).
     pub const DTM: Fitted = Fitted {
         // Its 4-byte state word and its 1-byte solved value.
-        unit_bytes_per_position: 5.0,
+        state_bytes_per_position: 4.0,
+        value_bytes_per_position: 1.0,
         unit_bytes_per_board: UNIT_BYTES_PER_BOARD,
         // 7.95e9 positions of the 11-stone level solved and written in
         // 842 s on 2 threads, the slowest level measured.
@@ -87,7 +92,8 @@ impl Fitted {
     pub const DTC: Fitted = Fitted {
         // Its one-byte state and its one-byte solved value (two each if a
         // distance passes a byte).
-        unit_bytes_per_position: 2.0,
+        state_bytes_per_position: 1.0,
+        value_bytes_per_position: 1.0,
         // As for DTM, and a draw split.
         unit_bytes_per_board: UNIT_BYTES_PER_BOARD + 1.0,
         // 4.64e9 positions of the DTC levels 1 to 10 solved and written in
@@ -137,38 +143,112 @@ pub struct Plan {
     pub memory_at: u32,
     /// Seconds, estimated.
     pub seconds: f64,
+    /// The most kazan parts a unit is cut into, and the first level
+    /// where a unit is cut (1 and 0 when none is).
+    pub parts: (usize, u32),
 }
 
-/// Memory of one unit of level `n` of `metric` in flight: its state and
-/// values, its predecessor lists and frontier, and what its exits decode
-/// of the levels below not held whole (up to `hold_whole`:
-/// [`levels::held_whole`]).
-pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64) -> u64 {
+/// Memory of one unit of level `n` of `metric` in flight, solved in the
+/// kazan parts of `cut`: the state of its largest part, its values, its
+/// predecessor lists and frontier, and what its exits decode of the levels
+/// below not held whole (up to `hold_whole`: [`levels::held_whole`]).
+pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> u64 {
     let f = Fitted::of(metric);
-    (u.positions(n) as f64 * f.unit_bytes_per_position
-        + u.boards(n) as f64 * f.unit_bytes_per_board) as u64
+    let boards = u.boards(n) as f64;
+    let part = boards * cut.part_splits(n) as f64;
+    (part * f.state_bytes_per_position
+        + u.positions(n) as f64 * f.value_bytes_per_position
+        + boards * f.unit_bytes_per_board) as u64
         + levels::unit_exit_bytes(metric, n, u, f.solve_limit(hold_whole))
+}
+
+/// The cut of unit `u` of level `n` when its units may take `budget`
+/// bytes with `threads` units in flight: the fewest kazan parts that fit
+/// a thread's share of the budget, else the fewest that fit it whole (the
+/// unit then runs alone, [`UnitBudget`]), else parts of one pair.
+pub fn pick_cut(
+    metric: Metric,
+    n: u32,
+    u: UnitId,
+    hold_whole: u64,
+    budget: u64,
+    threads: usize,
+) -> KazanCut {
+    let pairs = KazanCut::pair_count(n);
+    let fits = |b: u64| {
+        (1..=pairs)
+            .rev()
+            .filter_map(KazanCut::pairs)
+            .find(|&c| unit_memory(metric, n, u, hold_whole, c) <= b)
+    };
+    let cut = fits(budget / threads.max(1) as u64)
+        .or_else(|| fits(budget))
+        .unwrap_or(KazanCut::pairs(1).expect("one pair"));
+    if cut.is_whole(n) {
+        KazanCut::WHOLE
+    } else {
+        cut
+    }
+}
+
+/// How the units of a level are cut: each unit's cut and memory.
+fn level_cuts(
+    metric: Metric,
+    n: u32,
+    threads: usize,
+    hold_whole: u64,
+    units_budget: Option<u64>,
+) -> Vec<(KazanCut, u64)> {
+    level_units(n)
+        .into_iter()
+        .map(|u| {
+            let cut = units_budget.map_or(KazanCut::WHOLE, |b| {
+                pick_cut(metric, n, u, hold_whole, b, threads)
+            });
+            (cut, unit_memory(metric, n, u, hold_whole, cut))
+        })
+        .collect()
 }
 
 /// Peak memory of solving level `n` of `metric` with `threads` units in
 /// flight at most (and of assembling it; `keep` if a larger level needs
 /// it): the levels below held whole, and the units in flight or what the
-/// assembly holds of the level, whichever is more.
-pub fn level_memory(metric: Metric, n: u32, threads: usize, keep: bool, hold_whole: u64) -> u64 {
+/// assembly holds of the level, whichever is more. With `bound`, the
+/// units are cut along the kazan axis ([`pick_cut`]) to fit what the
+/// bound leaves them, and run one at a time when side by side they do
+/// not; without, they are solved whole. Also returns the most kazan
+/// parts a unit of the level is cut into.
+pub fn level_memory(
+    metric: Metric,
+    n: u32,
+    threads: usize,
+    keep: bool,
+    hold_whole: u64,
+    bound: Option<u64>,
+) -> (u64, usize) {
     let f = Fitted::of(metric);
     let limit = f.solve_limit(hold_whole);
-    let mut units: Vec<u64> = level_units(n)
-        .into_iter()
-        .map(|u| unit_memory(metric, n, u, hold_whole))
-        .collect();
+    let whole = levels::whole_bytes(metric, n, limit) + BASE_BYTES as u64;
+    let budget = bound.map(|b| b.saturating_sub(whole));
+    let cuts = level_cuts(metric, n, threads, hold_whole, budget);
+    let mut units: Vec<u64> = cuts.iter().map(|&(_, m)| m).collect();
     units.sort_unstable_by(|a, b| b.cmp(a));
-    let in_flight: u64 = units.iter().take(threads.max(1)).sum();
+    let mut in_flight: u64 = units.iter().take(threads.max(1)).sum();
+    if let Some(b) = budget {
+        // Units that do not fit side by side wait for each other.
+        in_flight = in_flight.min(b).max(units.first().copied().unwrap_or(0));
+    }
     let assembly = if f.assembly_holds_level || (keep && levels::held_whole(metric, n, limit)) {
         levels::level_bytes(metric, n)
     } else {
         0
     };
-    levels::whole_bytes(metric, n, limit) + in_flight.max(assembly) + BASE_BYTES as u64
+    let parts = cuts
+        .iter()
+        .map(|&(c, _)| c.parts(n).len())
+        .max()
+        .unwrap_or(1);
+    (whole + in_flight.max(assembly), parts)
 }
 
 /// Bytes of the table file of level `n`, an upper bound.
@@ -265,10 +345,12 @@ impl UnitBudget {
 /// The plan for solving the levels in `todo` (ascending) of `metric`
 /// with `threads` workers, `shards` processes sharing the work, the
 /// largest level asked for being `max`, the smaller levels held whole up
-/// to `hold_whole` ([`level_memory`]); `solved(n)` positions of level `n`
+/// to `hold_whole` ([`level_memory`]), the units cut along the kazan axis
+/// to fit `bound` bytes when given; `solved(n)` positions of level `n`
 /// are already in finished unit files (a resumed run; `|_| 0` from
 /// nothing), so only the rest is solved and only its unit files take new
 /// disk.
+#[allow(clippy::too_many_arguments)]
 pub fn plan(
     metric: Metric,
     todo: &[u32],
@@ -276,6 +358,7 @@ pub fn plan(
     threads: usize,
     shards: u32,
     hold_whole: u64,
+    bound: Option<u64>,
     solved: impl Fn(u32) -> u64,
 ) -> Plan {
     let mut p = Plan::default();
@@ -287,12 +370,17 @@ pub fn plan(
         p.positions += left / shards as u64;
         disk_tables += table_bytes(metric, n);
         work_peak = work_peak.max((left as f64 * UNIT_FILE_BYTES_PER_POSITION) as u64);
-        let m = level_memory(metric, n, threads, n < max, hold_whole);
+        let (m, parts) = level_memory(metric, n, threads, n < max, hold_whole, bound);
         if m > p.memory {
             p.memory = m;
             p.memory_at = n;
         }
+        if parts > 1 && p.parts.1 == 0 {
+            p.parts.1 = n;
+        }
+        p.parts.0 = p.parts.0.max(parts);
     }
+    p.parts.0 = p.parts.0.max(1);
     p.disk = disk_tables + work_peak;
     p.seconds = p.positions as f64 / (Fitted::of(metric).solve_rate * threads.max(1) as f64);
     p
@@ -312,6 +400,10 @@ pub struct PlanOptions {
     /// Also state the memory available and the disk free at this folder
     /// (at the nearest folder above it if it does not exist yet).
     pub out: Option<PathBuf>,
+    /// The memory the run may take (`None`: what this machine has
+    /// available, [`memory_available`]; it may be more, for a run
+    /// elsewhere): the units are cut along the kazan axis to fit it.
+    pub max_memory: Option<u64>,
 }
 
 impl PlanOptions {
@@ -325,6 +417,7 @@ impl PlanOptions {
             threads: None,
             hold_whole: lower::WHOLE_POSITIONS,
             out: None,
+            max_memory: None,
         }
     }
 }
@@ -353,7 +446,9 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let todo: Vec<u32> = (1..=max).collect();
     let hold = args.hold_whole;
-    let g = plan(args.metric, &todo, max, threads, 1, hold, |_| 0);
+    // --max-memory may be more than this machine has: a plan for another.
+    let bound = args.max_memory.or_else(memory_available);
+    let g = plan(args.metric, &todo, max, threads, 1, hold, bound, |_| 0);
     let v = verify_plan(args.metric, max, threads, true, hold);
     let wide = verify_plan(args.metric, max, threads, false, hold);
     let s = if threads == 1 { "" } else { "s" };
@@ -374,6 +469,15 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
             g.memory_at,
             human_seconds(g.seconds),
         ),
+        match (bound, g.parts) {
+            (None, _) => "units: solved whole (the memory available is unknown)".to_string(),
+            (Some(b), (1, _)) => format!("units: every unit solved whole within {}", human_bytes(b)),
+            (Some(b), (parts, from)) => format!(
+                "units: cut along the kazan axis to fit {} from {} on, into at most {parts} kazan parts a unit",
+                human_bytes(b),
+                stones(from)
+            ),
+        },
         format!(
             "verify: a peak of about {} of memory (at {} stones; {} if a level's longest distance passes 126 plies), about {} with {threads} thread{s}",
             human_bytes(v.memory),
@@ -505,7 +609,7 @@ mod tests {
 
     /// The DTM plan of `todo` from nothing.
     fn dtm(todo: &[u32], max: u32, threads: usize, shards: u32) -> Plan {
-        plan(Metric::Dtm, todo, max, threads, shards, W, |_| 0)
+        plan(Metric::Dtm, todo, max, threads, shards, W, None, |_| 0)
     }
 
     #[test]
@@ -560,15 +664,62 @@ mod tests {
     }
 
     #[test]
+    fn units_are_cut_along_the_kazan_axis_to_fit_the_bound() {
+        let all = |max: u32| (1..=max).collect::<Vec<_>>();
+        for metric in [Metric::Dtm, Metric::Dtc] {
+            let uncut = plan(metric, &all(14), 14, 2, 1, W, None, |_| 0);
+            assert_eq!(uncut.parts, (1, 0));
+            // A bound with room for whole units changes nothing.
+            let roomy = plan(metric, &all(14), 14, 2, 1, W, Some(u64::MAX / 4), |_| 0);
+            assert_eq!(roomy, uncut);
+            let cut = plan(metric, &all(14), 14, 2, 1, W, Some(16_000_000_000), |_| 0);
+            assert!(cut.memory < uncut.memory, "{metric:?}");
+            assert!(
+                cut.parts.0 > 1 && cut.parts.1 > 0,
+                "{metric:?} {:?}",
+                cut.parts
+            );
+            // Positions, disk and time do not depend on the cut.
+            assert_eq!((cut.positions, cut.disk), (uncut.positions, uncut.disk));
+        }
+        // The 14-stone DTC level's biggest unit: fewer pairs, less memory;
+        // whole when the budget allows, one pair when nothing fits.
+        let u = UnitId::of(1);
+        let memory = |pairs| unit_memory(Metric::Dtc, 14, u, W, KazanCut::pairs(pairs).unwrap());
+        assert!((1..8).all(|p| memory(p) < memory(p + 1)));
+        assert_eq!(
+            memory(8),
+            unit_memory(Metric::Dtc, 14, u, W, KazanCut::WHOLE)
+        );
+        let pick = |budget| pick_cut(Metric::Dtc, 14, u, W, budget, 1);
+        assert_eq!(pick(memory(8)), KazanCut::WHOLE);
+        assert_eq!(pick(memory(3)), KazanCut::pairs(3).unwrap());
+        assert_eq!(pick(memory(3) - 1), KazanCut::pairs(2).unwrap());
+        assert_eq!(pick(0), KazanCut::pairs(1).unwrap());
+        // Two threads share the budget, else the unit runs alone.
+        assert_eq!(
+            pick_cut(Metric::Dtc, 14, u, W, 2 * memory(3), 2),
+            KazanCut::pairs(3).unwrap()
+        );
+        assert_eq!(
+            pick_cut(Metric::Dtc, 14, u, W, memory(3), 2),
+            KazanCut::pairs(3).unwrap()
+        );
+    }
+
+    #[test]
     fn the_dtc_plans_use_the_dtc_model() {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
-        let dtc = |max| plan(Metric::Dtc, &all(max), max, 2, 1, W, |_| 0);
+        let dtc = |max| plan(Metric::Dtc, &all(max), max, 2, 1, W, None, |_| 0);
         // DTC solves faster than DTM and holds a byte a board below.
         assert!(dtc(12).seconds < dtm(&all(12), 12, 2, 1).seconds);
         assert!(dtc(12).memory < dtm(&all(12), 12, 2, 1).memory);
         // A DTC solve holds every level below whole, whatever --hold-whole
         // says; its verify does not.
-        assert_eq!(dtc(12), plan(Metric::Dtc, &all(12), 12, 2, 1, 0, |_| 0));
+        assert_eq!(
+            dtc(12),
+            plan(Metric::Dtc, &all(12), 12, 2, 1, 0, None, |_| 0)
+        );
         assert_ne!(
             verify_plan(Metric::Dtc, 13, 2, true, W),
             verify_plan(Metric::Dtc, 13, 2, true, 0)
@@ -605,12 +756,13 @@ mod tests {
             threads: Some(2),
             hold_whole: W,
             out: None,
+            max_memory: Some(64_000_000_000),
         };
         let lines = plan_lines(&args).unwrap();
         assert!(
             lines[0].starts_with("generate --metric dtc --max-stones 13: 78487874252 positions")
         );
-        assert!(lines[1].starts_with("verify: a peak of about"));
+        assert!(lines[2].starts_with("verify: a peak of about"));
         let bad = PlanOptions {
             max_stones: 0,
             ..args

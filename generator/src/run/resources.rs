@@ -80,6 +80,12 @@ pub(crate) fn check_resources_with<S: UnitSolver>(
         })
         .collect();
     let solved = |n: u32| solved[n as usize];
+    // The cap is --max-memory when it is below what the machine has.
+    let capped = args.max_memory.filter(|&m| machine.is_none_or(|a| m <= a));
+    let memory = capped.or(machine);
+    // Units are cut along the kazan axis to fit the memory, unless the
+    // cut is forced (then the plan counts whole units, an upper bound).
+    let bound = memory.filter(|_| args.kazan_pairs.is_none());
     let plan_of = |todo: &[u32], max, threads| {
         plan::plan(
             metric,
@@ -88,13 +94,11 @@ pub(crate) fn check_resources_with<S: UnitSolver>(
             threads,
             shard.count,
             args.hold_whole,
+            bound,
             solved,
         )
     };
     let p = plan_of(todo, max, threads);
-    // The cap is --max-memory when it is below what the machine has.
-    let capped = args.max_memory.filter(|&m| machine.is_none_or(|a| m <= a));
-    let memory = capped.or(machine);
     let memory_text = match (capped, machine) {
         (Some(m), Some(a)) => format!(
             "{} of memory allowed by --max-memory ({} available)",

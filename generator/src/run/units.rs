@@ -247,7 +247,9 @@ fn solve_units<S: UnitSolver>(
             }
         });
         // What is free now, with the smaller levels already loaded.
-        let budget = plan::UnitBudget::new(plan::units_budget(args.max_memory));
+        let free = plan::units_budget(args.max_memory);
+        let budget = plan::UnitBudget::new(free);
+        let threads = rayon::current_num_threads();
         let r = todo.par_iter().with_max_len(1).try_for_each(|&u| {
             let Some(lock) = lock_unit(dir, u, "solving")? else {
                 return Ok(());
@@ -256,8 +258,12 @@ fn solve_units<S: UnitSolver>(
             // appears, by a rename, only once every unit is done.
             let table = dir.with_extension("tkb");
             if !work::unit_done(dir, n, u) && !table.exists() {
-                let memory = plan::unit_memory(lower.metric(), n, u, args.hold_whole);
-                let values = budget.run(memory, || lower.solve_unit(n, u, &progress))?;
+                let (metric, hold) = (lower.metric(), args.hold_whole);
+                let cut = args
+                    .kazan_pairs
+                    .unwrap_or_else(|| plan::pick_cut(metric, n, u, hold, free, threads));
+                let memory = plan::unit_memory(metric, n, u, hold, cut);
+                let values = budget.run(memory, || lower.solve_unit(n, u, cut, &progress))?;
                 match work::write_unit(dir, n, u, &values) {
                     Ok((_, replaced)) => {
                         if let Some((path, reason)) = replaced {
@@ -296,6 +302,7 @@ mod tests {
     use crate::levels::lower::Lower;
     use crate::run::event::silent;
     use crate::solve::cells::{LevelValues, UnitValues};
+    use crate::solve::unit::KazanCut;
     use std::path::PathBuf;
     use togyz_probe::raw::format::TableFile;
     use togyz_probe::Metric;
@@ -316,6 +323,7 @@ mod tests {
             &self,
             n: u32,
             u: UnitId,
+            cut: KazanCut,
             progress: &AtomicU64,
         ) -> Result<UnitValues, GenerateError> {
             for other in level_units(n).into_iter().filter(|&o| o != u) {
@@ -324,7 +332,7 @@ mod tests {
                     std::fs::write(path, b"").unwrap();
                 }
             }
-            self.inner.solve_unit(n, u, progress)
+            self.inner.solve_unit(n, u, cut, progress)
         }
         fn write_level(
             &self,

@@ -71,6 +71,23 @@ impl LevelValues {
         }
     }
 
+    /// Sets entry `index` to `packed`, widening every cell to two bytes
+    /// first if it does not fit one.
+    #[inline]
+    pub fn set(&mut self, index: usize, packed: u16) {
+        match self {
+            LevelValues::Narrow(v) => match u8::from_packed(packed) {
+                Some(c) => v[index] = c,
+                None => {
+                    let mut wide: Vec<u16> = v.iter().map(|&x| x as u16).collect();
+                    wide[index] = packed;
+                    *self = LevelValues::Wide(wide);
+                }
+            },
+            LevelValues::Wide(v) => v[index] = packed,
+        }
+    }
+
     /// All packed values as `u16` (borrowed when the cells are wide).
     pub fn widened(&self) -> std::borrow::Cow<'_, [u16]> {
         match self {

@@ -10,7 +10,15 @@
 //! kazan split; only exits and game ends depend on the kazans. So each
 //! board is expanded once for all `n + 1` splits, and the frontier carries
 //! a bit mask of the splits that a board was resolved for at one distance:
-//! one un-move generation serves them all. Losses at a distance are
+//! one un-move generation serves them all.
+//!
+//! A quiet move keeps both kazans and hands the move over, so kazan offset
+//! `j` leads only to `n - j`: the pairs `{j, n - j}` never meet within a
+//! level. A unit can therefore be solved in *kazan parts* (sets of such
+//! pairs, [`crate::solve::unit::KazanCut`]) one after the other, each
+//! holding states for its own splits only; the quiet-move graph, the same
+//! for every split, is built once and serves every part. One part of
+//! every split is today's whole unit, state for state. Losses at a distance are
 //! propagated before wins at that distance, so a position's first win
 //! found is its fastest and a position lost once its last quiet move is
 //! refuted takes the longest refutation.
@@ -81,25 +89,46 @@ pub(crate) trait Policy {
 
 /// Positions resolved and not yet propagated, by distance: (node,
 /// kazan-split mask).
-#[derive(Default)]
+/// Only the splits of the kazan part being solved are kept: a seed
+/// states every split of its board, and those of other parts are dropped.
 pub(crate) struct Frontier {
     wins: Vec<Vec<(u32, u64)>>,
     losses: Vec<Vec<(u32, u64)>>,
+    /// The kazan offsets of the part being solved.
+    keep: u64,
 }
 
 impl Frontier {
-    /// `node` is won in `dist` for the splits in `mask`.
+    fn new(keep: u64) -> Frontier {
+        Frontier {
+            wins: Vec::new(),
+            losses: Vec::new(),
+            keep,
+        }
+    }
+
+    /// `node` is won in `dist` for the splits in `mask` (those of the
+    /// part kept).
     #[inline]
     pub(crate) fn win(&mut self, dist: u32, node: u32, mask: u64) {
-        Self::push(&mut self.wins, dist, node, mask)
+        let mask = mask & self.keep;
+        if mask != 0 {
+            Self::push(&mut self.wins, dist, node, mask)
+        }
     }
 
-    /// `node` is lost in `dist` for the splits in `mask`.
+    /// `node` is lost in `dist` for the splits in `mask` (those of the
+    /// part kept).
     #[inline]
     pub(crate) fn loss(&mut self, dist: u32, node: u32, mask: u64) {
-        Self::push(&mut self.losses, dist, node, mask)
+        let mask = mask & self.keep;
+        if mask != 0 {
+            Self::push(&mut self.losses, dist, node, mask)
+        }
     }
 
+    /// Pushes a non-empty `mask` of the part's splits (the core's own
+    /// pushes, which stay within the part).
     #[inline]
     fn push(bucket: &mut Vec<Vec<(u32, u64)>>, dist: u32, node: u32, mask: u64) {
         let d = dist as usize;
@@ -115,12 +144,25 @@ pub(crate) struct Unit<'a, P: Policy> {
     pub(crate) n: u32,
     /// Kazan splits a board: `n + 1`.
     pub(crate) k: usize,
+    /// Kazan splits a board held in `state`: those of the part being
+    /// solved (`k` for a whole unit).
+    kp: usize,
+    /// The kazan offsets of the part being solved.
+    part: u64,
+    /// Where offset `j` of the part sits among a board's `kp` states
+    /// (`j` itself for a whole unit): ascending with `j`.
+    slot: [u8; 64],
+    /// Boards of the unit.
+    nodes: usize,
+    /// A board's states for every split, for the policy's calls on a
+    /// board when the part is not the whole unit.
+    scratch: Vec<P::State>,
     /// The unit's configurations: side 0 and (if different) side 1.
     pub(crate) sides: Vec<ConfigInfo>,
     /// First node id of each side.
     pub(crate) base: [u32; 2],
-    /// `state[node * k + j]`.
-    pub(crate) state: Vec<P::State>,
+    /// `state[node * kp + slot[j]]`.
+    state: Vec<P::State>,
     /// Quiet predecessors of every node (from un-moves, generated once per
     /// board: a board is resolved at several distances for different kazan
     /// splits, and each would otherwise repeat the un-move generation):
@@ -161,15 +203,24 @@ impl<'a, P: Policy> Unit<'a, P> {
             nodes < u32::MAX as u64,
             "unit too large for 32-bit node ids"
         );
+        let mut slot = [0u8; 64];
+        for (j, s) in slot.iter_mut().enumerate().take(k) {
+            *s = j as u8;
+        }
         Unit {
             n,
             k,
+            kp: k,
+            part: all_splits(k),
+            slot,
+            nodes: nodes as usize,
+            scratch: vec![P::State::default(); k],
             sides,
             base: [0, boards_a],
-            state: vec![P::State::default(); nodes as usize * k],
+            state: Vec::new(),
             preds: Vec::new(),
             pred_off: vec![0],
-            frontier: Frontier::default(),
+            frontier: Frontier::new(all_splits(k)),
             policy,
             progress,
             reported: 0,
@@ -178,31 +229,87 @@ impl<'a, P: Policy> Unit<'a, P> {
 
     /// Positions of the unit.
     pub(crate) fn positions(&self) -> u64 {
-        self.state.len() as u64
+        (self.nodes * self.k) as u64
     }
 
-    /// Solves the unit, then frees its graph; the states hold the values.
-    pub(crate) fn solve(&mut self) -> Result<(), SolveError> {
-        for side in 0..self.sides.len() {
-            self.init_side(side)?;
+    /// Solves the unit in the kazan parts `parts` (masks of kazan offsets,
+    /// each closed under `j -> n - j`, together every offset once), one
+    /// after the other: after each, `done` is given the unit and the
+    /// part's mask, and reads the part's states ([`Unit::part_states`]).
+    /// The quiet-move graph is built with the first part and freed before
+    /// `done` is given the last.
+    ///
+    /// # Panics
+    ///
+    /// If a part is empty or not closed under `j -> n - j`.
+    pub(crate) fn solve_parts<E: From<SolveError>>(
+        &mut self,
+        parts: &[u64],
+        mut done: impl FnMut(&Self, u64) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for (i, &part) in parts.iter().enumerate() {
+            self.set_part(part);
+            for side in 0..self.sides.len() {
+                if i == 0 {
+                    self.init_side(side)?;
+                } else {
+                    self.seed_side(side)?;
+                }
+            }
+            if self.kp == self.k {
+                self.propagate_all::<true>()?;
+            } else {
+                self.propagate_all::<false>()?;
+            }
+            if i + 1 == parts.len() {
+                // The graph is done with: free it before the last part's
+                // values are copied out (for a whole unit, before any
+                // values are made).
+                self.preds = Vec::new();
+                self.pred_off = Vec::new();
+            }
+            done(self, part)?;
         }
+        Ok(())
+    }
+
+    /// Makes `part` the kazan part being solved: its states, all default,
+    /// and an empty frontier keeping its splits.
+    fn set_part(&mut self, part: u64) {
+        assert!(
+            part != 0 && part & !all_splits(self.k) == 0 && self.reverse(part) == part,
+            "kazan part {part:#x} of {} splits",
+            self.k
+        );
+        self.part = part;
+        self.kp = part.count_ones() as usize;
+        for (s, j) in bits(part).enumerate() {
+            self.slot[j] = s as u8;
+        }
+        // The previous part's states go before the next ones are made.
+        self.state = Vec::new();
+        self.state = vec![P::State::default(); self.nodes * self.kp];
+        self.frontier = Frontier::new(part);
+    }
+
+    /// Propagates the frontier in order of distance to the fixed point;
+    /// `WHOLE` when the part is the whole unit (a state's slot is its
+    /// kazan offset: no lookup).
+    fn propagate_all<const WHOLE: bool>(&mut self) -> Result<(), SolveError> {
         let mut d = 0usize;
         while d < self.frontier.wins.len().max(self.frontier.losses.len()) {
             if let Some(batch) = self.frontier.losses.get_mut(d).map(std::mem::take) {
                 for (node, mask) in batch {
-                    self.propagate_loss(node, mask, d as u32)?;
+                    self.propagate_loss::<WHOLE>(node, mask, d as u32)?;
                 }
             }
             if let Some(batch) = self.frontier.wins.get_mut(d).map(std::mem::take) {
                 for (node, mask) in batch {
-                    self.propagate_win(node, mask, d as u32)?;
+                    self.propagate_win::<WHOLE>(node, mask, d as u32)?;
                 }
             }
             d += 1;
         }
-        // The graph is done with: free it before the values are copied out.
-        self.preds = Vec::new();
-        self.pred_off = Vec::new();
         Ok(())
     }
 
@@ -227,7 +334,7 @@ impl<'a, P: Policy> Unit<'a, P> {
     /// what the policy seeds.
     fn init_side(&mut self, side: usize) -> Result<(), SolveError> {
         let n = self.n;
-        let k = self.k;
+        let k = self.kp;
         let info = self.sides[side];
         let base = self.base[side];
         let pside = self.other(side);
@@ -236,7 +343,6 @@ impl<'a, P: Policy> Unit<'a, P> {
         let mut walker = BoardWalker::new(n, info.config, 0, u64::MAX);
         while let Some((rank, board)) = walker.current() {
             let node = base + rank as u32;
-            let at = node as usize * k;
             let board = *board;
             walker.advance();
             // Predecessors: the board as the previous mover saw it after
@@ -253,36 +359,80 @@ impl<'a, P: Policy> Unit<'a, P> {
                 self.progress.fetch_add(step, Ordering::Relaxed);
                 self.reported += step;
             }
-            self.policy.seed(
+            self.seed_board(node, &board, &info)?;
+        }
+        Ok(())
+    }
+
+    /// Seeds every board of one side again, for a kazan part after the
+    /// first (the graph is built).
+    fn seed_side(&mut self, side: usize) -> Result<(), SolveError> {
+        let info = self.sides[side];
+        let base = self.base[side];
+        let mut walker = BoardWalker::new(self.n, info.config, 0, u64::MAX);
+        while let Some((rank, board)) = walker.current() {
+            let board = *board;
+            walker.advance();
+            self.seed_board(base + rank as u32, &board, &info)?;
+        }
+        Ok(())
+    }
+
+    /// What the policy seeds of one board, for the part's splits.
+    #[inline]
+    fn seed_board(
+        &mut self,
+        node: u32,
+        board: &[u8; CYCLE],
+        info: &ConfigInfo,
+    ) -> Result<(), SolveError> {
+        let (n, k, kp) = (self.n, self.k, self.kp);
+        if kp == k {
+            let at = node as usize * k;
+            return self.policy.seed(
                 n,
                 node,
-                &board,
-                &info,
+                board,
+                info,
                 &mut self.state[at..at + k],
                 &mut self.frontier,
-            )?;
+            );
+        }
+        // A seed may leave a state as it finds it (the default).
+        self.scratch.fill(P::State::default());
+        self.policy
+            .seed(n, node, board, info, &mut self.scratch, &mut self.frontier)?;
+        let at = node as usize * kp;
+        for j in bits(self.part) {
+            self.state[at + self.slot[j & 63] as usize] = self.scratch[j];
         }
         Ok(())
     }
 
     /// Node `node` is lost in `d` for the splits in `mask`: every quiet
     /// predecessor not resolved as well wins in `d + 1`.
-    fn propagate_loss(&mut self, node: u32, mask: u64, d: u32) -> Result<(), SolveError> {
+    fn propagate_loss<const WHOLE: bool>(
+        &mut self,
+        node: u32,
+        mask: u64,
+        d: u32,
+    ) -> Result<(), SolveError> {
         let step = P::win_after(d)?;
         let pmask = self.reverse(mask);
-        let k = self.k;
+        let kp = self.kp;
         let (lo, hi) = self.pred_range(node);
         for i in lo..hi {
             let pred = self.preds[i];
-            let at = pred as usize * k;
+            let at = pred as usize * kp;
             let mut won = 0u64;
             for j in bits(pmask) {
-                if P::take_win(&mut self.state[at + j], step)? {
+                let at_j = at + self.slot::<WHOLE>(j);
+                if P::take_win(&mut self.state[at_j], step)? {
                     won |= 1 << j;
                 }
             }
             if won != 0 {
-                self.frontier.win(d + 1, pred, won);
+                Frontier::push(&mut self.frontier.wins, d + 1, pred, won);
             }
         }
         Ok(())
@@ -292,10 +442,26 @@ impl<'a, P: Policy> Unit<'a, P> {
     /// `mask`: for those still won in `d`, refutes one quiet move of every
     /// predecessor; one left with none is lost (its slowest refutation, as
     /// distances come in order).
-    fn propagate_win(&mut self, node: u32, mask: u64, d: u32) -> Result<(), SolveError> {
-        let k = self.k;
-        let at = node as usize * k;
-        let live = P::live_wins(&mut self.state[at..at + k], mask, d);
+    fn propagate_win<const WHOLE: bool>(
+        &mut self,
+        node: u32,
+        mask: u64,
+        d: u32,
+    ) -> Result<(), SolveError> {
+        let (k, kp) = (self.k, self.kp);
+        let at = node as usize * kp;
+        let live = if WHOLE {
+            P::live_wins(&mut self.state[at..at + k], mask, d)
+        } else {
+            for j in bits(mask) {
+                self.scratch[j] = self.state[at + self.slot[j & 63] as usize];
+            }
+            let live = P::live_wins(&mut self.scratch, mask, d);
+            for j in bits(mask) {
+                self.state[at + self.slot[j & 63] as usize] = self.scratch[j];
+            }
+            live
+        };
         if live == 0 {
             return Ok(());
         }
@@ -304,20 +470,32 @@ impl<'a, P: Policy> Unit<'a, P> {
         let (lo, hi) = self.pred_range(node);
         for i in lo..hi {
             let pred = self.preds[i];
-            let at = pred as usize * k;
+            let at = pred as usize * kp;
             let mut lost = 0u64;
             for j in bits(pmask) {
-                match P::refute(&mut self.state[at + j], step, d)? {
+                let at_j = at + self.slot::<WHOLE>(j);
+                match P::refute(&mut self.state[at_j], step, d)? {
                     Some(dist) if dist == d + 1 => lost |= 1 << j,
-                    Some(dist) => self.frontier.loss(dist, pred, 1 << j),
+                    Some(dist) => Frontier::push(&mut self.frontier.losses, dist, pred, 1 << j),
                     None => {}
                 }
             }
             if lost != 0 {
-                self.frontier.loss(d + 1, pred, lost);
+                Frontier::push(&mut self.frontier.losses, d + 1, pred, lost);
             }
         }
         Ok(())
+    }
+
+    /// Where kazan offset `j` of the part sits among a board's states:
+    /// `j` itself when the part is the whole unit.
+    #[inline]
+    fn slot<const WHOLE: bool>(&self, j: usize) -> usize {
+        if WHOLE {
+            j
+        } else {
+            self.slot[j & 63] as usize
+        }
     }
 
     /// Where the quiet predecessors of `node` are in `preds`.
@@ -335,10 +513,18 @@ impl<'a, P: Policy> Unit<'a, P> {
         mask.reverse_bits() >> (64 - self.k)
     }
 
-    /// The states of one side, board-major.
-    pub(crate) fn side_states(&self, side: usize) -> &[P::State] {
-        let first = self.base[side] as usize * self.k;
-        let len = board_count(self.n, self.sides[side].m) as usize * self.k;
+    /// The states of one side for the part just solved, board-major, a
+    /// board's splits in ascending kazan offset (those of the part's mask):
+    /// `kp` a board, `k` for a whole unit.
+    pub(crate) fn part_states(&self, side: usize) -> &[P::State] {
+        let first = self.base[side] as usize * self.kp;
+        let len = board_count(self.n, self.sides[side].m) as usize * self.kp;
         &self.state[first..first + len]
     }
+}
+
+/// The mask of every kazan offset of `k` splits.
+#[inline]
+fn all_splits(k: usize) -> u64 {
+    u64::MAX >> (64 - k)
 }

@@ -53,7 +53,7 @@ use crate::solve::core::{Frontier, Policy, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
 use crate::solve::moves::split_moves;
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
-use crate::solve::unit::{config_infos, solve_by_config, ConfigInfo, UnitId};
+use crate::solve::unit::{bits, config_infos, solve_by_config, ConfigInfo, KazanCut, UnitId};
 use std::sync::atomic::{AtomicU64, Ordering};
 use togyz_probe::raw::index::{rank_board, Layout};
 use togyz_probe::Value;
@@ -124,12 +124,13 @@ pub fn solve_unit(
     n: u32,
     lower: &WdlLevels,
     unit: UnitId,
+    cut: KazanCut,
     progress: &AtomicU64,
 ) -> Result<DtcUnit, DtcError> {
     let infos = config_infos();
-    let (values, splits) = match solve_unit_into::<u8>(n, lower, &infos, unit, progress) {
+    let (values, splits) = match solve_unit_into::<u8>(n, lower, &infos, unit, cut, progress) {
         Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
-            let sides = solve_unit_into::<u16>(n, lower, &infos, unit, progress)?;
+            let sides = solve_unit_into::<u16>(n, lower, &infos, unit, cut, progress)?;
             sides
                 .into_iter()
                 .map(|(id, v, s)| ((id, LevelValues::Wide(v)), s))
@@ -154,7 +155,7 @@ pub fn solve_unit(
 pub fn solve_level(n: u32, lower: &WdlLevels, progress: &AtomicU64) -> Result<DtcLevel, DtcError> {
     check_level(n, lower.max_stones())?;
     let parts: Vec<(LevelValues, Vec<u8>)> = solve_by_config(n, |u| {
-        let unit = solve_unit(n, lower, u, progress)?;
+        let unit = solve_unit(n, lower, u, KazanCut::WHOLE, progress)?;
         let sides = unit.values.into_iter().zip(unit.splits);
         Ok::<_, DtcError>(sides.map(|((id, v), s)| (id, (v, s))).collect())
     })?;
@@ -191,13 +192,15 @@ pub fn solve_all(max_stones: u32) -> Result<(Vec<LevelValues>, WdlLevels), DtcEr
 /// One configuration of a solved unit: its id, values and draw splits.
 type SolvedSide<T> = (usize, Vec<T>, Vec<u8>);
 
-/// [`solve_unit`] into cells of type `T` (state and output alike); fails
-/// with [`SolveError::CellTooNarrow`] if a state does not fit.
+/// [`solve_unit`] into cells of type `T` (state and output alike), in the
+/// kazan parts of `cut`; fails with [`SolveError::CellTooNarrow`] if a
+/// state does not fit.
 fn solve_unit_into<T: Cell>(
     n: u32,
     lower: &WdlLevels,
     infos: &[ConfigInfo],
     unit: UnitId,
+    cut: KazanCut,
     progress: &AtomicU64,
 ) -> Result<Vec<SolvedSide<T>>, DtcError> {
     check_level(n, lower.max_stones())?;
@@ -213,21 +216,28 @@ fn solve_unit_into<T: Cell>(
     // stop and start again in two-byte cells.
     let expanding = AtomicU64::new(0);
     let mut u = Unit::new(n, infos, unit.first, unit.second, policy, &expanding);
-    u.solve()?;
     let layout = Layout::new(n);
     let k = layout.kazans() as usize;
+    let configs = unit.configs();
+    // Made when the first part is solved: for a whole unit, once its
+    // graph is freed.
+    let mut values: Vec<Vec<T>> = Vec::new();
+    u.solve_parts(&cut.parts(n), |u, part| {
+        if values.is_empty() {
+            values = configs
+                .iter()
+                .map(|&id| vec![T::default(); layout.config_boards(id) as usize * k])
+                .collect();
+        }
+        for (side, out) in values.iter_mut().enumerate() {
+            write_part(u.part_states(side), part, k, out)?;
+        }
+        Ok::<_, DtcError>(())
+    })?;
     let mut sides = Vec::new();
-    for (side, id) in unit.configs().into_iter().enumerate() {
-        let boards = layout.config_boards(id) as usize;
-        let mut values = vec![T::default(); boards * k];
-        let mut splits = vec![0u8; boards];
+    for (id, values) in configs.into_iter().zip(values) {
         let first_board = layout.global_board(id, 0);
-        write_side(
-            n,
-            u.side_states(side),
-            first_board,
-            (&mut values, &mut splits),
-        )?;
+        let splits = side_splits(n, &values, first_board)?;
         sides.push((id, values, splits));
     }
     progress.fetch_add(u.positions(), Ordering::Relaxed);
@@ -367,30 +377,40 @@ impl<T> Dtc<'_, T> {
     }
 }
 
-/// Writes the packed values and draw splits of one side of a solved unit
-/// (`states`, board-major, its first board `first_board` of the level),
-/// checking that every board has exactly one draw split.
-fn write_side<T: Cell>(
-    n: u32,
-    states: &[T],
-    first_board: u64,
-    (out, splits): (&mut [T], &mut [u8]),
-) -> Result<(), DtcError> {
-    let k = n as usize + 1;
-    for (b, ((cells, split), s)) in out
-        .chunks_mut(k)
-        .zip(splits.iter_mut())
-        .zip(states.chunks(k))
-        .enumerate()
-    {
-        for (o, &s) in cells.iter_mut().zip(s) {
+/// Writes the packed values of one side of a unit for the kazan part
+/// `part` just solved (`states`, board-major, the part's splits of a
+/// board in ascending offset) into `out` (board-major, `k` a board).
+fn write_part<T: Cell>(states: &[T], part: u64, k: usize, out: &mut [T]) -> Result<(), DtcError> {
+    let kp = part.count_ones() as usize;
+    if kp == k {
+        for (o, &s) in out.iter_mut().zip(states) {
             // Unresolved at the fixed point: a draw (packed 0).
             *o = cell(s.into().saturating_sub(RESOLVED))?;
         }
-        let wdl = cells.iter().map(|&c| Value::unpack(c.into()).wdl());
-        *split = draw_split(n, first_board + b as u64, wdl)? as u8;
+        return Ok(());
+    }
+    for (cells, s) in out.chunks_mut(k).zip(states.chunks(kp)) {
+        for (j, &s) in bits(part).zip(s) {
+            // Unresolved at the fixed point: a draw (packed 0).
+            cells[j] = cell(s.into().saturating_sub(RESOLVED))?;
+        }
     }
     Ok(())
+}
+
+/// The draw splits of one side of a solved unit (`values`, board-major,
+/// its first board `first_board` of the level), checking that every
+/// board has exactly one.
+fn side_splits<T: Cell>(n: u32, values: &[T], first_board: u64) -> Result<Vec<u8>, DtcError> {
+    let k = n as usize + 1;
+    values
+        .chunks(k)
+        .enumerate()
+        .map(|(b, cells)| {
+            let wdl = cells.iter().map(|&c| Value::unpack(c.into()).wdl());
+            Ok(draw_split(n, first_board + b as u64, wdl)? as u8)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -406,8 +426,13 @@ mod tests {
         let infos = config_infos();
         for n in 1..=5 {
             for u in level_units(n) {
-                let narrow = solve_unit_into::<u8>(n, &lower, &infos, u, &progress).unwrap();
-                let wide = solve_unit_into::<u16>(n, &lower, &infos, u, &progress).unwrap();
+                let whole = KazanCut::WHOLE;
+                let narrow = solve_unit_into::<u8>(n, &lower, &infos, u, whole, &progress).unwrap();
+                let wide = solve_unit_into::<u16>(n, &lower, &infos, u, whole, &progress).unwrap();
+                // Cut into kazan parts of one pair: the same values.
+                let one = KazanCut::pairs(1).unwrap();
+                let cut = solve_unit_into::<u8>(n, &lower, &infos, u, one, &progress).unwrap();
+                assert_eq!(narrow, cut, "n={n} {u:?}");
                 for ((ia, a, sa), (ib, b, sb)) in narrow.iter().zip(&wide) {
                     assert_eq!((ia, sa), (ib, sb), "n={n}");
                     assert!(a.iter().zip(b).all(|(&a, &b)| a as u16 == b), "n={n}");

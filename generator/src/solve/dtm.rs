@@ -21,7 +21,8 @@ use crate::solve::core::{Frontier, Policy, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
 use crate::solve::moves::{split_moves, Exit};
 use crate::solve::unit::{
-    bits, config_infos, exit_configs, max_solver_stones, solve_by_config, ConfigInfo, UnitId,
+    bits, config_infos, exit_configs, max_solver_stones, solve_by_config, ConfigInfo, KazanCut,
+    UnitId,
 };
 use std::sync::atomic::AtomicU64;
 use togyz_probe::raw::index::{rank_board, Layout};
@@ -74,6 +75,7 @@ pub fn solve_unit(
     n: u32,
     exits: &Exits<'_>,
     unit: UnitId,
+    cut: KazanCut,
     progress: &AtomicU64,
 ) -> Result<UnitValues, SolveError> {
     if n == 0 || n > max_solver_stones() {
@@ -96,17 +98,39 @@ pub fn solve_unit(
         exit_best: Vec::new(),
     };
     let mut u = Unit::new(n, &infos, unit.first, unit.second, policy, progress);
-    u.solve()?;
-    let mut out = Vec::new();
-    for (side, id) in unit.configs().into_iter().enumerate() {
-        let states = u.side_states(side);
-        let values = match side_values::<u8>(states) {
-            Ok(v) => LevelValues::Narrow(v),
-            Err(SolveError::CellTooNarrow) => LevelValues::Wide(side_values::<u16>(states)?),
-            Err(e) => return Err(e),
-        };
-        out.push((id, values));
-    }
+    let layout = Layout::new(n);
+    let k = layout.kazans() as usize;
+    let configs = unit.configs();
+    // One byte a position until a distance needs two; made when the first
+    // part is solved: for a whole unit, once its graph is freed.
+    let mut values: Vec<LevelValues> = Vec::new();
+    let parts = cut.parts(n);
+    let whole = parts.len() == 1;
+    u.solve_parts(&parts, |u, part| {
+        if whole {
+            // Every split at once, in the narrowest cells that hold them.
+            for side in 0..configs.len() {
+                let states = u.part_states(side);
+                values.push(match side_values::<u8>(states) {
+                    Ok(v) => LevelValues::Narrow(v),
+                    Err(SolveError::CellTooNarrow) => LevelValues::Wide(side_values(states)?),
+                    Err(e) => return Err(e),
+                });
+            }
+            return Ok(());
+        }
+        if values.is_empty() {
+            values = configs
+                .iter()
+                .map(|&id| LevelValues::Narrow(vec![0; layout.config_boards(id) as usize * k]))
+                .collect();
+        }
+        for (side, out) in values.iter_mut().enumerate() {
+            write_part(u.part_states(side), part, k, out);
+        }
+        Ok::<_, SolveError>(())
+    })?;
+    let out = configs.into_iter().zip(values).collect();
     u.report_done();
     Ok(out)
 }
@@ -122,7 +146,7 @@ pub fn solve_level(
 ) -> Result<LevelValues, SolveError> {
     check_level(n, lower.max_stones())?;
     let exits = Exits::whole(lower);
-    let parts = solve_by_config(n, |u| solve_unit(n, &exits, u, progress))?;
+    let parts = solve_by_config(n, |u| solve_unit(n, &exits, u, KazanCut::WHOLE, progress))?;
     let mut out = LevelBuilder::with_capacity(Layout::new(n).positions() as usize);
     for part in &parts {
         out.extend(&part.widened());
@@ -322,20 +346,37 @@ fn fold_exit<T: Cell>(
     }
 }
 
-/// The final values of one side of a solved unit (board-major), in cells
-/// of type `T`.
+/// The final values of one side of a unit solved whole (board-major), in
+/// cells of type `T`.
 fn side_values<T: Cell>(states: &[u32]) -> Result<Vec<T>, SolveError> {
-    let mut out = vec![T::default(); states.len()];
-    for (o, &s) in out.iter_mut().zip(states) {
-        let v = match kind(s) {
-            WIN => Value::Win(s & DIST_MASK),
-            LOSS => Value::Loss(s & DIST_MASK),
-            _ => Value::Draw,
-        };
-        let packed = v.pack().expect("distances are bounded by MAX_DIST");
-        *o = T::from_packed(packed).ok_or(SolveError::CellTooNarrow)?;
+    states
+        .iter()
+        .map(|&s| T::from_packed(packed(s)).ok_or(SolveError::CellTooNarrow))
+        .collect()
+}
+
+/// The packed value of a final state.
+#[inline]
+fn packed(s: u32) -> u16 {
+    let v = match kind(s) {
+        WIN => Value::Win(s & DIST_MASK),
+        LOSS => Value::Loss(s & DIST_MASK),
+        _ => Value::Draw,
+    };
+    v.pack().expect("distances are bounded by MAX_DIST")
+}
+
+/// Writes the final values of one side of a unit for the kazan part
+/// `part` just solved (`states`, board-major, the part's splits of a
+/// board in ascending offset) into `out` (board-major, `k` a board),
+/// widening it to two-byte cells when a value does not fit one.
+fn write_part(states: &[u32], part: u64, k: usize, out: &mut LevelValues) {
+    let kp = part.count_ones() as usize;
+    for (b, s) in states.chunks(kp).enumerate() {
+        for (j, &s) in bits(part).zip(s) {
+            out.set(b * k + j, packed(s));
+        }
     }
-    Ok(out)
 }
 
 /// Solves every level from 1 to `max_stones` in memory (for tests and small
@@ -366,11 +407,11 @@ mod tests {
         let levels = Levels::new();
         let lower = Exits::whole(&levels);
         assert!(matches!(
-            solve_unit(18, &lower, UnitId::of(0), &progress),
+            solve_unit(18, &lower, UnitId::of(0), KazanCut::WHOLE, &progress),
             Err(SolveError::TooManyStones(18))
         ));
         assert!(matches!(
-            solve_unit(3, &lower, UnitId::of(0), &progress),
+            solve_unit(3, &lower, UnitId::of(0), KazanCut::WHOLE, &progress),
             Err(SolveError::MissingExits {
                 stones: 1,
                 config: 0
@@ -388,6 +429,7 @@ mod tests {
                     first: 1,
                     second: 2
                 },
+                KazanCut::WHOLE,
                 &progress
             ),
             Err(SolveError::BadUnit(1, 2))
@@ -427,6 +469,33 @@ mod tests {
         assert_eq!(u8::from_packed(Value::Win(127).pack().unwrap()), Some(255));
         assert_eq!(u8::from_packed(Value::Loss(127).pack().unwrap()), None);
         assert_eq!(u8::from_packed(Value::Loss(126).pack().unwrap()), Some(254));
+    }
+
+    /// Every unit cut into kazan parts of one or two pairs gives the
+    /// values of the whole unit, in the same cells.
+    #[test]
+    fn kazan_parts_give_the_whole_units_values() {
+        let progress = AtomicU64::new(0);
+        let levels = solve_all(5).unwrap();
+        let exits = Exits::whole(&levels);
+        for n in 1..=6 {
+            // Every unit of the largest level, a few of the others.
+            for u in level_units(n)
+                .into_iter()
+                .filter(|u| n == 6 || u.first % 5 == 0)
+            {
+                let whole = solve_unit(n, &exits, u, KazanCut::WHOLE, &progress).unwrap();
+                for pairs in [1, 2] {
+                    let cut = KazanCut::pairs(pairs).unwrap();
+                    let parts = solve_unit(n, &exits, u, cut, &progress).unwrap();
+                    assert_eq!(whole, parts, "n={n} {u:?} pairs={pairs}");
+                }
+            }
+        }
+        // A value over a byte widens a side's cells as it is written.
+        let mut v = LevelValues::Narrow(vec![1, 2]);
+        v.set(0, 300);
+        assert_eq!(v, LevelValues::Wide(vec![300, 2]));
     }
 
     /// docs/rules.md example 3: the side to move loses in 4 plies.

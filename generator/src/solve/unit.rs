@@ -156,6 +156,75 @@ pub(crate) fn solve_by_config<T: Send, E: Send>(
         .collect())
 }
 
+/// How a unit is cut along the kazan axis: into *kazan parts* of at most
+/// `pairs` pairs of kazan offsets `{j, n - j}` each (the middle offset of
+/// an even `n` is a pair of one). A quiet move takes offset `j` to
+/// `n - j`, so the parts of a unit are solved one after the other, each
+/// holding the states of its own splits only ([`crate::solve::core`]);
+/// the values are the same whatever the cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KazanCut {
+    pairs: u32,
+}
+
+impl KazanCut {
+    /// No cut: one part holds every split, as the unit was always solved.
+    pub const WHOLE: KazanCut = KazanCut { pairs: u32::MAX };
+
+    /// Parts of at most `pairs` pairs (`None` for 0).
+    pub fn pairs(pairs: u32) -> Option<KazanCut> {
+        (pairs > 0).then_some(KazanCut { pairs })
+    }
+
+    /// Pairs of kazan offsets at `n` stones: `n / 2 + 1`.
+    pub fn pair_count(n: u32) -> u32 {
+        n / 2 + 1
+    }
+
+    /// The largest number of pairs a part holds at `n` stones.
+    pub fn pairs_per_part(self, n: u32) -> u32 {
+        self.pairs.min(Self::pair_count(n))
+    }
+
+    /// Whether a unit of level `n` is solved in one part.
+    pub fn is_whole(self, n: u32) -> bool {
+        self.pairs >= Self::pair_count(n)
+    }
+
+    /// The kazan splits of the largest part at `n` stones.
+    pub fn part_splits(self, n: u32) -> u64 {
+        let pairs = self.pairs_per_part(n) as u64;
+        (2 * pairs).min(n as u64 + 1)
+    }
+
+    /// The parts of a unit of level `n`, as masks of kazan offsets, the
+    /// pairs in order of their smaller offset.
+    pub fn parts(self, n: u32) -> Vec<u64> {
+        let per = self.pairs_per_part(n);
+        let mut parts = Vec::new();
+        let mut i = 0;
+        while i < Self::pair_count(n) {
+            let mut mask = 0u64;
+            for p in i..(i + per).min(Self::pair_count(n)) {
+                mask |= 1 << p | 1 << (n - p);
+            }
+            parts.push(mask);
+            i += per;
+        }
+        parts
+    }
+}
+
+impl std::fmt::Display for KazanCut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if *self == KazanCut::WHOLE {
+            write!(f, "whole units")
+        } else {
+            write!(f, "kazan parts of at most {} pairs", self.pairs)
+        }
+    }
+}
+
 /// The set bits of `mask` (kazan offsets), lowest first.
 #[inline]
 pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
@@ -176,6 +245,33 @@ mod tests {
 
     fn unit_swap(unit: UnitId) -> usize {
         TuzdykConfig::from_id(unit.first).swapped().id()
+    }
+
+    #[test]
+    fn kazan_parts_hold_every_split_once_closed_under_the_mirror() {
+        for n in 1..=20u32 {
+            let all = (1u64 << (n + 1)) - 1;
+            assert_eq!(KazanCut::WHOLE.parts(n), vec![all]);
+            for pairs in 1..=KazanCut::pair_count(n) + 1 {
+                let cut = KazanCut::pairs(pairs).unwrap();
+                let parts = cut.parts(n);
+                let want = KazanCut::pair_count(n).div_ceil(pairs) as usize;
+                assert_eq!(parts.len(), want, "n={n} pairs={pairs}");
+                assert_eq!(parts.iter().fold(0, |a, p| a | p), all);
+                assert_eq!(parts.iter().map(|p| p.count_ones()).sum::<u32>(), n + 1);
+                for &p in &parts {
+                    let mirrored = p.reverse_bits() >> (63 - n);
+                    assert_eq!(mirrored, p, "n={n} part {p:#b}");
+                    assert!(p.count_ones() as u64 <= cut.part_splits(n));
+                }
+                assert_eq!(cut.is_whole(n), parts.len() == 1);
+            }
+        }
+        assert_eq!(KazanCut::pairs(0), None);
+        assert_eq!(
+            KazanCut::pairs(1).unwrap().parts(4),
+            vec![0b10001, 0b01010, 0b00100]
+        );
     }
 
     /// `exit_configs` names every configuration that exits reach (with few
