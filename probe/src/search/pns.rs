@@ -230,6 +230,21 @@ struct Numbers {
     tainted: bool,
 }
 
+impl Numbers {
+    /// X wins, whatever the path.
+    const PROVEN: Numbers = Numbers {
+        pn: 0,
+        dn: INF,
+        tainted: false,
+    };
+    /// X cannot win, whatever the path.
+    const REFUTED: Numbers = Numbers {
+        pn: INF,
+        dn: 0,
+        tainted: false,
+    };
+}
+
 impl<'a> Pns<'a> {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
@@ -317,17 +332,9 @@ impl<'a> Pns<'a> {
             .find(|e| e.used && e.key == *key)?;
         let kx = pos.kazan(self.x);
         if kx >= e.win_from {
-            Some(Numbers {
-                pn: 0,
-                dn: INF,
-                tainted: false,
-            })
+            Some(Numbers::PROVEN)
         } else if kx < e.nowin_to {
-            Some(Numbers {
-                pn: INF,
-                dn: 0,
-                tainted: false,
-            })
+            Some(Numbers::REFUTED)
         } else {
             None
         }
@@ -430,17 +437,9 @@ impl<'a> Pns<'a> {
             (hi.flip(), lo.flip())
         };
         Ok(if lo == Wdl::Win {
-            Some(Numbers {
-                pn: 0,
-                dn: INF,
-                tainted: false,
-            })
+            Some(Numbers::PROVEN)
         } else if hi < Wdl::Win {
-            Some(Numbers {
-                pn: INF,
-                dn: 0,
-                tainted: false,
-            })
+            Some(Numbers::REFUTED)
         } else {
             None
         })
