@@ -17,7 +17,7 @@ if [ $# -lt 2 ]; then
     exit 2
 fi
 tables=$1 seconds=$2 games=${3:-30} seed=${4:-1}
-cargo build --release -q -p togyz-probe --example search_measure
+cargo build --release -q -p togyz-tb --example search_measure
 [ -n "${PROBE:-}" ] || cargo build --release -q -p togyz-cli
 probe=${PROBE:-target/release/togyz-probe}
 work=$(mktemp -d)

@@ -18,7 +18,7 @@ tables=$1 out=$2 stones=${3:-12-22} per=${4:-500}
 shift $(( $# < 4 ? $# : 4 ))
 limits=("$@")
 [ ${#limits[@]} -gt 0 ] || limits=(1 10)
-cargo build --release -q -p togyz-probe --example search_measure
+cargo build --release -q -p togyz-tb --example search_measure
 # Limits in increasing order: with --reuse, a position proven under a
 # smaller limit is copied, not searched again.
 for s in "${limits[@]}"; do

@@ -7,7 +7,7 @@
 #   bench/search-memory.sh BEFORE_DIR AFTER_DIR TABLES OUT_DIR [STONES [PER_COUNT [SECONDS]]]
 #
 # BEFORE_DIR and AFTER_DIR each hold a release `search_measure`
-# (`cargo build --release -p togyz-probe --example search_measure`).
+# (`cargo build --release -p togyz-tb --example search_measure`).
 set -euo pipefail
 if [ $# -lt 4 ]; then
     echo "usage: $0 BEFORE_DIR AFTER_DIR TABLES OUT_DIR [STONES [PER_COUNT [SECONDS]]]" >&2

@@ -29,7 +29,7 @@ fi
 profile=${TOGYZ_PROFILE:-release}
 # scripts/test.sh has built them ($TOGYZ_BUILT), with the workspace's
 # features: building two packages alone would build them again with others.
-[ -n "${TOGYZ_BUILT:-}" ] || cargo build --quiet --profile "$profile" -p togyz-tb-capi -p togyz-gen
+[ -n "${TOGYZ_BUILT:-}" ] || cargo build --quiet --profile "$profile" -p togyz-tb-c -p togyz-gen
 lib=target/$profile
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -9,10 +9,10 @@
 use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
-use togyz_probe::notation::{result_text, traditional};
-use togyz_probe::record::{GameRecord, RecordError, Replay, ReplayError};
-use togyz_probe::search::Source;
-use togyz_probe::{Move, Position, Side, Value, Wdl};
+use togyz_tb::notation::{result_text, traditional};
+use togyz_tb::record::{GameRecord, RecordError, Replay, ReplayError};
+use togyz_tb::search::Source;
+use togyz_tb::{Move, Position, Side, Value, Wdl};
 
 /// The value of one position of a game, for its side to move, as an
 /// annotation found it (by the rules, the tables or a search).
@@ -219,8 +219,7 @@ impl<'a> AnnotatedGame<'a> {
             label: self.label(k),
             fen_before: positions[k].fen(),
             // A replayed move is legal in its position.
-            uci: togyz_probe::notation::uci(&positions[k], self.replay.moves[k])
-                .unwrap_or_default(),
+            uci: togyz_tb::notation::uci(&positions[k], self.replay.moves[k]).unwrap_or_default(),
             before: eval(k),
             after: eval(k + 1),
             mistake,
@@ -291,7 +290,7 @@ impl<'a> GameAnnotation<'a> {
     /// it starts and its tags when they were read (`partial`, the game as
     /// read up to the fault, [`Records::failed_game`]).
     ///
-    /// [`Records::failed_game`]: togyz_probe::record::Records::failed_game
+    /// [`Records::failed_game`]: togyz_tb::record::Records::failed_game
     pub fn unreadable(
         game: usize,
         e: &RecordError,
@@ -360,8 +359,8 @@ impl<'a> GameAnnotation<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use togyz_probe::notation::parse_fen;
-    use togyz_probe::record::parse_records;
+    use togyz_tb::notation::parse_fen;
+    use togyz_tb::record::parse_records;
 
     /// 7 stones, South to move: as docs/cli.md's example, with the
     /// evaluations that example prints.
@@ -440,7 +439,7 @@ mod tests {
         );
         // Where the game starts and its tags, when they were read.
         let record = "1. 11\n\n[Event \"x\"]\n1. 11 zz\n";
-        let mut games = togyz_probe::record::Records::new(record.as_bytes());
+        let mut games = togyz_tb::record::Records::new(record.as_bytes());
         games.next();
         let e = games.next().unwrap().unwrap_err();
         let text =

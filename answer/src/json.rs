@@ -5,10 +5,10 @@
 //! the server's and Python's check the keys.
 
 use serde::Serialize;
-use togyz_probe::notation::{self, traditional, uci};
-use togyz_probe::search::SearchResult;
-use togyz_probe::terminal_value;
-use togyz_probe::{Metric, Move, MoveValue, Position, Tablebase, Value, Wdl};
+use togyz_tb::notation::{self, traditional, uci};
+use togyz_tb::search::SearchResult;
+use togyz_tb::terminal_value;
+use togyz_tb::{Metric, Move, MoveValue, Position, Tablebase, Value, Wdl};
 
 use crate::Kind;
 
@@ -477,7 +477,7 @@ impl BeyondAnswer {
     /// The answer for `pos`, which no table covers (`error` says so),
     /// with the server's additions when `serve` holds its tables.
     pub fn new(error: ErrorAnswer, pos: &Position, serve: Option<&Tablebase>) -> BeyondAnswer {
-        let (lower, upper) = togyz_probe::search::kazan_bounds(pos);
+        let (lower, upper) = togyz_tb::search::kazan_bounds(pos);
         BeyondAnswer {
             error,
             stones: pos.stones_on_board(),

@@ -1,7 +1,7 @@
 //! Why a position was not answered, as every front end classifies it.
 
-use togyz_probe::notation::NotationError;
-use togyz_probe::ProbeError;
+use togyz_tb::notation::NotationError;
+use togyz_tb::ProbeError;
 
 /// What went wrong. The order is the order of the command line's exit
 /// codes: 0 answered; 1 standard input could not be read or the output

@@ -6,7 +6,7 @@
 //!
 //! * [`Kind`]: why a position was not answered, with its exit code and its
 //!   name in JSON error objects, and the one classification of a
-//!   [`ProbeError`](togyz_probe::ProbeError) into it.
+//!   [`ProbeError`](togyz_tb::ProbeError) into it.
 //! * The answer's JSON shape: [`TablesAnswer`] and [`MoveAnswer`] for the
 //!   tables' answer, [`SearchAnswer`] above the tables, [`ErrorAnswer`] and
 //!   [`BeyondAnswer`] when there is none, with what the server adds

@@ -14,8 +14,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use togyz_probe::Tablebase;
-use togyz_tb::{
+use togyz_tb::Tablebase;
+use togyz_tb_capi::{
     togyz_position_from_fen, togyz_tb_close, togyz_tb_open, togyz_tb_wdl, TogyzPosition,
     TogyzStatus, TogyzWdl, TOGYZ_DEFAULT_CACHE_BYTES,
 };

@@ -7,7 +7,7 @@
  *
  * FEN defaults to 7,2S,1/8,2S 79 79 S 1 (a loss in 4 for South). Above the
  * tables the result is proven by search (togyz_tb_solve) within 5 s.
- * Build (from the repository root, after cargo build --release -p togyz-tb-capi):
+ * Build (from the repository root, after cargo build --release -p togyz-tb-c):
  *   cc -std=c11 -Icapi/include capi/examples/probe.c -Ltarget/release \
  *      -ltogyz_tb -Wl,-rpath,$PWD/target/release -lpthread -o probe
  */

@@ -24,11 +24,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
 use togyz_answer::Kind;
-use togyz_probe::notation::{self, NotationError};
-use togyz_probe::search::{Budget, SearchResult, Solver, Source};
-use togyz_probe::{Metric, Value, Wdl};
-use togyz_probe::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
-use togyz_probe::{Position, PositionError, Side};
+use togyz_tb::notation::{self, NotationError};
+use togyz_tb::search::{Budget, SearchResult, Solver, Source};
+use togyz_tb::{Metric, Value, Wdl};
+use togyz_tb::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
+use togyz_tb::{Position, PositionError, Side};
 
 /// Bytes a FEN written by [`togyz_position_to_fen`] can take, its closing
 /// NUL included: a buffer of this size is always large enough.
@@ -946,7 +946,7 @@ pub unsafe extern "C" fn togyz_solver_free(solver: *mut TogyzSolver) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use togyz_probe::{CYCLE, ROW};
+    use togyz_tb::{CYCLE, ROW};
 
     fn c(s: &str) -> CString {
         CString::new(s).unwrap()

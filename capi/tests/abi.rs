@@ -5,9 +5,9 @@
 use std::ffi::{c_char, CStr, CString};
 use std::ptr::{null, null_mut};
 
-use togyz_probe::notation::parse_fen;
-use togyz_probe::{Tablebase, Value};
-use togyz_tb::*;
+use togyz_tb::notation::parse_fen;
+use togyz_tb::{Tablebase, Value};
+use togyz_tb_capi::*;
 
 mod common;
 
@@ -115,12 +115,9 @@ fn values_and_ranked_moves_match_the_rust_library() {
             assert_eq!(m.hole, e.mv.hole());
             assert_eq!(
                 text(&m.traditional),
-                togyz_probe::notation::traditional(&pos, e.mv).unwrap()
+                togyz_tb::notation::traditional(&pos, e.mv).unwrap()
             );
-            assert_eq!(
-                text(&m.uci),
-                togyz_probe::notation::uci(&pos, e.mv).unwrap()
-            );
+            assert_eq!(text(&m.uci), togyz_tb::notation::uci(&pos, e.mv).unwrap());
             assert_eq!(m.value, c_value(e.value));
         }
     }
@@ -211,13 +208,13 @@ fn several_folders_and_their_failures() {
 }
 
 /// Every `stride`-th live position with `n` stones.
-fn live_positions(n: u32, count: u64) -> Vec<togyz_probe::Position> {
-    let layout = togyz_probe::raw::index::Layout::new(n);
+fn live_positions(n: u32, count: u64) -> Vec<togyz_tb::Position> {
+    let layout = togyz_tb::raw::index::Layout::new(n);
     let stride = layout.positions() / count + 1;
     (0..layout.positions())
         .step_by(stride as usize)
         .map(|i| layout.slot(i).position())
-        .filter(|p| togyz_probe::terminal_value(p).is_none())
+        .filter(|p| togyz_tb::terminal_value(p).is_none())
         .collect()
 }
 
@@ -254,10 +251,10 @@ fn solve_above_the_tables_matches_the_generator() {
                 .unwrap_or_else(|| panic!("{fen}: hole {}", r.best_hole));
             assert_eq!(
                 text(&r.best_traditional),
-                togyz_probe::notation::traditional(&pos, mv).unwrap()
+                togyz_tb::notation::traditional(&pos, mv).unwrap()
             );
             let after = pos.after_unchecked(mv);
-            let reply = togyz_probe::terminal_value(&after)
+            let reply = togyz_tb::terminal_value(&after)
                 .or_else(|| levels.value(&after))
                 .unwrap();
             assert_eq!(-rank(c_value(reply).wdl), rank(truth), "{fen}");

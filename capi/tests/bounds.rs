@@ -5,7 +5,7 @@
 use std::ffi::{c_char, CStr, CString};
 use std::ptr::null_mut;
 
-use togyz_tb::*;
+use togyz_tb_capi::*;
 
 fn last_error() -> String {
     // SAFETY: never null, NUL-terminated.

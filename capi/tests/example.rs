@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use togyz_probe::notation::{parse_fen, traditional, uci};
-use togyz_probe::{Tablebase, Value};
+use togyz_tb::notation::{parse_fen, traditional, uci};
+use togyz_tb::{Tablebase, Value};
 
 const SEED: &str = "7,2S,1/8,2S 79 79 S 1";
 

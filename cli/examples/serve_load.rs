@@ -22,7 +22,7 @@ use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use togyz_probe::{Position, Side};
+use togyz_tb::{Position, Side};
 use tokio::net::TcpStream;
 
 struct Options {

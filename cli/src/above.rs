@@ -8,10 +8,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use togyz_answer::SearchMove;
-use togyz_probe::search::Solver;
-use togyz_probe::search::{Budget, SearchResult};
-use togyz_probe::terminal_value;
-use togyz_probe::{Position, ProbeError, Tablebase, Wdl};
+use togyz_tb::search::Solver;
+use togyz_tb::search::{Budget, SearchResult};
+use togyz_tb::terminal_value;
+use togyz_tb::{Position, ProbeError, Tablebase, Wdl};
 
 /// Whether `query` answers `pos` by search: it is above the tables, the game
 /// goes on, some tables are there to search into, and search is allowed.

@@ -18,11 +18,11 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use togyz_answer::{winner, AnnotatedGame, Eval, GameAnnotation};
-use togyz_probe::record::{GameRecord, RecordError, Records};
-use togyz_probe::search::Solver;
-use togyz_probe::search::{Budget, Source};
-use togyz_probe::terminal_value;
-use togyz_probe::{Metric, Position, ProbeError, Tablebase, Wdl};
+use togyz_tb::record::{GameRecord, RecordError, Records};
+use togyz_tb::search::Solver;
+use togyz_tb::search::{Budget, Source};
+use togyz_tb::terminal_value;
+use togyz_tb::{Metric, Position, ProbeError, Tablebase, Wdl};
 
 use crate::above::MemoryArg;
 use crate::failure::{Failure, Kind};
@@ -136,8 +136,8 @@ pub fn node_budget(nodes: u64, memory: Option<u64>) -> Budget {
 /// report to `out` as soon as it is done: the text report, or one JSON
 /// object a line when `json`. The input is read game by game, so memory
 /// does not grow with it: a game is at most
-/// [`MAX_GAME_PLIES`](togyz_probe::record::MAX_GAME_PLIES) plies and a
-/// line at most [`MAX_LINE_BYTES`](togyz_probe::record::MAX_LINE_BYTES)
+/// [`MAX_GAME_PLIES`](togyz_tb::record::MAX_GAME_PLIES) plies and a
+/// line at most [`MAX_LINE_BYTES`](togyz_tb::record::MAX_LINE_BYTES)
 /// bytes, past which the game is reported as an error. Positions above the
 /// tables are searched within `budget`, but none after `deadline`: they
 /// are then left unsettled, as with `--search-time 0`. Bytes that are not
@@ -152,7 +152,7 @@ pub fn node_budget(nodes: u64, memory: Option<u64>) -> Budget {
 pub fn annotate_stream(
     input: impl std::io::BufRead,
     tables: &crate::tables::Tables,
-    budget: togyz_probe::search::Budget,
+    budget: togyz_tb::search::Budget,
     json: bool,
     deadline: Option<std::time::Instant>,
     out: &mut impl std::io::Write,

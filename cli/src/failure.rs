@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 use std::io;
 
 pub use togyz_answer::Kind;
-use togyz_probe::notation::NotationError;
-use togyz_probe::Position;
+use togyz_tb::notation::NotationError;
+use togyz_tb::Position;
 
 use crate::render::diagram;
 

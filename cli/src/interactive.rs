@@ -8,10 +8,10 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
-use togyz_probe::notation::result_text;
-use togyz_probe::Metric;
-use togyz_probe::MoveValue;
-use togyz_probe::Position;
+use togyz_tb::notation::result_text;
+use togyz_tb::Metric;
+use togyz_tb::MoveValue;
+use togyz_tb::Position;
 
 use crate::failure::{Failure, Kind};
 use crate::moves::{replay, Played};

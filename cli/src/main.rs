@@ -1,4 +1,4 @@
-//! `togyz-probe`: the command line of the probe crate.
+//! `togyz-probe`: the command line of the `togyz-tb` library.
 //!
 //! Each subcommand lives in its own file beside this one and exposes an
 //! `Args` struct (clap) and a `run` function; this file only dispatches and

@@ -1,10 +1,10 @@
 //! Positions and move lists from the command line: a FEN that the shell may
 //! have split, and a list of moves replayed from it.
 
-use togyz_probe::notation::{parse_fen, parse_move, NotationError};
-use togyz_probe::{MoveReport, Position};
+use togyz_tb::notation::{parse_fen, parse_move, NotationError};
+use togyz_tb::{MoveReport, Position};
 
-use togyz_probe::record::split_kazan;
+use togyz_tb::record::split_kazan;
 
 use crate::failure::{Failure, Kind, Stop};
 

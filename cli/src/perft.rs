@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use rayon::prelude::*;
-use togyz_probe::{perft, Move, Position};
+use togyz_tb::{perft, Move, Position};
 
 use crate::failure::{Failure, Kind};
 use crate::moves::fen_arg;

@@ -6,8 +6,8 @@
 
 use std::io::Write;
 
-use togyz_probe::notation::result_text;
-use togyz_probe::Position;
+use togyz_tb::notation::result_text;
+use togyz_tb::Position;
 
 use crate::failure::Failure;
 use crate::interactive;

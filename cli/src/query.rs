@@ -10,11 +10,11 @@
 use std::io::{self, Write};
 
 use togyz_answer::{BeyondAnswer, ErrorAnswer, Reply, TablesAnswer};
-use togyz_probe::record::{read_line_capped, Line};
-use togyz_probe::search::Solver;
-use togyz_probe::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
-use togyz_probe::{Metric, Tablebase, Value};
-use togyz_probe::{Move, Position};
+use togyz_tb::record::{read_line_capped, Line};
+use togyz_tb::search::Solver;
+use togyz_tb::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
+use togyz_tb::{Metric, Tablebase, Value};
+use togyz_tb::{Move, Position};
 
 use crate::above::{self, Limits, MemoryArg};
 use crate::failure::{Failure, Kind};
@@ -382,7 +382,7 @@ fn error_json(fen: &str, f: &Failure, position: Option<String>) -> ErrorAnswer {
 /// A line of moves from `pos` in traditional notation.
 fn line_names(pos: &Position, line: &[Move]) -> Vec<String> {
     // The tables' line is played from `pos`: every move is legal there.
-    togyz_probe::notation::line(pos, line).unwrap_or_default()
+    togyz_tb::notation::line(pos, line).unwrap_or_default()
 }
 
 /// The text report: diagram, verdict, moves, line of best play.

@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use togyz_probe::notation::result_text;
-use togyz_probe::MoveValue;
-use togyz_probe::{Metric, Value};
-use togyz_probe::{Move, MoveReport, Position, Side, ROW};
+use togyz_tb::notation::result_text;
+use togyz_tb::MoveValue;
+use togyz_tb::{Metric, Value};
+use togyz_tb::{Move, MoveReport, Position, Side, ROW};
 
 /// `1 stone`, `4 stones`: a count with its noun, singular or plural.
 pub fn count(n: u64, one: &str, many: &str) -> String {

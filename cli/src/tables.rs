@@ -4,8 +4,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use togyz_probe::raw::index::{max_solver_stones, positions_for, MAX_STONES};
-use togyz_probe::{ProbeError, Tablebase};
+use togyz_tb::raw::index::{max_solver_stones, positions_for, MAX_STONES};
+use togyz_tb::{ProbeError, Tablebase};
 
 use crate::failure::{Failure, Kind};
 use indicatif::HumanCount;

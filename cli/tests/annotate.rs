@@ -14,11 +14,11 @@ use serde_json::Value as Json;
 use togyz_gen::files::write::write_table;
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
-use togyz_probe::notation::traditional;
-use togyz_probe::raw::index::Layout;
-use togyz_probe::terminal_value;
-use togyz_probe::Metric;
-use togyz_probe::{Position, Side, Wdl};
+use togyz_tb::notation::traditional;
+use togyz_tb::raw::index::Layout;
+use togyz_tb::terminal_value;
+use togyz_tb::Metric;
+use togyz_tb::{Position, Side, Wdl};
 
 const SAMPLE: &str = include_str!("../../probe/tests/data/sample-playok.txt");
 
@@ -189,7 +189,7 @@ fn self_play_verdicts_and_marked_moves_match_the_solver() {
                 marked += 1;
                 // The better move named does keep the value.
                 let better = m["better"].as_str().unwrap();
-                let mv = togyz_probe::notation::parse_move(b, &better[..better.find(' ').unwrap()])
+                let mv = togyz_tb::notation::parse_move(b, &better[..better.find(' ').unwrap()])
                     .unwrap();
                 assert_eq!(truth(levels, &b.after(mv).unwrap()).flip(), tb, "{m}");
             }
@@ -328,7 +328,7 @@ fn a_game_past_the_cap_is_an_error_and_the_next_game_is_annotated() {
         .chain((1..9).flat_map(|h| [format!("{h}{}", h + 1), format!("{h}{}", h + 1)]))
         .collect();
     let fen = "[FEN \"1S,8/8,1S 80 80 S 1\"]\n\n";
-    let plies = togyz_probe::record::MAX_GAME_PLIES + 18;
+    let plies = togyz_tb::record::MAX_GAME_PLIES + 18;
     let mut long = fen.to_string();
     for k in 0..plies / 18 {
         long.push_str(&cycle.join(" "));
@@ -352,7 +352,7 @@ fn a_game_past_the_cap_is_an_error_and_the_next_game_is_annotated() {
     assert!(g[1].get("error").is_none());
     // Just under the cap, the whole cycle replays.
     let mut short = fen.to_string();
-    for _ in 0..togyz_probe::record::MAX_GAME_PLIES / 18 {
+    for _ in 0..togyz_tb::record::MAX_GAME_PLIES / 18 {
         short.push_str(&cycle.join(" "));
         short.push('\n');
     }

@@ -5,8 +5,8 @@
 mod common;
 
 use common::{assert_code, fails, run, stderr, stdout};
-use togyz_probe::notation::parse_fen;
-use togyz_probe::perft;
+use togyz_tb::notation::parse_fen;
+use togyz_tb::perft;
 
 #[test]
 fn perft_counts_from_the_start() {

@@ -6,10 +6,10 @@ mod common;
 use common::{assert_code, dtc_tables, json_of, query, stderr, stdout, tables, text, EXAMPLE_3};
 use serde_json::{json, Value as Json};
 use togyz_gen::verify::thousands;
-use togyz_probe::raw::format::file_name;
-use togyz_probe::raw::index::positions_for;
-use togyz_probe::search::kazan_bounds;
-use togyz_probe::Position;
+use togyz_tb::raw::format::file_name;
+use togyz_tb::raw::index::positions_for;
+use togyz_tb::search::kazan_bounds;
+use togyz_tb::Position;
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
@@ -436,7 +436,7 @@ Legal moves: 12 (a1b1), 23 (b1c1), 34 (c1d1), 45 (d1e1), 56 (e1f1)
             "no table for 20 stones on the board: the tables in {dir} cover 1 to 4 stones. \
              The 20-stone table would hold {} positions; `togyz-gen` solves at most {} stones",
             thousands(positions_for(20)),
-            togyz_probe::raw::index::max_solver_stones()
+            togyz_tb::raw::index::max_solver_stones()
         )),
         "{err}"
     );

@@ -13,11 +13,11 @@ use serde_json::Value as Json;
 use togyz_gen::files::write::write_table;
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
-use togyz_probe::notation::parse_move;
-use togyz_probe::raw::index::Layout;
-use togyz_probe::terminal_value;
-use togyz_probe::Metric;
-use togyz_probe::{Position, Wdl};
+use togyz_tb::notation::parse_move;
+use togyz_tb::raw::index::Layout;
+use togyz_tb::terminal_value;
+use togyz_tb::Metric;
+use togyz_tb::{Position, Wdl};
 
 fn setup() -> &'static (Levels, tempfile::TempDir) {
     static S: OnceLock<(Levels, tempfile::TempDir)> = OnceLock::new();

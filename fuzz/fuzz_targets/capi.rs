@@ -9,7 +9,7 @@ use std::ffi::CString;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use togyz_tb::*;
+use togyz_tb_capi::*;
 
 struct Tb(*mut TogyzTb);
 // SAFETY: the handle is shared read-only; the C ABI allows probes from

@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use togyz_probe::notation::parse_fen;
-use togyz_probe::Position;
+use togyz_tb::notation::parse_fen;
+use togyz_tb::Position;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -6,9 +6,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use togyz_probe::notation::{parse_hole, parse_move, parse_traditional, parse_uci, traditional, uci};
-use togyz_probe::{Move, Position};
-use togyz_probe::notation::NotationError;
+use togyz_tb::notation::NotationError;
+use togyz_tb::notation::{parse_hole, parse_move, parse_traditional, parse_uci, traditional, uci};
+use togyz_tb::{Move, Position};
 
 fn check_accepted(pos: &Position, text: &str, parsed: Result<Move, NotationError>) {
     match parsed {

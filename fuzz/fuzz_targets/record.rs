@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use togyz_probe::record::parse_records;
+use togyz_tb::record::parse_records;
 
 fuzz_target!(|data: &[u8]| {
     // Records come in several encodings; the reader takes text, so other

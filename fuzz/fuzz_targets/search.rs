@@ -6,9 +6,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use togyz_fuzz::{small_tables, SMALL_TABLES};
-use togyz_probe::terminal_value;
-use togyz_probe::search::{Budget, Solver};
-use togyz_probe::Wdl;
+use togyz_tb::search::{Budget, Solver};
+use togyz_tb::terminal_value;
+use togyz_tb::Wdl;
 
 fuzz_target!(|data: &[u8]| {
     let tb = small_tables();
@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     budget.dfs = rest.get(1).is_some_and(|b| b & 1 == 1);
     let r = Solver::new(tb, budget).solve(&pos).expect("sound tables");
     assert!(r.lower <= r.upper, "{pos}: {r:?}");
-    let known = |p: &togyz_probe::Position| -> Option<Wdl> {
+    let known = |p: &togyz_tb::Position| -> Option<Wdl> {
         if let Some(v) = terminal_value(p) {
             return Some(v.wdl());
         }

@@ -20,10 +20,10 @@ use togyz_gen::files::write::write_table;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc::solve_all as solve_dtc;
 use togyz_gen::solve::dtm::solve_all;
-use togyz_probe::raw::format::{file_name, HEADER_LEN, INDEX_ENTRY_LEN, METRIC_DTC};
-use togyz_probe::raw::index::Layout;
-use togyz_probe::Metric;
-use togyz_probe::{Backend, Position, ProbeError, Tablebase, Value, Wdl};
+use togyz_tb::raw::format::{file_name, HEADER_LEN, INDEX_ENTRY_LEN, METRIC_DTC};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::Metric;
+use togyz_tb::{Backend, Position, ProbeError, Tablebase, Value, Wdl};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Stone counts of the original tables.

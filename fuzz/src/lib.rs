@@ -4,10 +4,10 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use togyz_gen::solve::dtm::solve_all;
 use togyz_gen::files::write::write_levels;
-use togyz_probe::{Position, Side, CYCLE, TOTAL_STONES};
-use togyz_probe::Tablebase;
+use togyz_gen::solve::dtm::solve_all;
+use togyz_tb::Tablebase;
+use togyz_tb::{Position, Side, CYCLE, TOTAL_STONES};
 
 /// Bytes [`position`] reads.
 pub const POSITION_BYTES: usize = 22;

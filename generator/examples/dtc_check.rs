@@ -12,8 +12,8 @@ use std::sync::atomic::AtomicU64;
 use togyz_gen::files::decode::load_level;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::score::WdlLevel;
-use togyz_probe::raw::format::{file_name, TableFile};
-use togyz_probe::Value;
+use togyz_tb::raw::format::{file_name, TableFile};
+use togyz_tb::Value;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();

@@ -9,8 +9,8 @@
 use rayon::prelude::*;
 use std::time::Instant;
 use togyz_gen::files::decode::DecodeAll;
-use togyz_probe::raw::format::{file_name, TableFile};
-use togyz_probe::Value;
+use togyz_tb::raw::format::{file_name, TableFile};
+use togyz_tb::Value;
 
 /// Compressed bytes, seconds to compress, mean microseconds to decompress
 /// a block.

@@ -26,8 +26,8 @@
 //! and the combinations. Prints bits a position of the level.
 use rayon::prelude::*;
 use togyz_gen::files::decode::DecodeAll;
-use togyz_probe::raw::format::{file_name, TableFile};
-use togyz_probe::Value;
+use togyz_tb::raw::format::{file_name, TableFile};
+use togyz_tb::Value;
 
 /// Boards a DTC block, as written (`KAZAN_AXIS_BLOCK` sets another).
 const BLOCK_BOARDS: usize = 32768;

@@ -10,8 +10,8 @@ use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
 use togyz_gen::files::write::dtm::{DISTANCE_LEVEL, WDL_LEVEL};
 use togyz_gen::solve::dtc;
-use togyz_probe::raw::format::{DISTANCE_BLOCK_POSITIONS, WDL_BLOCK_BOARDS};
-use togyz_probe::Value;
+use togyz_tb::raw::format::{DISTANCE_BLOCK_POSITIONS, WDL_BLOCK_BOARDS};
+use togyz_tb::Value;
 
 /// Compressed bytes of `data` cut into blocks of `block` bytes.
 fn compressed(data: &[u8], block: usize, level: i32) -> u64 {

@@ -18,7 +18,7 @@
 //!   player (opponent only), so it counts in both of those classes, once in
 //!   the stone count's total.
 //!
-//! The tables are read through the probe crate unit by unit (a tuzdyk
+//! The tables are read through the library unit by unit (a tuzdyk
 //! configuration and its swap, [`DecodeAll::decode_config`], DTM or DTC),
 //! so a level never has to fit in memory; lines come from [`Tablebase`].
 //!
@@ -47,13 +47,13 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_probe::raw::format::{self, TableFile};
-use togyz_probe::raw::index::Slot;
-use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig};
-use togyz_probe::TableError;
-use togyz_probe::{Metric, Value};
-use togyz_probe::{Position, Side};
-use togyz_probe::{ProbeError, Tablebase};
+use togyz_tb::raw::format::{self, TableFile};
+use togyz_tb::raw::index::Slot;
+use togyz_tb::raw::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig};
+use togyz_tb::TableError;
+use togyz_tb::{Metric, Value};
+use togyz_tb::{Position, Side};
+use togyz_tb::{ProbeError, Tablebase};
 
 /// What a `stats` run reads and makes.
 #[derive(Debug, Clone)]

@@ -2,7 +2,7 @@
 //! solver.
 //!
 //! Every table file `togyz-NN.tkb` in the folder (1..=N, none missing) has
-//! all its checksums checked, is decoded through the probe crate's reader,
+//! all its checksums checked, is decoded through the library's reader,
 //! and then every stored entry is checked against its successors, generated
 //! *forward* with the rules (`Position::play`), never with the solver's
 //! un-moves:
@@ -49,13 +49,13 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use togyz_probe::raw::format::{self, TableFile};
-use togyz_probe::raw::index::Slot;
-use togyz_probe::raw::index::{BoardWalker, Layout, TuzdykConfig};
-use togyz_probe::terminal_value;
-use togyz_probe::TableError;
-use togyz_probe::{Metric, Value, Wdl};
-use togyz_probe::{Move, Position, HALF};
+use togyz_tb::raw::format::{self, TableFile};
+use togyz_tb::raw::index::Slot;
+use togyz_tb::raw::index::{BoardWalker, Layout, TuzdykConfig};
+use togyz_tb::terminal_value;
+use togyz_tb::TableError;
+use togyz_tb::{Metric, Value, Wdl};
+use togyz_tb::{Move, Position, HALF};
 
 /// What a `verify` run checks, and how.
 #[derive(Debug, Clone)]

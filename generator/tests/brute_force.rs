@@ -10,9 +10,9 @@ use common::{formula, Brute, Key};
 use std::sync::OnceLock;
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
-use togyz_probe::notation::parse_fen;
-use togyz_probe::Side;
-use togyz_probe::Value;
+use togyz_tb::notation::parse_fen;
+use togyz_tb::Side;
+use togyz_tb::Value;
 
 const MAX: u8 = 4;
 
@@ -150,7 +150,7 @@ fn brute_census(b: &Brute) -> Vec<[BruteCensus; 5]> {
     let mut out: Vec<[BruteCensus; 5]> = (0..=MAX).map(|_| Default::default()).collect();
     // Drawn kazan splits of each board (stones and tuzdyks, South to move).
     let mut boards: std::collections::HashMap<_, (usize, usize, usize)> = Default::default();
-    let class = |p: &togyz_probe::Position| match (p.tuzdyk(Side::South), p.tuzdyk(Side::North)) {
+    let class = |p: &togyz_tb::Position| match (p.tuzdyk(Side::South), p.tuzdyk(Side::North)) {
         (None, None) => 0,
         (Some(_), None) => 1,
         (None, Some(_)) => 2,
@@ -196,13 +196,13 @@ fn brute_census(b: &Brute) -> Vec<[BruteCensus; 5]> {
 #[test]
 fn stats_census_agrees_with_brute_force() {
     use togyz_gen::stats;
-    use togyz_probe::raw::index::Layout;
+    use togyz_tb::raw::index::Layout;
 
     let dir = tempfile::tempdir().unwrap();
     for n in 1..=MAX as u32 {
         togyz_gen::files::write::write_table(
             dir.path(),
-            togyz_probe::Metric::Dtm,
+            togyz_tb::Metric::Dtm,
             n,
             &levels().table(n),
         )
@@ -264,7 +264,7 @@ fn stats_census_agrees_with_brute_force() {
     }
     assert!(zugzwangs > 0, "mutual zugzwangs exist with up to 4 stones");
 
-    // The report reads lines of best play through the probe crate: each as
+    // The report reads lines of best play through the library: each as
     // long as its distance.
     let report = stats::report(
         dir.path(),

@@ -12,9 +12,9 @@ use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::dtm;
 use togyz_gen::solve::score::WdlLevel;
-use togyz_probe::raw::index::{Layout, Slot};
-use togyz_probe::{Move, Position};
-use togyz_probe::{Value, Wdl};
+use togyz_tb::raw::index::{Layout, Slot};
+use togyz_tb::{Move, Position};
+use togyz_tb::{Value, Wdl};
 
 /// The DTC value of a live position from the solved levels.
 fn dtc_value(levels: &[LevelValues], pos: &Position) -> Value {

@@ -13,11 +13,11 @@ use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::dtm;
 use togyz_gen::verify::{verify_dir, VerifyError};
-use togyz_probe::raw::format::{file_name, Section, TableFile, HEADER_LEN};
-use togyz_probe::raw::index::Layout;
-use togyz_probe::ProbeError;
-use togyz_probe::TableError;
-use togyz_probe::{Metric, Tablebase, Value, Wdl};
+use togyz_tb::raw::format::{file_name, Section, TableFile, HEADER_LEN};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::ProbeError;
+use togyz_tb::TableError;
+use togyz_tb::{Metric, Tablebase, Value, Wdl};
 
 const MAX: u32 = 6;
 
@@ -349,8 +349,8 @@ fn a_loss_one_ply_does_not_recover_is_an_error() {
     let values = small().dtc[n as usize].widened().into_owned();
     let layout = Layout::new(n);
     let k = n as u64 + 1;
-    let value_of = |pos: &togyz_probe::Position| {
-        let slot = togyz_probe::raw::index::Slot::of(pos).unwrap();
+    let value_of = |pos: &togyz_tb::Position| {
+        let slot = togyz_tb::raw::index::Slot::of(pos).unwrap();
         Value::unpack(values[layout.index(&slot) as usize])
     };
     // A board whose draw, moved one kazan split up (the draw becoming a
@@ -406,13 +406,13 @@ fn a_loss_one_ply_does_not_recover_is_an_error() {
 #[test]
 fn a_cycle_of_losses_in_a_damaged_table_is_an_error_not_a_loop() {
     use std::collections::HashMap;
-    use togyz_probe::raw::index::Slot;
+    use togyz_tb::raw::index::Slot;
     let n = 4;
     let k = n as u64 + 1;
     let layout = Layout::new(n);
     // The first quiet move of a position (no capture, tuzdyk or feed, the
     // game going on), as the index seats it.
-    let quiet = |pos: &togyz_probe::Position| {
+    let quiet = |pos: &togyz_tb::Position| {
         pos.legal_moves().find_map(|mv| {
             let child = pos.after_unchecked(mv);
             (child.outcome().is_none() && child.stones_on_board() == n)

@@ -12,8 +12,8 @@ use togyz_gen::files::write::write_table;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::unit::{level_units, KazanCut};
-use togyz_probe::raw::format::file_name;
-use togyz_probe::Metric;
+use togyz_tb::raw::format::file_name;
+use togyz_tb::Metric;
 
 fn generate_dtc(out: &Path, max: u32, threads: usize, extra: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_togyz-gen"));

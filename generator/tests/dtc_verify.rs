@@ -16,10 +16,10 @@ use togyz_gen::solve::dtc;
 use togyz_gen::solve::dtm;
 use togyz_gen::stats::{collect, level_stats};
 use togyz_gen::verify::{verify_dir_holding, VerifyError};
-use togyz_probe::raw::format::{file_name, TableFile};
-use togyz_probe::raw::index::Layout;
-use togyz_probe::Metric;
-use togyz_probe::Value;
+use togyz_tb::raw::format::{file_name, TableFile};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::Metric;
+use togyz_tb::Value;
 
 const MAX: u32 = 5;
 

@@ -6,7 +6,7 @@ use togyz_gen::run::assemble::assemble;
 use togyz_gen::run::event::{silent, Event};
 use togyz_gen::run::generate::generate;
 use togyz_gen::run::options::GenerateOptions;
-use togyz_probe::raw::format::file_name;
+use togyz_tb::raw::format::file_name;
 
 /// What a run reported, as owned text: the event's name and its level.
 fn names(events: &Mutex<Vec<String>>) -> Vec<String> {

@@ -5,7 +5,7 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 use support::{kill_mid_level, ok_stdout, read_all};
-use togyz_probe::raw::format::file_name;
+use togyz_tb::raw::format::file_name;
 
 fn generate(out: &Path, max: u32, threads: usize) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_togyz-gen"))

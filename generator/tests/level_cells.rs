@@ -5,10 +5,10 @@ use togyz_gen::files::decode::{load_level, DecodeAll};
 use togyz_gen::files::write::write_table;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtm::solve_all;
-use togyz_probe::raw::format::{file_name, TableFile};
-use togyz_probe::raw::index::Layout;
-use togyz_probe::Metric;
-use togyz_probe::Value;
+use togyz_tb::raw::format::{file_name, TableFile};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::Metric;
+use togyz_tb::Value;
 
 #[test]
 fn solved_tables_come_back_in_one_byte_cells_unchanged() {

@@ -6,9 +6,9 @@ use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use togyz_gen::files::write::write_table;
-use togyz_probe::raw::index::Layout;
-use togyz_probe::Metric;
-use togyz_probe::{terminal_value, Tablebase};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::Metric;
+use togyz_tb::{terminal_value, Tablebase};
 
 struct Counting;
 
@@ -60,7 +60,7 @@ fn cached_probes_do_not_allocate() {
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     let mut wins = 0;
     for p in &positions {
-        wins += (tb.wdl(p).unwrap() == togyz_probe::Wdl::Win) as usize;
+        wins += (tb.wdl(p).unwrap() == togyz_tb::Wdl::Win) as usize;
         wins += tb.value(p).unwrap().distance().is_some() as usize;
     }
     let after = ALLOCATIONS.load(Ordering::Relaxed);

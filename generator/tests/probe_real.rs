@@ -1,17 +1,17 @@
 //! The tablebase on real tables: the retrograde solver's values for up to 4
-//! stones, written with the writer and probed through `togyz_probe`.
+//! stones, written with the writer and probed through `togyz_tb`.
 
 use std::sync::OnceLock;
 
 use togyz_gen::files::write::write_table;
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
-use togyz_probe::notation::parse_fen;
-use togyz_probe::notation::traditional;
-use togyz_probe::raw::index::Layout;
-use togyz_probe::Metric;
-use togyz_probe::{terminal_value, Tablebase, DRAW_LINE_PLIES};
-use togyz_probe::{Position, Value};
+use togyz_tb::notation::parse_fen;
+use togyz_tb::notation::traditional;
+use togyz_tb::raw::index::Layout;
+use togyz_tb::Metric;
+use togyz_tb::{terminal_value, Tablebase, DRAW_LINE_PLIES};
+use togyz_tb::{Position, Value};
 
 const MAX: u32 = 4;
 
@@ -33,7 +33,7 @@ fn tablebase() -> Tablebase {
 }
 
 /// The line in traditional notation, replayed from `pos`.
-fn notation(pos: &Position, line: &[togyz_probe::Move]) -> Vec<String> {
+fn notation(pos: &Position, line: &[togyz_tb::Move]) -> Vec<String> {
     let mut p = *pos;
     line.iter()
         .map(|&mv| {

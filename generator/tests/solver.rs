@@ -1,9 +1,9 @@
 //! Properties of the solved tables that the format and the rules rely on.
 
 use togyz_gen::solve::dtm::solve_all;
-use togyz_probe::raw::index::Layout;
-use togyz_probe::raw::index::Slot;
-use togyz_probe::{Position, Value, Wdl};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::raw::index::Slot;
+use togyz_tb::{Position, Value, Wdl};
 
 /// More kazan never hurts the side to move: along the kazan axis a board's
 /// results run losses, draws, wins.
@@ -40,7 +40,7 @@ fn every_value_is_the_best_of_its_moves() {
 }
 
 fn search_one_ply(pos: &Position, levels: &togyz_gen::solve::below::Levels) -> Value {
-    if let Some(v) = togyz_probe::terminal_value(pos) {
+    if let Some(v) = togyz_tb::terminal_value(pos) {
         return v;
     }
     let mut best: Option<Value> = None;
@@ -62,7 +62,7 @@ fn one_extra_move_loses() {
     let mut holes = [0u8; 18];
     holes[8] = 2;
     holes[10] = 2;
-    let pos = Position::new(holes, [79, 79], [None, None], togyz_probe::Side::South, 1).unwrap();
+    let pos = Position::new(holes, [79, 79], [None, None], togyz_tb::Side::South, 1).unwrap();
     assert_eq!(levels.value(&pos), Some(Value::Loss(4)));
     assert_eq!(levels.value(&pos.mirrored()), Some(Value::Loss(4)));
     let slot = Slot::of(&pos).unwrap();

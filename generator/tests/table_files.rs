@@ -1,6 +1,6 @@
 //! The table file format end to end, on synthetic tables: the writer
-//! (`togyz_gen::files::write`), the reader (`togyz_probe::raw::format`) and the
-//! tablebase (`togyz_probe::tablebase`). The synthetic values are monotone
+//! (`togyz_gen::files::write`), the reader (`togyz_tb::raw::format`) and the
+//! tablebase (`togyz_tb::tablebase`). The synthetic values are monotone
 //! along the kazan axis, as the format requires, but not game-correct, so
 //! only format properties are tested here (`probe_real.rs` has the real
 //! values).
@@ -9,21 +9,21 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use togyz_gen::files::decode::DecodeAll;
-use togyz_probe::Metric;
+use togyz_tb::Metric;
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 use proptest::prelude::*;
 use togyz_gen::files::write::{
     table_status, write_table, write_table_with, TableStatus, WriteError, WriteOptions,
 };
-use togyz_probe::raw::format::{
+use togyz_tb::raw::format::{
     file_name, Section, TableFile, DISTANCE_BLOCK_POSITIONS, HEADER_LEN, INDEX_ENTRY_LEN,
     WDL_BLOCK_BOARDS,
 };
-use togyz_probe::raw::index::{Layout, Slot};
-use togyz_probe::TableError;
-use togyz_probe::{terminal_value, ProbeError, Tablebase};
-use togyz_probe::{Position, Value, Wdl};
+use togyz_tb::raw::index::{Layout, Slot};
+use togyz_tb::TableError;
+use togyz_tb::{terminal_value, ProbeError, Tablebase};
+use togyz_tb::{Position, Value, Wdl};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// splitmix64: a deterministic stream of pseudo-random numbers.

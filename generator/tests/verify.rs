@@ -10,13 +10,13 @@ use togyz_gen::run::event::{silent, Event};
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
 use togyz_gen::verify::{self, VerifyError, VerifyOptions};
-use togyz_probe::notation::parse_fen;
-use togyz_probe::raw::format::{file_name, HEADER_LEN};
-use togyz_probe::raw::index::Layout;
-use togyz_probe::raw::index::Slot;
-use togyz_probe::Metric;
-use togyz_probe::TableError;
-use togyz_probe::Value;
+use togyz_tb::notation::parse_fen;
+use togyz_tb::raw::format::{file_name, HEADER_LEN};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::raw::index::Slot;
+use togyz_tb::Metric;
+use togyz_tb::TableError;
+use togyz_tb::Value;
 
 const MAX: u32 = 4;
 

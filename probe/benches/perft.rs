@@ -4,14 +4,14 @@
 //! the last ply). The reference is `tests/reference/mod.rs`, shared with the
 //! rules tests that check it against the engine move by move.
 //!
-//! Run with `cargo bench -p togyz-probe --bench perft`; both appear in one
+//! Run with `cargo bench -p togyz-tb --bench perft`; both appear in one
 //! criterion group, so the report shows them side by side.
 
 // `criterion_group!` generates undocumented public functions.
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use togyz_probe::{perft, Position};
+use togyz_tb::{perft, Position};
 
 #[path = "../tests/reference/mod.rs"]
 mod reference;

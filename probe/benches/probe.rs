@@ -23,8 +23,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use togyz_probe::Tablebase;
-use togyz_probe::Wdl;
+use togyz_tb::Tablebase;
+use togyz_tb::Wdl;
 
 mod sample;
 use sample::{positions, tables};

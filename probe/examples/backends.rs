@@ -1,7 +1,7 @@
 //! Positioned reads (`pread`) against a memory map, on cold and warm probes.
 //!
 //! ```text
-//! cargo run --release -p togyz-probe --example backends -- TABLES_DIR [N] [RUNS]
+//! cargo run --release -p togyz-tb --example backends -- TABLES_DIR [N] [RUNS]
 //! ```
 //!
 //! Probes `value` of 2000 fixed random positions of the N-stone table
@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use togyz_probe::Tablebase;
-use togyz_probe::{Backend, Position};
+use togyz_tb::Tablebase;
+use togyz_tb::{Backend, Position};
 
 #[path = "../benches/sample/mod.rs"]
 mod sample;

@@ -18,8 +18,8 @@ use std::collections::BTreeMap;
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use togyz_probe::record::parse_records;
-use togyz_probe::terminal_value;
+use togyz_tb::record::parse_records;
+use togyz_tb::terminal_value;
 
 struct Args {
     games: String,

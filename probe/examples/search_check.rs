@@ -5,7 +5,7 @@
 //! full tables' value. Prints the counts; exits non-zero on any mismatch.
 //!
 //! ```text
-//! cargo run --release -p togyz-probe --example search_check -- \
+//! cargo run --release -p togyz-tb --example search_check -- \
 //!     --tables /work/tables8 --below 6 --stones 8 --count 300 --seconds 1
 //! ```
 
@@ -13,12 +13,12 @@ use std::time::Duration;
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use togyz_probe::raw::format::file_name;
-use togyz_probe::raw::index::Layout;
-use togyz_probe::search::Budget;
-use togyz_probe::search::Solver;
-use togyz_probe::terminal_value;
-use togyz_probe::Tablebase;
+use togyz_tb::raw::format::file_name;
+use togyz_tb::raw::index::Layout;
+use togyz_tb::search::Budget;
+use togyz_tb::search::Solver;
+use togyz_tb::terminal_value;
+use togyz_tb::Tablebase;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut tables = String::from("tables");

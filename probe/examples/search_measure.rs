@@ -43,9 +43,9 @@ use std::time::Duration;
 
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use togyz_probe::search::Budget;
-use togyz_probe::search::Solver;
-use togyz_probe::{Position, Tablebase};
+use togyz_tb::search::Budget;
+use togyz_tb::search::Solver;
+use togyz_tb::{Position, Tablebase};
 
 struct Args {
     tables: PathBuf,
@@ -145,7 +145,7 @@ fn parse_args() -> Result<Args, String> {
 
 /// The mover's kazan gain of `mv` minus the opponent's best immediate
 /// reply gain.
-fn greedy_score(pos: &Position, mv: togyz_probe::Move) -> i32 {
+fn greedy_score(pos: &Position, mv: togyz_tb::Move) -> i32 {
     let me = pos.side_to_move();
     let after = pos.after_unchecked(mv);
     let gain = after.kazan(me) as i32 - pos.kazan(me) as i32;
@@ -163,7 +163,7 @@ fn greedy_score(pos: &Position, mv: togyz_probe::Move) -> i32 {
 
 /// One self-play game from the start, at most 400 plies: each position
 /// with the move played from it (none for the last).
-fn play_game(rng: &mut SmallRng) -> Vec<(Position, Option<togyz_probe::Move>)> {
+fn play_game(rng: &mut SmallRng) -> Vec<(Position, Option<togyz_tb::Move>)> {
     let mut pos = Position::start();
     let mut game = Vec::new();
     for ply in 0..400 {
@@ -222,7 +222,7 @@ fn write_games(a: &Args, count: usize, path: &std::path::Path) -> std::io::Resul
     for _ in 0..count {
         let moves: Vec<String> = play_game(&mut rng)
             .iter()
-            .filter_map(|(pos, mv)| Some(togyz_probe::notation::traditional(pos, (*mv)?).unwrap()))
+            .filter_map(|(pos, mv)| Some(togyz_tb::notation::traditional(pos, (*mv)?).unwrap()))
             .collect();
         text += &moves.join(" ");
         text += "\n\n";
@@ -244,7 +244,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(path) => std::fs::read_to_string(path)?
             .lines()
             .filter(|l| !l.trim().is_empty())
-            .map(|l| togyz_probe::notation::parse_fen(l.trim()))
+            .map(|l| togyz_tb::notation::parse_fen(l.trim()))
             .collect::<Result<Vec<_>, _>>()?,
         None => sample(&a),
     };

@@ -1,4 +1,4 @@
-//! # togyz-probe
+//! # togyz-tb
 //!
 //! Exact endgame answers for Togyz Kumalak: the rules, positions and their
 //! notation, and a reader for the tables `togyz-gen` writes.
@@ -24,7 +24,7 @@
 //!   no stability promise.
 //!
 //! ```
-//! use togyz_probe::{notation, Tablebase, Value};
+//! use togyz_tb::{notation, Tablebase, Value};
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! # // Hidden: solve and write the 1- to 4-stone tables into a temporary folder.
 //! # let dir = tempfile::tempdir()?;

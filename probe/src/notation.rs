@@ -16,8 +16,8 @@
 //!   call a move (read by [`parse_move`]; written by [`Move`]'s `Display`).
 //!
 //! ```
-//! use togyz_probe::notation::{parse_fen, parse_move, traditional, uci};
-//! use togyz_probe::Position;
+//! use togyz_tb::notation::{parse_fen, parse_move, traditional, uci};
+//! use togyz_tb::Position;
 //!
 //! let start = Position::start();
 //! // South's hole 7: its last stone lands in North's hole 6.

@@ -13,7 +13,7 @@
 //! A finished game needs no tables:
 //!
 //! ```
-//! use togyz_probe::{notation, Move, Side};
+//! use togyz_tb::{notation, Move, Side};
 //!
 //! // North to move with an empty row: South collects the board and wins.
 //! let pos = notation::parse_fen("9/5S,8 80 77 N 30").unwrap();

@@ -5,10 +5,10 @@
 use std::fs::OpenOptions;
 use std::io::{Seek, SeekFrom, Write};
 
-use togyz_probe::raw::format::{file_name, Section, TableFile};
-use togyz_probe::raw::index::Layout;
-use togyz_probe::{terminal_value, Tablebase};
-use togyz_probe::{Backend, ProbeError, TableError};
+use togyz_tb::raw::format::{file_name, Section, TableFile};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::{terminal_value, Tablebase};
+use togyz_tb::{Backend, ProbeError, TableError};
 
 const MAX: u32 = 5;
 
@@ -22,7 +22,7 @@ fn tables() -> tempfile::TempDir {
 #[test]
 fn both_backends_answer_alike_on_every_position() {
     let dir = tables();
-    let cache = togyz_probe::DEFAULT_CACHE_BYTES;
+    let cache = togyz_tb::DEFAULT_CACHE_BYTES;
     let mapped = Tablebase::open_with([dir.path()], cache, Backend::Mmap).unwrap();
     let read = Tablebase::open_with([dir.path()], cache, Backend::Pread).unwrap();
     let mut probed = 0;

@@ -1,8 +1,8 @@
 //! Inputs the fuzz targets (fuzz/, README "Fuzzing") found wrongly
 //! handled, each kept as a test with the input inline.
 
-use togyz_probe::record::parse_records;
-use togyz_probe::Side;
+use togyz_tb::record::parse_records;
+use togyz_tb::Side;
 
 /// A FEN tag may separate its fields by more than one space (the FEN
 /// parser allows it); who moves first must still be read from the fourth

@@ -1,10 +1,10 @@
 //! Property tests of the position index: rank/unrank and slot round trips.
 
 use proptest::prelude::*;
-use togyz_probe::raw::index::{
+use togyz_tb::raw::index::{
     board_count, rank_board, unrank_board, Layout, Slot, TuzdykConfig, CONFIG_COUNT, MAX_STONES,
 };
-use togyz_probe::{Position, Side, CYCLE, HALF};
+use togyz_tb::{Position, Side, CYCLE, HALF};
 
 /// A random live position: `n` stones spread over the free holes of
 /// `config` (mover seated South), kazan offset `j`, then turned to `side`.

@@ -3,8 +3,8 @@
 //! accepted FEN prints back to itself, whitespace normalised).
 
 use proptest::prelude::*;
-use togyz_probe::notation::{parse_fen, parse_move, IllegalReason, NotationError};
-use togyz_probe::{IllegalMove, Move, Position, Side};
+use togyz_tb::notation::{parse_fen, parse_move, IllegalReason, NotationError};
+use togyz_tb::{IllegalMove, Move, Position, Side};
 
 const START: &str = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1";
 
@@ -391,8 +391,8 @@ fn a_bare_hole_number_is_the_move_from_that_hole() {
     }
     // 6 from the start is `65` and `f1e2`: three names of one move.
     let six = parse_move(&start, "6").unwrap();
-    let trad = togyz_probe::notation::traditional(&start, six).unwrap();
-    let uci = togyz_probe::notation::uci(&start, six).unwrap();
+    let trad = togyz_tb::notation::traditional(&start, six).unwrap();
+    let uci = togyz_tb::notation::uci(&start, six).unwrap();
     assert_eq!(parse_move(&start, &trad).unwrap(), six);
     assert_eq!(parse_move(&start, &uci).unwrap(), six);
     assert_eq!(trad, "65");
@@ -415,14 +415,14 @@ fn a_bare_hole_number_is_the_move_from_that_hole() {
 #[test]
 fn a_line_in_traditional_notation_and_moves_in_debug_by_hole() {
     let pos = parse_fen("7,2S,1/8,2S 79 79 S 1").unwrap();
-    let m = |h| togyz_probe::Move::new(h).unwrap();
+    let m = |h| togyz_tb::Move::new(h).unwrap();
     let pv = [m(9), m(1), m(9), m(1)];
     assert_eq!(
-        togyz_probe::notation::line(&pos, &pv).unwrap().join(" "),
+        togyz_tb::notation::line(&pos, &pv).unwrap().join(" "),
         "91 12 91 12"
     );
     assert!(matches!(
-        togyz_probe::notation::line(&pos, &[m(9), m(5)]),
+        togyz_tb::notation::line(&pos, &[m(9), m(5)]),
         Err(NotationError::IllegalMove { .. })
     ));
     assert_eq!(format!("{:?}", m(9)), "Move(9)");

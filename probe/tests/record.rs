@@ -1,8 +1,8 @@
 //! The sample PlayOK records replay with every landing and kazan checked,
 //! and end where their results say; damaged copies are caught.
 
-use togyz_probe::record::{parse_records, RecordedResult, ReplayError};
-use togyz_probe::Side;
+use togyz_tb::record::{parse_records, RecordedResult, ReplayError};
+use togyz_tb::Side;
 
 const SAMPLE: &str = include_str!("data/sample-playok.txt");
 

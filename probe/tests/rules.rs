@@ -2,10 +2,10 @@
 //! public API. Expected boards are worked
 //! out by hand in the comments, not computed by the code under test.
 
-use togyz_probe::notation::{
+use togyz_tb::notation::{
     parse_fen, parse_move, result_text, traditional, uci, IllegalReason, NotationError,
 };
-use togyz_probe::{
+use togyz_tb::{
     perft, EndReason, IllegalMove, Move, MoveReport, Position, PositionError, Side, CYCLE, ROW,
 };
 

@@ -13,12 +13,12 @@ use std::time::Duration;
 use togyz_gen::files::write::write_table;
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
-use togyz_probe::raw::index::Layout;
-use togyz_probe::search::{kazan_bounds, Source};
-use togyz_probe::search::{Budget, SearchResult, Solver};
-use togyz_probe::terminal_value;
-use togyz_probe::Metric;
-use togyz_probe::{Position, Tablebase, Wdl};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::search::{kazan_bounds, Source};
+use togyz_tb::search::{Budget, SearchResult, Solver};
+use togyz_tb::terminal_value;
+use togyz_tb::Metric;
+use togyz_tb::{Position, Tablebase, Wdl};
 
 /// Stones the written tables hold.
 const TABLES: u32 = 4;
@@ -265,7 +265,7 @@ fn kazan_bounds_hold_the_truth() {
 
 #[test]
 fn limits_from_other_languages() {
-    use togyz_probe::search::LimitError;
+    use togyz_tb::search::LimitError;
     let b = Budget::limits(1.5, 0).unwrap();
     assert_eq!((b.time, b.nodes), (Some(Duration::from_millis(1500)), None));
     assert_eq!(b.tt_entries, Budget::default().tt_entries);
@@ -283,7 +283,7 @@ fn limits_from_other_languages() {
 
 #[test]
 fn a_memory_bound_sizes_the_tables_to_fit() {
-    use togyz_probe::search::{LimitError, MIN_SEARCH_MEMORY};
+    use togyz_tb::search::{LimitError, MIN_SEARCH_MEMORY};
     // Two df-pn tables of 2^22 entries of 48 bytes with a split record of
     // 32 bytes for every 4, 2^18 graph positions of 150.
     assert_eq!(Budget::default().memory(), 2 * (56 << 22) + (150 << 18));
@@ -413,7 +413,7 @@ fn a_memory_bound_is_a_ceiling_not_a_cost() {
 
 #[test]
 fn a_memory_bound_above_the_machine_is_refused() {
-    use togyz_probe::search::{machine_memory, LimitError};
+    use togyz_tb::search::{machine_memory, LimitError};
     let Some(machine) = machine_memory() else {
         return;
     };
@@ -434,7 +434,7 @@ fn with_south_kazan(pos: &Position, k: u32) -> Position {
     let f: Vec<&str> = fen.split(' ').collect();
     let off = 162 - pos.stones_on_board();
     let text = format!("{} {k} {} {} {}", f[0], off - k, f[3], f[4]);
-    togyz_probe::notation::parse_fen(&text).unwrap()
+    togyz_tb::notation::parse_fen(&text).unwrap()
 }
 
 #[test]

@@ -14,11 +14,11 @@ use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use togyz_answer::{Distance, Kind, MoveAnswer, SearchAnswer, TablesAnswer};
-use togyz_probe::notation::{self, parse_fen, NotationError};
-use togyz_probe::search::{Budget, Solver};
-use togyz_probe::Wdl;
-use togyz_probe::{Move, Position, Side};
-use togyz_probe::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
+use togyz_tb::notation::{self, parse_fen, NotationError};
+use togyz_tb::search::{Budget, Solver};
+use togyz_tb::Wdl;
+use togyz_tb::{Move, Position, Side};
+use togyz_tb::{MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES};
 
 create_exception!(
     togyz_tb,

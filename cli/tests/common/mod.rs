@@ -35,7 +35,7 @@ pub fn dtc_tables() -> &'static Path {
         let (levels, _) = togyz_gen::solve::dtc::solve_all(4).expect("levels solve");
         for n in 1..=4 {
             let values = levels[n as usize].widened();
-            togyz_gen::files::write::write_table(dir.path(), togyz_probe::Metric::Dtc, n, &values)
+            togyz_gen::files::write::write_table(dir.path(), togyz_tb::Metric::Dtc, n, &values)
                 .expect("written");
         }
         dir

@@ -12,7 +12,7 @@ use togyz_gen::run::generate;
 use togyz_gen::run::options::GenerateOptions;
 use togyz_gen::run::shard::Shard;
 use togyz_gen::solve::unit::KazanCut;
-use togyz_probe::Metric;
+use togyz_tb::Metric;
 
 /// Arguments of `togyz-gen generate`.
 #[derive(clap::Args, Debug, Clone)]

@@ -14,7 +14,7 @@ use std::time::Duration;
 use togyz_gen::run::event::{DamagedUnit, Event};
 use togyz_gen::run::plan::stones;
 use togyz_gen::verify::thousands;
-use togyz_probe::Metric;
+use togyz_tb::Metric;
 
 /// A bar over `len` positions labelled `prefix` (e.g. `"verify  8"`), or a
 /// hidden one when `show` is false. indicatif draws nothing when standard

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use togyz_answer::parse_bytes;
 use togyz_gen::levels::lower;
 use togyz_gen::run::plan::{plan_lines, PlanError, PlanOptions};
-use togyz_probe::Metric;
+use togyz_tb::Metric;
 
 /// Arguments of `togyz-gen plan`.
 #[derive(clap::Args, Debug, Clone)]

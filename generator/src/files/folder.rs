@@ -5,8 +5,8 @@
 
 use crate::solve::unit::UnitId;
 use std::path::{Path, PathBuf};
-use togyz_probe::raw::format;
-use togyz_probe::raw::index::CONFIG_COUNT;
+use togyz_tb::raw::format;
+use togyz_tb::raw::index::CONFIG_COUNT;
 
 /// This machine's host name (`/proc/sys/kernel/hostname`), or `localhost`.
 pub fn hostname() -> String {

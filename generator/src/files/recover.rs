@@ -4,12 +4,12 @@
 //! decoding a unit's stored entries.
 
 use rayon::prelude::*;
-use togyz_probe::raw::format::{Section, TableFile};
-use togyz_probe::raw::index::{BoardWalker, Slot, TuzdykConfig};
-use togyz_probe::terminal_value;
-use togyz_probe::Position;
-use togyz_probe::TableError;
-use togyz_probe::Value;
+use togyz_tb::raw::format::{Section, TableFile};
+use togyz_tb::raw::index::{BoardWalker, Slot, TuzdykConfig};
+use togyz_tb::terminal_value;
+use togyz_tb::Position;
+use togyz_tb::TableError;
+use togyz_tb::Value;
 
 use crate::solve::cells::Cell;
 use crate::solve::moves::{position_at, quiet_successors};
@@ -59,7 +59,7 @@ const RECOVER_WAVE: u64 = 1 << 18;
 /// at `n` stones: `parts` holds each of the unit's configurations (id,
 /// cells in rank order, every kazan offset of a board adjacent), so every
 /// quiet move's successor is among them. The formula is
-/// [`togyz_probe::raw::format::loss_dtc`]'s (the largest over the moves of
+/// [`togyz_tb::raw::format::loss_dtc`]'s (the largest over the moves of
 /// 1 for a conversion, one more than the successor's win for a quiet
 /// move); here a quiet move's successor board is computed once a board,
 /// its kazan offset being `n - j` at offset `j` (`verify`'s

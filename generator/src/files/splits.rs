@@ -5,8 +5,8 @@
 use std::ops::Range;
 
 use rayon::prelude::*;
-use togyz_probe::raw::format::{wdl_at, Section, TableFile};
-use togyz_probe::TableError;
+use togyz_tb::raw::format::{wdl_at, Section, TableFile};
+use togyz_tb::TableError;
 
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
 

@@ -42,8 +42,8 @@ use byteorder::{ByteOrder, LittleEndian as LE};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use togyz_probe::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
-use togyz_probe::Metric;
+use togyz_tb::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
+use togyz_tb::Metric;
 use xxhash_rust::xxh3::xxh3_64;
 
 const MAGIC: [u8; 8] = *b"TOGYZUNT";

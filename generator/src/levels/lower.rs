@@ -11,9 +11,9 @@ use crate::files::decode::{load_level, DecodeAll};
 use crate::solve::below::{Exits, Levels};
 use crate::solve::cells::LevelValues;
 use crate::solve::unit::{exit_configs, UnitId};
-use togyz_probe::raw::format::TableFile;
-use togyz_probe::Metric;
-use togyz_probe::TableError;
+use togyz_tb::raw::format::TableFile;
+use togyz_tb::Metric;
+use togyz_tb::TableError;
 
 /// The smaller levels are held whole while their positions up to and
 /// including the level stay within this (levels 1 to 8, 513 M positions):

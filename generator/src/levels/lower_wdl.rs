@@ -11,9 +11,9 @@ use super::held_whole;
 use crate::files::splits::{config_splits, wdl_level, SplitsError};
 use crate::solve::below::WdlLevels;
 use crate::solve::unit::{exit_configs, UnitId};
-use togyz_probe::raw::format::{wdl_at, TableFile};
-use togyz_probe::raw::index::CONFIG_COUNT;
-use togyz_probe::{Metric, Wdl};
+use togyz_tb::raw::format::{wdl_at, TableFile};
+use togyz_tb::raw::index::CONFIG_COUNT;
+use togyz_tb::{Metric, Wdl};
 
 /// The win/draw/loss of the solved levels below the one being checked,
 /// from the empty board up.

@@ -7,8 +7,8 @@ pub mod lower;
 pub mod lower_wdl;
 
 use crate::solve::unit::{exit_configs, UnitId};
-use togyz_probe::raw::index::Layout;
-use togyz_probe::Metric;
+use togyz_tb::raw::index::Layout;
+use togyz_tb::Metric;
 
 /// What an exit reads of one board of a smaller level, a byte each: every
 /// kazan split's distance for DTM (one a position), the board's draw split

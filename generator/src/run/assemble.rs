@@ -14,8 +14,8 @@ use crate::run::metric::{DtcSolver, UnitSolver};
 use crate::solve::unit::{level_units, max_solver_stones, UnitId};
 use std::path::Path;
 use std::time::Instant;
-use togyz_probe::raw::format::{file_name, TableFile};
-use togyz_probe::Metric;
+use togyz_tb::raw::format::{file_name, TableFile};
+use togyz_tb::Metric;
 
 /// What one stone count contributed.
 #[derive(Clone, Debug, Default)]

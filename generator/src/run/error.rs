@@ -8,7 +8,7 @@ use crate::solve::dtc::DtcError;
 use crate::solve::error::SolveError;
 use crate::solve::unit::max_solver_stones;
 use std::path::PathBuf;
-use togyz_probe::TableError;
+use togyz_tb::TableError;
 
 /// Why generation stopped.
 #[derive(Debug, thiserror::Error)]

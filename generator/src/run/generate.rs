@@ -30,8 +30,8 @@ use crate::run::units::solve_level;
 use crate::solve::unit::max_solver_stones;
 use std::path::Path;
 use std::time::Instant;
-use togyz_probe::raw::format::{file_name, TableFile};
-use togyz_probe::Metric;
+use togyz_tb::raw::format::{file_name, TableFile};
+use togyz_tb::Metric;
 
 /// Solves and writes the tables of levels `1..=max_stones` in
 /// `args.metric` into `args.out` (this shard's units with `--shard`),
@@ -209,7 +209,7 @@ mod tests {
     use crate::run::plan;
     use crate::run::resources::{check_resources_with, solved_positions};
     use crate::solve::unit::level_units;
-    use togyz_probe::raw::index::Layout;
+    use togyz_tb::raw::index::Layout;
 
     #[test]
     fn a_resume_needs_only_the_disk_of_what_is_left() {

@@ -18,9 +18,9 @@ use crate::solve::score::WdlLevel;
 use crate::solve::unit::{KazanCut, UnitId};
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
-use togyz_probe::raw::format::{Section, TableFile};
-use togyz_probe::raw::index::Layout;
-use togyz_probe::Metric;
+use togyz_tb::raw::format::{Section, TableFile};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::Metric;
 
 /// What the unit-by-unit driver needs of a metric (its memory and time are
 /// the plan's, [`crate::run::plan::Fitted`]): the DTM solver over the

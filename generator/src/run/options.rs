@@ -5,7 +5,7 @@ use crate::levels::lower;
 use crate::run::shard::Shard;
 use crate::solve::unit::KazanCut;
 use std::path::PathBuf;
-use togyz_probe::Metric;
+use togyz_tb::Metric;
 
 /// What a `generate` run does (the command line's flags, plain).
 #[derive(Debug, Clone)]

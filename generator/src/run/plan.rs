@@ -20,8 +20,8 @@
 use crate::levels::{self, lower};
 use crate::solve::unit::{level_units, max_solver_stones, KazanCut, UnitId};
 use std::path::{Path, PathBuf};
-use togyz_probe::raw::index::{Layout, MAX_STONES};
-use togyz_probe::Metric;
+use togyz_tb::raw::index::{Layout, MAX_STONES};
+use togyz_tb::Metric;
 
 /// Bytes a unit in flight takes per board, either metric: its quiet
 /// predecessor lists (4 bytes an edge, an 8-byte offset) and its frontier.

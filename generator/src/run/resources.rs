@@ -12,7 +12,7 @@ use crate::run::plan::{self, human_bytes, human_seconds, stones};
 use crate::run::shard::Shard;
 use crate::solve::unit::level_units;
 use std::path::Path;
-use togyz_probe::Metric;
+use togyz_tb::Metric;
 
 /// States the plan of solving the levels in `todo` and refuses it when the
 /// memory or disk is not there: [`check_resources_with`] what the machine

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use togyz_probe::raw::format::file_name;
+use togyz_tb::raw::format::file_name;
 
 /// Solves this shard's unfinished units of level `n`, then assembles the
 /// level's table (or waits for the shard that does). Returns the level's
@@ -304,8 +304,8 @@ mod tests {
     use crate::solve::cells::{LevelValues, UnitValues};
     use crate::solve::unit::KazanCut;
     use std::path::PathBuf;
-    use togyz_probe::raw::format::TableFile;
-    use togyz_probe::Metric;
+    use togyz_tb::raw::format::TableFile;
+    use togyz_tb::Metric;
 
     /// The DTM solver, and something that empties every unit file of the
     /// work folder but the one being solved, whenever a unit is solved.

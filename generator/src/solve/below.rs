@@ -5,8 +5,8 @@
 use crate::solve::cells::{ConfigValues, LevelValues};
 use crate::solve::error::SolveError;
 use crate::solve::score::WdlLevel;
-use togyz_probe::raw::index::{Layout, Slot, CONFIG_COUNT};
-use togyz_probe::{Position, Value, Wdl};
+use togyz_tb::raw::index::{Layout, Slot, CONFIG_COUNT};
+use togyz_tb::{Position, Value, Wdl};
 
 /// Solved tables held in memory: packed [`Value`]s in index order, one
 /// [`LevelValues`] per stone count (stone count 0 needs none: every live

@@ -1,6 +1,6 @@
 //! Packed values held in memory, in one- or two-byte cells.
 
-/// One packed [`Value`](togyz_probe::Value) (see [`Value::pack`](togyz_probe::Value::pack)) held in memory, in one or two
+/// One packed [`Value`](togyz_tb::Value) (see [`Value::pack`](togyz_tb::Value::pack)) held in memory, in one or two
 /// bytes. Distances up to 126 plies fit a byte (every value up to 10 stones
 /// does), which halves the memory that the solved levels take.
 pub trait Cell: Copy + Default + Send + Sync + Into<u16> + 'static {

@@ -27,8 +27,8 @@ use crate::solve::error::SolveError;
 use crate::solve::unit::{bits, rotate, ConfigInfo};
 use crate::solve::unmove::unmoves;
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_probe::raw::index::{board_count, rank_board, BoardWalker};
-use togyz_probe::CYCLE;
+use togyz_tb::raw::index::{board_count, rank_board, BoardWalker};
+use togyz_tb::CYCLE;
 
 /// What a metric adds to the unit core. Monomorphised: the core's loops
 /// call these per position, so they stay small and inlined. An

@@ -55,9 +55,9 @@ use crate::solve::moves::split_moves;
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
 use crate::solve::unit::{bits, config_infos, solve_by_config, ConfigInfo, KazanCut, UnitId};
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_probe::raw::index::{rank_board, Layout};
-use togyz_probe::Value;
-use togyz_probe::{CYCLE, ROW};
+use togyz_tb::raw::index::{rank_board, Layout};
+use togyz_tb::Value;
+use togyz_tb::{CYCLE, ROW};
 
 /// Why a DTC level could not be solved.
 #[derive(Debug, thiserror::Error)]

@@ -25,9 +25,9 @@ use crate::solve::unit::{
     UnitId,
 };
 use std::sync::atomic::AtomicU64;
-use togyz_probe::raw::index::{rank_board, Layout};
-use togyz_probe::Value;
-use togyz_probe::{CYCLE, ROW};
+use togyz_tb::raw::index::{rank_board, Layout};
+use togyz_tb::Value;
+use togyz_tb::{CYCLE, ROW};
 
 // State word of one (board, kazan split) during a unit's solve: 3 bits of
 // kind, 4 bits counting the quiet moves not yet known to lose (at most 9),
@@ -395,8 +395,8 @@ pub fn solve_all(max_stones: u32) -> Result<Levels, SolveError> {
 mod tests {
     use super::*;
     use crate::solve::unit::level_units;
-    use togyz_probe::raw::index::CONFIG_COUNT;
-    use togyz_probe::{Move, Position, Side};
+    use togyz_tb::raw::index::CONFIG_COUNT;
+    use togyz_tb::{Move, Position, Side};
 
     /// The solver's limits are typed errors, and the stone limit follows
     /// from the 32-bit node ids.

@@ -1,7 +1,7 @@
 //! Why a level or unit could not be solved, and the solver's distance bound.
 
-use togyz_probe::raw::index::max_solver_stones;
-use togyz_probe::MAX_PACKED_DISTANCE;
+use togyz_tb::raw::index::max_solver_stones;
+use togyz_tb::MAX_PACKED_DISTANCE;
 
 /// Why a level could not be solved.
 #[derive(Debug, thiserror::Error)]
@@ -38,7 +38,7 @@ pub enum SolveError {
     CellTooNarrow,
 }
 
-/// Largest distance the solver handles: what a packed [`Value`](togyz_probe::Value) holds.
+/// Largest distance the solver handles: what a packed [`Value`](togyz_tb::Value) holds.
 pub const MAX_DIST: u32 = MAX_PACKED_DISTANCE;
 
 /// Whether level `n` can be solved on the levels up to `have`: within the

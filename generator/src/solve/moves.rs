@@ -3,9 +3,9 @@
 //! and tuzdyks do not depend on the kazans).
 
 use crate::solve::unit::ConfigInfo;
-use togyz_probe::raw::index::{Slot, TuzdykConfig};
-use togyz_probe::raw::{landing, sow, Landing};
-use togyz_probe::{Move, Position, Side, CYCLE, HALF, ROW};
+use togyz_tb::raw::index::{Slot, TuzdykConfig};
+use togyz_tb::raw::{landing, sow, Landing};
+use togyz_tb::{Move, Position, Side, CYCLE, HALF, ROW};
 
 /// The live position of a board (mover seated South) at kazan offset `j`.
 pub fn position_at(n: u32, config: TuzdykConfig, board: &[u8; 18], j: u32) -> Position {

@@ -16,9 +16,9 @@
 //! The property is checked on every board ([`draw_split`]); a board that
 //! breaks it stops the work with [`ScoreError::NotOneDraw`], naming it.
 
-use togyz_probe::raw::format::wdl_at;
-use togyz_probe::raw::index::{Layout, Slot};
-use togyz_probe::{Position, Value, Wdl};
+use togyz_tb::raw::format::wdl_at;
+use togyz_tb::raw::index::{Layout, Slot};
+use togyz_tb::{Position, Value, Wdl};
 
 /// A level whose win/draw/loss is not one draw split per board.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -7,10 +7,10 @@
 
 use rayon::prelude::*;
 // The solver's stone limit is the index's: a unit's boards fit 32-bit ids.
-pub(crate) use togyz_probe::raw::index::max_solver_stones;
-use togyz_probe::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
-use togyz_probe::raw::tuzdyk_allowed;
-use togyz_probe::{Side, CYCLE, ROW};
+pub(crate) use togyz_tb::raw::index::max_solver_stones;
+use togyz_tb::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
+use togyz_tb::raw::tuzdyk_allowed;
+use togyz_tb::{Side, CYCLE, ROW};
 
 /// The configurations of the smaller levels that the exits of `unit` reach,
 /// seen by the player who moves next: each side's swap (a capture or a
@@ -240,8 +240,8 @@ pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use togyz_probe::raw::index::BoardWalker;
-    use togyz_probe::raw::{landing, sow, Landing};
+    use togyz_tb::raw::index::BoardWalker;
+    use togyz_tb::raw::{landing, sow, Landing};
 
     fn unit_swap(unit: UnitId) -> usize {
         TuzdykConfig::from_id(unit.first).swapped().id()

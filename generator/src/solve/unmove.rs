@@ -1,8 +1,8 @@
 //! Quiet un-moves: the boards from which one quiet move reaches a board.
 
 use crate::solve::unit::ConfigInfo;
-use togyz_probe::raw::{tuzdyk_allowed, NO_TUZDYK};
-use togyz_probe::{Side, CYCLE, ROW};
+use togyz_tb::raw::{tuzdyk_allowed, NO_TUZDYK};
+use togyz_tb::{Side, CYCLE, ROW};
 
 /// The most quiet un-moves a board can have, [`ROW`] times [`CYCLE`]: an
 /// un-move is an origin hole `h` of the mover's row and the number `c` of
@@ -19,7 +19,7 @@ pub const MAX_UNMOVES: usize = ROW * CYCLE;
 /// capture, no tuzdyk made, nothing sown into a tuzdyk). Calls `emit` with
 /// each and returns how many (at most [`MAX_UNMOVES`]).
 ///
-/// This re-encodes, backwards, the rules that `togyz_probe::raw::sow`,
+/// This re-encodes, backwards, the rules that `togyz_tb::raw::sow`,
 /// `landing` and `tuzdyk_allowed` (`probe/src/rules/sowing.rs`) own going
 /// forwards: a change to either side must change the other. The test
 /// `unmoves_invert_quiet_moves` below checks them against each other edge
@@ -112,8 +112,8 @@ pub(crate) fn unmoves(
 mod tests {
     use super::*;
     use crate::solve::unit::rotate;
-    use togyz_probe::raw::index::{rank_board, BoardWalker, TuzdykConfig};
-    use togyz_probe::raw::{landing, sow, Landing};
+    use togyz_tb::raw::index::{rank_board, BoardWalker, TuzdykConfig};
+    use togyz_tb::raw::{landing, sow, Landing};
 
     /// Forward quiet moves and un-moves describe the same edges.
     #[test]

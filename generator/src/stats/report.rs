@@ -137,7 +137,7 @@ fn nonzero(histogram: &[u64]) -> BTreeMap<u32, u64> {
 }
 
 /// Builds the report: the census of every table in `dir` with lines of
-/// best play read through the probe crate.
+/// best play read through the library.
 ///
 /// # Errors
 ///

@@ -1,7 +1,7 @@
 //! An independent brute-force solver for the test suite.
 //!
 //! It shares nothing with the retrograde solver (`togyz_gen::solve`) nor with
-//! the position index (`togyz_probe::raw::index`) but the rules: positions are
+//! the position index (`togyz_tb::raw::index`) but the rules: positions are
 //! enumerated here by hand, looked up in a hash map, linked by forward moves
 //! (`Position::play`), and solved by plain value iteration to a fixed point.
 //! Iteration `i` settles the wins and losses of distance `i`; whatever is
@@ -10,8 +10,8 @@
 #![allow(dead_code)] // each test binary uses part of this module
 
 use std::collections::HashMap;
-use togyz_probe::Value;
-use togyz_probe::{Move, Position, Side, CYCLE, ROW};
+use togyz_tb::Value;
+use togyz_tb::{Move, Position, Side, CYCLE, ROW};
 
 /// A position with South to move, without its move number (which the rules
 /// ignore but `Position`'s equality does not).

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 use std::process::{Child, Output};
-use togyz_probe::raw::format::file_name;
+use togyz_tb::raw::format::file_name;
 
 /// Asserts that a run succeeded (showing its errors if not) and returns
 /// its standard output.

@@ -6,9 +6,9 @@
 
 use std::path::PathBuf;
 
-use togyz_probe::raw::index::Layout;
-use togyz_probe::Position;
-use togyz_probe::{terminal_value, Tablebase};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::Position;
+use togyz_tb::{terminal_value, Tablebase};
 
 /// splitmix64.
 fn mix(x: u64) -> u64 {

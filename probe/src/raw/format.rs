@@ -30,7 +30,7 @@ pub(crate) mod file;
 mod header;
 mod loss;
 
-// At the crate's root only (`togyz_probe::TableError`, `Backend`).
+// At the crate's root only (`togyz_tb::TableError`, `Backend`).
 pub(crate) use error::TableError;
 pub(crate) use file::Backend;
 pub use file::{Stored, TableFile};

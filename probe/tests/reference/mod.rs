@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-use togyz_probe::{Position, Side};
+use togyz_tb::{Position, Side};
 
 /// A board: holes in sowing order (South 1..9, North 1..9), kazans, the
 /// tuzdyk hole of each owner, side to move (0 South, 1 North).

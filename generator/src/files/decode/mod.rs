@@ -1,6 +1,6 @@
 //! Whole-table tools over the reader's [`TableFile`]: decoding every value
 //! into memory (resume, verify, stats) and checking every checksum, in
-//! parallel. They live here, not in `togyz-probe`, because only the
+//! parallel. They live here, not in `togyz-tb`, because only the
 //! generator needs them and they need rayon.
 //!
 //! A range is cut at the distance blocks, each piece decoded by its
@@ -19,15 +19,15 @@ use crate::solve::cells::{Cell, LevelValues};
 use crate::solve::unit::{level_units, UnitId};
 use piece::{block_positions, decode_piece, Scratch};
 use rayon::prelude::*;
-use togyz_probe::raw::format::{Section, TableFile};
-use togyz_probe::raw::index::CONFIG_COUNT;
-use togyz_probe::Metric;
-use togyz_probe::TableError;
+use togyz_tb::raw::format::{Section, TableFile};
+use togyz_tb::raw::index::CONFIG_COUNT;
+use togyz_tb::Metric;
+use togyz_tb::TableError;
 
 /// The generator's whole-table operations on a [`TableFile`] (import the
 /// trait to call them as methods).
 pub trait DecodeAll {
-    /// The packed values ([`Value::pack`](togyz_probe::Value::pack)) of the
+    /// The packed values ([`Value::pack`](togyz_tb::Value::pack)) of the
     /// whole table in index order, decoded in parallel over DTM blocks.
     ///
     /// # Errors

@@ -4,9 +4,9 @@
 //! (`docs/format.md`). The blocks a worker decompressed are kept in its
 //! [`Scratch`] from piece to piece.
 
-use togyz_probe::raw::format::{wdl_at, Section, TableFile};
-use togyz_probe::TableError;
-use togyz_probe::{Metric, Value, Wdl};
+use togyz_tb::raw::format::{wdl_at, Section, TableFile};
+use togyz_tb::TableError;
+use togyz_tb::{Metric, Value, Wdl};
 
 use crate::files::recover::UNRECOVERED;
 

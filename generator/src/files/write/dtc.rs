@@ -8,8 +8,8 @@
 use crate::files::write::format::{DistanceBlock, TableFormat, WriteOptions};
 use crate::files::write::sink::{push_entry, Census, WriteError};
 use crate::solve::score::{draw_split, WdlLevel};
-use togyz_probe::raw::format::{DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS};
-use togyz_probe::{Metric, Value};
+use togyz_tb::raw::format::{DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS};
+use togyz_tb::{Metric, Value};
 
 /// zstd level of a DTC table's WDL section (65536 boards a block). On the
 /// 7-stone level (`docs/performance.md`, "DTC table files"): 0.0486 bits a

@@ -4,10 +4,10 @@
 
 use crate::files::write::format::{DistanceBlock, TableFormat, WriteOptions};
 use crate::files::write::sink::{push_entry, Census, WriteError};
-use togyz_probe::raw::format::{
+use togyz_tb::raw::format::{
     pack_thresholds, wdl_width_for, DISTANCE_BLOCK_POSITIONS, WDL_BLOCK_BOARDS,
 };
-use togyz_probe::{Metric, Value, Wdl};
+use togyz_tb::{Metric, Value, Wdl};
 
 /// zstd level of a DTM table's WDL section. On the 8-stone table (16384
 /// boards a block, two busy cores): level 9 gives 3.33 MB at 36 MB/s,

@@ -6,8 +6,8 @@
 //! the metric is never asked per value at run time.
 
 use crate::files::write::sink::{Census, WriteError};
-use togyz_probe::raw::format::MAX_BLOCK_BYTES;
-use togyz_probe::Metric;
+use togyz_tb::raw::format::MAX_BLOCK_BYTES;
+use togyz_tb::Metric;
 
 /// Block geometry of a written table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

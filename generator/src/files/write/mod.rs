@@ -30,9 +30,9 @@ use format::{check_blocks, DistanceBlock};
 use sink::{write_section, SectionPlan, Sections, Sink};
 use std::io;
 use std::path::Path;
-use togyz_probe::raw::format::{distance_width_for, file_name, Section, TableFile};
-use togyz_probe::raw::index::{Layout, MAX_STONES};
-use togyz_probe::Metric;
+use togyz_tb::raw::format::{distance_width_for, file_name, Section, TableFile};
+use togyz_tb::raw::index::{Layout, MAX_STONES};
+use togyz_tb::Metric;
 
 /// What is on disk under a table's name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,7 +77,7 @@ pub fn table_status(dir: &Path, n: u32) -> TableStatus {
 ///
 /// As [`write_table_with`].
 ///
-/// [`Value`]: togyz_probe::Value
+/// [`Value`]: togyz_tb::Value
 pub fn write_table<T: Copy + Into<u16> + Sync>(
     dir: &Path,
     metric: Metric,

@@ -11,12 +11,12 @@ use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use togyz_probe::raw::format::{
+use togyz_tb::raw::format::{
     self, format_version, BlockEntry, Header, Section, HEADER_LEN, INDEX_ENTRY_LEN,
     MAX_BLOCK_BYTES, RULES_VARIANT,
 };
-use togyz_probe::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};
-use togyz_probe::{Metric, Value, Wdl};
+use togyz_tb::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};
+use togyz_tb::{Metric, Value, Wdl};
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 /// Blocks compressed in parallel before their bytes are written: bounds the
