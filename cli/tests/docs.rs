@@ -1,7 +1,8 @@
 //! The documents hold together: every relative link in every Markdown file
 //! of the repository leads to a file that exists (and, with `#anchor`, to a
-//! heading of it), `docs/README.md` lists every document of `docs/`, and
-//! every path the code map (`docs/layout.md`) names exists.
+//! heading of it), `docs/README.md` lists every document of `docs/`, every
+//! path the code map (`docs/layout.md`) names exists, and so does every
+//! repository path named in `docs/*.md`, a README or a `//!` comment.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -274,4 +275,207 @@ fn every_path_of_the_code_map_exists() {
         bad.join("\n")
     );
     assert!(rows >= 30, "only {rows} rows in the code map");
+}
+
+/// Folders that hold no source or documentation of the repository: build
+/// output, fuzzing corpora, caches and hidden folders (but `.ci`).
+fn skipped_dir(name: &str) -> bool {
+    (name.starts_with('.') && name != ".ci")
+        || ["target", "corpus", "run-corpus", "artifacts", "__pycache__"].contains(&name)
+}
+
+/// Every file and folder under `dir`, as paths relative to `root` with `/`
+/// between their parts.
+fn repository_paths(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().into_string().unwrap();
+        let path = entry.path();
+        let is_dir = entry.file_type().unwrap().is_dir();
+        if is_dir && skipped_dir(&name) {
+            continue;
+        }
+        let rel = path.strip_prefix(root).unwrap();
+        out.push(rel.to_str().unwrap().replace('\\', "/"));
+        if is_dir {
+            repository_paths(root, &path, out);
+        }
+    }
+}
+
+/// Whether `text` matches `pattern`, whose `*` stands for any characters
+/// but `/`.
+fn glob_matches(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((head, tail)) => {
+            let Some(rest) = text.strip_prefix(head) else {
+                return false;
+            };
+            (0..=rest.len())
+                .take_while(|&i| !rest[..i].contains('/'))
+                .any(|i| rest.is_char_boundary(i) && glob_matches(tail, &rest[i..]))
+        }
+    }
+}
+
+/// The repository paths a text names: words with a `/` that start with a
+/// top-level folder of the repository (`generator/src/run/plan.rs`,
+/// `bench/fuzz/run-*.log`), and relative file names with an extension
+/// (`src/lib.rs`, `solve/core.rs`). Words with placeholders (`OUT/{N}`,
+/// `$DIR/x`, `<FEN>`), absolute paths and URLs name no file of the
+/// repository; nor do `target/` (build output) and `tables/` (generated).
+fn named_paths(text: &str, top: &HashSet<String>) -> Vec<(String, bool)> {
+    const EXTENSIONS: [&str; 16] = [
+        ".rs", ".md", ".py", ".sh", ".h", ".c", ".toml", ".js", ".css", ".html", ".java", ".csv",
+        ".json", ".jsonl", ".fens", ".pyi",
+    ];
+    let word_char = |c: char| c.is_ascii_alphanumeric() || "_.-/*{}<>$".contains(c);
+    let mut out = Vec::new();
+    for word in text.split(|c: char| !word_char(c)) {
+        let word = word.trim_end_matches(['.', ',']);
+        if !word.contains('/')
+            || word.starts_with('/')
+            || word.contains(['{', '}', '<', '>', '$'])
+            || word.contains("//")
+        {
+            continue;
+        }
+        let mut rel = word;
+        while let Some(rest) = rel.strip_prefix("../").or_else(|| rel.strip_prefix("./")) {
+            rel = rest;
+        }
+        let first = rel.split('/').next().unwrap();
+        if first == "target" || first == "tables" {
+            continue;
+        }
+        if top.contains(first) && rel == word {
+            out.push((rel.to_string(), true));
+        } else if EXTENSIONS.iter().any(|e| rel.ends_with(e)) {
+            out.push((rel.to_string(), false));
+        }
+    }
+    out
+}
+
+/// The text of a Rust file's `//!` comments, a line each.
+fn inner_doc_comments(source: &str) -> String {
+    source
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("//!"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Whether a named path is there: from the repository's root when it
+/// starts with a top-level folder, else as the end of some path of the
+/// repository (`src/lib.rs` of a crate's README, `solve/core.rs` of a
+/// module's comment).
+fn path_exists(path: &str, from_root: bool, paths: &[String]) -> bool {
+    let path = path.trim_end_matches('/');
+    paths.iter().any(|p| {
+        if from_root {
+            glob_matches(path, p)
+        } else {
+            (0..p.len())
+                .filter(|&i| i == 0 || p.as_bytes()[i - 1] == b'/')
+                .any(|i| glob_matches(path, &p[i..]))
+        }
+    })
+}
+
+/// Paths named where they are stale, left for the next change of the file
+/// that names them. Each must still be stale, so that its entry goes once
+/// the text is fixed.
+const KNOWN_STALE: [(&str, &str); 1] =
+    [("probe/examples/real_positions.rs", "bench/measure-real.sh")];
+
+/// Every repository path that `docs/*.md`, the READMEs and the `//!`
+/// comments name, with the file naming it, and whether it exists.
+fn every_named_path() -> Vec<(String, String, bool)> {
+    let root = root();
+    let mut paths = Vec::new();
+    repository_paths(&root, &root, &mut paths);
+    paths.sort();
+    let top: HashSet<String> = paths.iter().filter(|p| !p.contains('/')).cloned().collect();
+    let mut out = Vec::new();
+    for file in &paths {
+        let name = file.rsplit('/').next().unwrap();
+        let doc = (file.starts_with("docs/") && !file[5..].contains('/') && name.ends_with(".md"))
+            || name == "README.md";
+        let text = if doc {
+            std::fs::read_to_string(root.join(file)).unwrap()
+        } else if name.ends_with(".rs") {
+            inner_doc_comments(&std::fs::read_to_string(root.join(file)).unwrap())
+        } else {
+            continue;
+        };
+        for (path, from_root) in named_paths(&text, &top) {
+            let exists = path_exists(&path, from_root, &paths);
+            out.push((file.clone(), path, exists));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_path_named_in_the_docs_and_module_comments_exists() {
+    let named = every_named_path();
+    let mut bad = Vec::new();
+    for (file, path, exists) in &named {
+        let known = KNOWN_STALE.contains(&(file.as_str(), path.as_str()));
+        if !exists && !known {
+            bad.push(format!("{file}: {path}: no such file or folder"));
+        }
+        if *exists && known {
+            bad.push(format!(
+                "{file}: {path} is there now: take it out of KNOWN_STALE"
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "stale paths:\n{}", bad.join("\n"));
+    // The documents and comments name far more: a reader that found none
+    // would pass every file.
+    assert!(named.len() >= 300, "only {} paths named", named.len());
+}
+
+#[test]
+fn the_path_checker_finds_what_is_stale() {
+    let top: HashSet<String> = ["generator", "bench", "docs"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let named = named_paths(
+        "`generator/src/retro.rs`, see docs/cli.md. Run `bench/fuzz/run-*.log` \
+         or src/lib.rs; not /tmp/x.rs, https://a.b/c.md, OUT/{N}.tkb, \
+         target/ci/togyz-probe, 7,2S,1/8,2S or ../docs/rules.md.",
+        &top,
+    );
+    let named: Vec<(&str, bool)> = named.iter().map(|(p, r)| (p.as_str(), *r)).collect();
+    assert_eq!(
+        named,
+        [
+            ("generator/src/retro.rs", true),
+            ("docs/cli.md", true),
+            ("bench/fuzz/run-*.log", true),
+            ("src/lib.rs", false),
+            ("docs/rules.md", false),
+        ]
+    );
+    let paths: Vec<String> = [
+        "bench/fuzz/run-table-300s.log",
+        "generator/src/run/plan.rs",
+        "cli/src/lib.rs",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert!(path_exists("bench/fuzz/run-*.log", true, &paths));
+    assert!(path_exists("generator/src/run/plan.rs", true, &paths));
+    assert!(!path_exists("generator/src/retro.rs", true, &paths));
+    assert!(path_exists("src/lib.rs", false, &paths));
+    assert!(path_exists("run/plan.rs", false, &paths));
+    assert!(!path_exists("un/plan.rs", false, &paths));
+    assert!(!path_exists("src/plan.rs", false, &paths));
+    assert!(!glob_matches("bench/*.log", "bench/fuzz/a.log"));
 }
