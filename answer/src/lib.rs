@@ -18,11 +18,14 @@
 //!   (a record, its replay and an [`Eval`] per position), which also gives
 //!   the text report its verdicts ([`Mistake`], [`winner`]).
 //! * [`parse_bytes`]: a byte count as a command line takes it (`16G`).
+//! * [`text`]: numbers for people (`7 plies`, `512,753,762`, `1.23 GB`),
+//!   written the same way by the command line and `togyz-gen`.
 
 mod annotation;
 mod bytes;
 mod json;
 mod kind;
+pub mod text;
 
 pub use annotation::{
     winner, AnnotatedGame, Eval, EvalAnswer, GameAnnotation, Mistake, MoveAnnotation, Moves,

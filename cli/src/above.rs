@@ -7,6 +7,7 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use togyz_answer::text::compact;
 use togyz_answer::SearchMove;
 use togyz_tb::search::Solver;
 use togyz_tb::search::{Budget, SearchResult};
@@ -136,16 +137,6 @@ fn show_progress(done: &AtomicBool, seconds: f64) {
     eprint!("\r{:40}\r", "");
 }
 
-/// 1234 → "1234", 12_345 → "12.3k", 944_012 → "944k", 1_234_567 → "1.2M".
-fn count(n: u64) -> String {
-    match n {
-        0..=9_999 => n.to_string(),
-        10_000..=99_999 => format!("{:.1}k", n as f64 / 1e3),
-        100_000..=999_999 => format!("{:.0}k", n as f64 / 1e3),
-        _ => format!("{:.1}M", n as f64 / 1e6),
-    }
-}
-
 impl SearchAnswer {
     /// The position answered.
     pub fn position(&self) -> &Position {
@@ -171,7 +162,7 @@ impl SearchAnswer {
         let mut s = format!("{diagram}\n");
         let how = format!(
             "{} nodes, {:.1} s; tables up to {} stones",
-            count(r.nodes),
+            compact(r.nodes),
             r.elapsed.as_secs_f64(),
             r.table_stones
         );

@@ -15,8 +15,9 @@ use togyz_tb::Position;
 
 use crate::failure::{Failure, Kind};
 use crate::moves::{replay, Played};
-use crate::render::{diagram, in_words, legal_moves, names, stones, valued_moves, verdict};
+use crate::render::{diagram, in_words, legal_moves, names, valued_moves, verdict};
 use crate::tables::Tables;
+use togyz_answer::text::stones;
 
 const HELP: &str = "\
 Enter a move: traditional (76, 36x), UCI (g1d2) or a hole number (6);

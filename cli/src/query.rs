@@ -19,8 +19,9 @@ use togyz_tb::{Move, Position};
 use crate::above::{self, Limits, MemoryArg};
 use crate::failure::{Failure, Kind};
 use crate::moves::{fen_arg, is_move_list, replay};
-use crate::render::{count, diagram, ending, legal_moves, valued_moves, verdict};
+use crate::render::{diagram, ending, legal_moves, valued_moves, verdict};
 use crate::tables::{Tables, TablesArg};
+use togyz_answer::text::count;
 
 /// Arguments of `query`.
 #[derive(clap::Args, Debug)]

@@ -1,27 +1,14 @@
-//! Text for people: the board, values in words, move lists, counts with
-//! their nouns. `query` and `play` both print through these.
+//! Text for people: the board, values in words, move lists (the counts
+//! with their nouns are `togyz_answer::text`'s, shared with `togyz-gen`).
+//! `query` and `play` both print through these.
 
 use std::fmt::Write as _;
 
+use togyz_answer::text::plies;
 use togyz_tb::notation::result_text;
 use togyz_tb::MoveValue;
 use togyz_tb::{Metric, Value};
 use togyz_tb::{Move, MoveReport, Position, Side, ROW};
-
-/// `1 stone`, `4 stones`: a count with its noun, singular or plural.
-pub fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// `1 ply`, `7 plies`.
-pub fn plies(n: u32) -> String {
-    count(n.into(), "ply", "plies")
-}
-
-/// `1 stone`, `9 stones`.
-pub fn stones(n: u32) -> String {
-    count(n.into(), "stone", "stones")
-}
 
 /// A value in words, its distance in `metric`: "wins in 7 plies", "draws",
 /// "loses in 1 ply"; for DTC "wins; converts in 7 plies".
@@ -141,14 +128,6 @@ pub fn diagram(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_and_numbers() {
-        assert_eq!(stones(1), "1 stone");
-        assert_eq!(stones(0), "0 stones");
-        assert_eq!(plies(1), "1 ply");
-        assert_eq!(plies(2), "2 plies");
-    }
 
     #[test]
     fn endings_follow_then() {

@@ -4,13 +4,11 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use togyz_answer::text::{stones, thousands};
 use togyz_tb::raw::index::{max_solver_stones, positions_for, MAX_STONES};
 use togyz_tb::{ProbeError, Tablebase};
 
 use crate::failure::{Failure, Kind};
-use indicatif::HumanCount;
-
-use crate::render::stones;
 
 /// The folder used when neither `--tables` nor `$TOGYZ_TABLES` is given.
 const DEFAULT_TABLES: &str = "tables";
@@ -190,7 +188,7 @@ impl Tables {
                     "no table for {} on the board: {held}. The {n}-stone table would hold {} \
                      positions; `togyz-gen` solves at most {limit} stones",
                     stones(n),
-                    HumanCount(positions_for(n)),
+                    thousands(positions_for(n)),
                 ),
             );
         }
@@ -206,7 +204,7 @@ impl Tables {
                  `togyz-gen generate --max-stones {n}{out}` makes the missing tables up to it, \
                  checking first that this machine can hold them",
                 stones(n),
-                HumanCount(positions_for(n)),
+                thousands(positions_for(n)),
             ),
         )
     }

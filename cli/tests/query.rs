@@ -5,7 +5,7 @@ mod common;
 
 use common::{assert_code, dtc_tables, json_of, query, stderr, stdout, tables, text, EXAMPLE_3};
 use serde_json::{json, Value as Json};
-use togyz_gen::verify::thousands;
+use togyz_answer::text::thousands;
 use togyz_tb::raw::format::file_name;
 use togyz_tb::raw::index::positions_for;
 use togyz_tb::search::kazan_bounds;

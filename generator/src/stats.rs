@@ -37,16 +37,17 @@ pub use chart::{chart, check_chart_path};
 pub use markdown::markdown;
 pub use report::{report, ByClass, CensusReport, LevelReport, Line, Report, ZugzwangReport};
 
+use crate::event::{polled, Event, Report as Events};
 use crate::files::decode::DecodeAll;
-use crate::run::event::{polled, Event, Report as Events};
-use crate::run::progress::with_threads;
-use crate::verify::{self, thousands, VerifyError};
+use crate::files::folder::FolderError;
+use crate::pool::with_threads;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use togyz_answer::text::{stones, thousands};
 use togyz_tb::raw::format::{self, TableFile};
 use togyz_tb::raw::index::Slot;
 use togyz_tb::raw::index::{BoardWalker, Layout, TuzdykClass, TuzdykConfig};
@@ -90,7 +91,7 @@ impl StatsOptions {
 pub enum StatsError {
     /// The tables folder is unreadable, empty or has a gap.
     #[error(transparent)]
-    Folder(VerifyError),
+    Folder(#[from] FolderError),
     /// A table file is damaged or unreadable.
     #[error(transparent)]
     Table(#[from] TableError),

@@ -36,12 +36,13 @@
 //! win or loss stored as a draw would contradict a correctly stored
 //! successor.
 
+use crate::event::{polled, silent, Event, Report};
 use crate::files::decode::DecodeAll;
+use crate::files::folder::{table_levels, FolderError};
 use crate::files::write::Census;
 use crate::levels::lower::{self, Lower};
 use crate::levels::lower_wdl::{LowerWdl, UnitWdl};
-use crate::run::event::{polled, silent, Event, Report};
-use crate::run::progress::with_threads;
+use crate::pool::with_threads;
 use crate::solve::below::Exits;
 use crate::solve::cells::{ConfigValues, LevelValues};
 use crate::solve::moves::{play_each, quiet_slot};
@@ -95,29 +96,9 @@ pub struct Verified {
 /// Why verification failed.
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
-    /// The tables folder could not be listed.
-    #[error("cannot list the tables folder {}: {source}", .path.display())]
-    Directory {
-        /// The folder.
-        path: PathBuf,
-        /// The operating system's error.
-        source: std::io::Error,
-    },
-    /// No table file in the folder.
-    #[error("no table files (togyz-NN.tkb) in {}", .path.display())]
-    NoTables {
-        /// The folder.
-        path: PathBuf,
-    },
-    /// A table below the largest present is missing: its positions are the
-    /// successors the larger tables are checked against.
-    #[error("{} is missing: the tables up to {max} stones need every smaller table", .path.display())]
-    MissingTable {
-        /// The missing file.
-        path: PathBuf,
-        /// The largest stone count present.
-        max: u32,
-    },
+    /// The tables folder is unreadable, empty or has a gap.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
     /// The thread pool could not be built.
     #[error("cannot start {0} worker threads")]
     Threads(usize),
@@ -191,38 +172,6 @@ pub fn verify(options: &VerifyOptions, report: Report<'_>) -> Result<Verified, V
         levels: levels?,
         threads,
     })
-}
-
-/// The stone counts of the table files in `dir`, ascending, checked to be
-/// exactly `1..=N` (`N >= 1`).
-pub fn table_levels(dir: &Path) -> Result<u32, VerifyError> {
-    let dir_err = |source| VerifyError::Directory {
-        path: dir.to_path_buf(),
-        source,
-    };
-    let mut present = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(dir_err)? {
-        let entry = entry.map_err(dir_err)?;
-        if let Some(n) = entry.file_name().to_str().and_then(format::parse_file_name) {
-            present.push(n);
-        }
-    }
-    let max = present
-        .iter()
-        .copied()
-        .max()
-        .ok_or_else(|| VerifyError::NoTables {
-            path: dir.to_path_buf(),
-        })?;
-    for n in 1..=max {
-        if !present.contains(&n) {
-            return Err(VerifyError::MissingTable {
-                path: dir.join(format::file_name(n)),
-                max,
-            });
-        }
-    }
-    Ok(max)
 }
 
 /// Verifies every table in `dir` (in the current rayon pool), reporting
@@ -653,19 +602,6 @@ fn describe_moves(pos: &Position, tables: &Lookup) -> String {
     format!("{metric}moves: {}", parts.join(", "))
 }
 
-/// `1234567` as `1,234,567`.
-pub fn thousands(x: u64) -> String {
-    let s = x.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// Refuses a DTM table above a DTC one (`files[i]` holds `i + 1` stones):
 /// checking it needs the distances to the end below it.
 ///
@@ -684,18 +620,5 @@ pub fn check_metrics(files: &[TableFile]) -> Result<(), VerifyError> {
         }
         .into()),
         _ => Ok(()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thousands_groups_digits() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(512_753_762), "512,753,762");
     }
 }

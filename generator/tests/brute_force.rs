@@ -209,7 +209,7 @@ fn stats_census_agrees_with_brute_force() {
         .unwrap();
     }
     let examples = 4;
-    let got = stats::collect(dir.path(), examples, &togyz_gen::run::event::silent).unwrap();
+    let got = stats::collect(dir.path(), examples, &togyz_gen::event::silent).unwrap();
     let b = brute();
     let want = brute_census(b);
     assert_eq!(got.len(), MAX as usize);
@@ -270,7 +270,7 @@ fn stats_census_agrees_with_brute_force() {
         dir.path(),
         &[10, 5, 10],
         examples,
-        &togyz_gen::run::event::silent,
+        &togyz_gen::event::silent,
     )
     .unwrap();
     assert_eq!(report.limits, [5, 10]);

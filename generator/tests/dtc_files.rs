@@ -4,9 +4,9 @@
 
 use std::path::Path;
 use std::sync::OnceLock;
+use togyz_gen::event::silent;
 use togyz_gen::files::decode::DecodeAll;
 use togyz_gen::files::write::{write_table, write_table_with, WriteError, WriteOptions};
-use togyz_gen::run::event::silent;
 use togyz_gen::run::options::GenerateOptions;
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::cells::LevelValues;

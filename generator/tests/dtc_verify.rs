@@ -8,9 +8,9 @@
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
+use togyz_gen::event::silent;
 use togyz_gen::files::decode::DecodeAll;
 use togyz_gen::files::write::write_table;
-use togyz_gen::run::event::silent;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::dtm;

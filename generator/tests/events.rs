@@ -2,8 +2,8 @@
 //! callback, and print nothing themselves.
 
 use std::sync::Mutex;
+use togyz_gen::event::{silent, Event};
 use togyz_gen::run::assemble::assemble;
-use togyz_gen::run::event::{silent, Event};
 use togyz_gen::run::generate::generate;
 use togyz_gen::run::options::GenerateOptions;
 use togyz_tb::raw::format::file_name;

@@ -5,8 +5,9 @@
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
+use togyz_gen::event::{silent, Event};
+use togyz_gen::files::folder::FolderError;
 use togyz_gen::files::write::write_table;
-use togyz_gen::run::event::{silent, Event};
 use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
 use togyz_gen::verify::{self, VerifyError, VerifyOptions};
@@ -167,18 +168,24 @@ fn a_corrupted_byte_is_caught_by_the_checksums() {
 fn gaps_and_empty_folders_are_errors() {
     let dir = tempfile::tempdir().unwrap();
     let err = verify::verify_dir(dir.path()).unwrap_err();
-    assert!(matches!(err, VerifyError::NoTables { .. }), "{err}");
+    assert!(
+        matches!(err, VerifyError::Folder(FolderError::NoTables { .. })),
+        "{err}"
+    );
 
     write_all(dir.path(), 3);
     std::fs::remove_file(dir.path().join(file_name(2))).unwrap();
     let err = verify::verify_dir(dir.path()).unwrap_err();
     assert!(
-        matches!(&err, VerifyError::MissingTable { path, max: 3 } if path.ends_with("togyz-02.tkb")),
+        matches!(&err, VerifyError::Folder(FolderError::MissingTable { path, max: 3 }) if path.ends_with("togyz-02.tkb")),
         "{err}"
     );
 
     let err = verify::verify_dir(&dir.path().join("nowhere")).unwrap_err();
-    assert!(matches!(err, VerifyError::Directory { .. }), "{err}");
+    assert!(
+        matches!(err, VerifyError::Folder(FolderError::Directory { .. })),
+        "{err}"
+    );
 }
 
 #[test]

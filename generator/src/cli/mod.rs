@@ -11,9 +11,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write as _;
 use std::sync::Mutex;
 use std::time::Duration;
-use togyz_gen::run::event::{DamagedUnit, Event};
-use togyz_gen::run::plan::stones;
-use togyz_gen::verify::thousands;
+use togyz_answer::text::{stones, thousands};
+use togyz_gen::event::{DamagedUnit, Event};
 use togyz_tb::Metric;
 
 /// A bar over `len` positions labelled `prefix` (e.g. `"verify  8"`), or a

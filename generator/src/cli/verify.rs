@@ -6,8 +6,9 @@ use crate::cli::Printer;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
+use togyz_answer::text::thousands;
 use togyz_gen::levels::lower;
-use togyz_gen::verify::{self, thousands, VerifyError, VerifyOptions};
+use togyz_gen::verify::{self, VerifyError, VerifyOptions};
 
 /// Arguments of `togyz-gen verify`.
 #[derive(clap::Args, Debug, Clone)]

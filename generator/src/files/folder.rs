@@ -1,7 +1,8 @@
 //! Names in an output folder and the temporaries written there: a level's
-//! work folder and its unit files ([`crate::files::work`]), and the
+//! work folder and its unit files ([`crate::files::work`]), the
 //! temporary every file is written into before its atomic rename, which a
-//! killed run leaves behind ([`remove_stale_temporaries`]).
+//! killed run leaves behind ([`remove_stale_temporaries`]), and the table
+//! files a folder holds ([`table_levels`], which `verify` and `stats` read).
 
 use crate::solve::unit::UnitId;
 use std::path::{Path, PathBuf};
@@ -119,4 +120,69 @@ impl Drop for TempFile {
             let _ = std::fs::remove_file(&self.path);
         }
     }
+}
+
+/// Why a folder holds no complete set of tables `1..=N`.
+#[derive(Debug, thiserror::Error)]
+pub enum FolderError {
+    /// The tables folder could not be listed.
+    #[error("cannot list the tables folder {}: {source}", .path.display())]
+    Directory {
+        /// The folder.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// No table file in the folder.
+    #[error("no table files (togyz-NN.tkb) in {}", .path.display())]
+    NoTables {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// A table below the largest present is missing: its positions are the
+    /// successors the larger tables are checked against.
+    #[error("{} is missing: the tables up to {max} stones need every smaller table", .path.display())]
+    MissingTable {
+        /// The missing file.
+        path: PathBuf,
+        /// The largest stone count present.
+        max: u32,
+    },
+}
+
+/// The stone counts of the table files in `dir`, ascending, checked to be
+/// exactly `1..=N` (`N >= 1`).
+///
+/// # Errors
+///
+/// [`FolderError`]: the folder cannot be listed, holds no table, or lacks
+/// one below the largest.
+pub fn table_levels(dir: &Path) -> Result<u32, FolderError> {
+    let dir_err = |source| FolderError::Directory {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut present = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(dir_err)? {
+        let entry = entry.map_err(dir_err)?;
+        if let Some(n) = entry.file_name().to_str().and_then(format::parse_file_name) {
+            present.push(n);
+        }
+    }
+    let max = present
+        .iter()
+        .copied()
+        .max()
+        .ok_or_else(|| FolderError::NoTables {
+            path: dir.to_path_buf(),
+        })?;
+    for n in 1..=max {
+        if !present.contains(&n) {
+            return Err(FolderError::MissingTable {
+                path: dir.join(format::file_name(n)),
+                max,
+            });
+        }
+    }
+    Ok(max)
 }

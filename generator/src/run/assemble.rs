@@ -3,12 +3,12 @@
 //! the summary of each level a run reports; `togyz-gen assemble` over a
 //! folder of solved units.
 
+use crate::event::{DamagedUnit, Event, Report};
 use crate::files::folder::work_dir;
 use crate::files::work::{self, UnitState};
 use crate::files::write::{self, TableStatus, WriteSummary};
 use crate::levels::lower::Lower;
 use crate::run::error::GenerateError;
-use crate::run::event::{DamagedUnit, Event, Report};
 use crate::run::lock;
 use crate::run::metric::{DtcSolver, UnitSolver};
 use crate::solve::unit::{level_units, max_solver_stones, UnitId};

@@ -14,16 +14,16 @@
 //! table, under a lock, and every shard waits for a level's table before
 //! it starts the next.
 
+use crate::event::{Event, Report};
 use crate::files::folder::remove_stale_temporaries;
 use crate::files::write::{self, TableStatus};
 use crate::levels::lower::Lower;
+use crate::pool::with_threads;
 use crate::run::assemble::{kept_summary, LevelSummary};
 use crate::run::error::GenerateError;
-use crate::run::event::{Event, Report};
 use crate::run::lock::{self, Lock};
 use crate::run::metric::{DtcSolver, UnitSolver};
 use crate::run::options::GenerateOptions;
-use crate::run::progress::with_threads;
 use crate::run::resources::check_resources;
 use crate::run::shard::Shard;
 use crate::run::units::solve_level;
@@ -38,7 +38,7 @@ use togyz_tb::Metric;
 /// skipping complete tables (of either metric: a DTC run may build on DTM
 /// tables below) and finished units, on a pool of `args.threads` workers;
 /// returns one summary per level. Each step goes to `report`
-/// ([`crate::run::event::silent`] for none).
+/// ([`crate::event::silent`] for none).
 ///
 /// # Errors
 ///
@@ -204,8 +204,8 @@ fn lock_out(out: &Path, shard: Option<Shard>, what: &str) -> Result<Vec<Lock>, G
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::silent;
     use crate::files::folder::{unit_lock_name, work_dir};
-    use crate::run::event::silent;
     use crate::run::plan;
     use crate::run::resources::{check_resources_with, solved_positions};
     use crate::solve::unit::level_units;

@@ -2,18 +2,17 @@
 //! options ([`options`]) and shards ([`shard`]), its resource check against
 //! the plan ([`resources`], [`plan`]), each level solved unit by unit
 //! ([`units`]) and assembled ([`assemble`]) over a metric's solver
-//! ([`metric`]); the folder locks ([`lock`]), the events reported
-//! ([`event`]), the worker pool ([`progress`]) and the errors ([`error`]).
+//! ([`metric`]); the folder locks ([`lock`]) and the errors ([`error`]).
+//! The events it reports and its worker pool are the crate's
+//! ([`crate::event`], [`crate::pool`]), shared with `verify` and `stats`.
 
 pub mod assemble;
 pub mod error;
-pub mod event;
 pub mod generate;
 pub mod lock;
 pub mod metric;
 pub mod options;
 pub mod plan;
-pub mod progress;
 pub mod resources;
 pub mod shard;
 pub mod units;

@@ -20,6 +20,7 @@
 use crate::levels::{self, lower};
 use crate::solve::unit::{level_units, max_solver_stones, KazanCut, UnitId};
 use std::path::{Path, PathBuf};
+use togyz_answer::text::{human_bytes, human_seconds, stones};
 use togyz_tb::raw::index::{Layout, MAX_STONES};
 use togyz_tb::Metric;
 
@@ -571,32 +572,6 @@ pub fn disk_free_text(out: &Path) -> String {
             at.display(),
             out.display()
         )
-    }
-}
-
-/// `bytes` for people: `1.23 GB`.
-pub fn human_bytes(bytes: u64) -> String {
-    let b = bytes as f64;
-    if b >= 1e9 {
-        format!("{:.2} GB", b / 1e9)
-    } else {
-        format!("{:.0} MB", (b / 1e6).max(1.0))
-    }
-}
-
-/// "1 stone", "8 stones".
-pub fn stones(n: u32) -> String {
-    format!("{n} stone{}", if n == 1 { "" } else { "s" })
-}
-
-/// `seconds` for people: `45 s`, `12 min`, `3.5 h`.
-pub fn human_seconds(seconds: f64) -> String {
-    if seconds < 90.0 {
-        format!("{:.0} s", seconds.max(1.0))
-    } else if seconds < 5400.0 {
-        format!("{:.0} min", seconds / 60.0)
-    } else {
-        format!("{:.1} h", seconds / 3600.0)
     }
 }
 

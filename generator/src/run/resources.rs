@@ -2,16 +2,17 @@
 //! left ([`crate::run::plan`]) stated before any work, and the run refused
 //! when the memory or the disk is not there.
 
+use crate::event::{Event, Report};
 use crate::files::folder::work_dir;
 use crate::files::work;
 use crate::run::error::GenerateError;
-use crate::run::event::{Event, Report};
 use crate::run::metric::UnitSolver;
 use crate::run::options::GenerateOptions;
-use crate::run::plan::{self, human_bytes, human_seconds, stones};
+use crate::run::plan;
 use crate::run::shard::Shard;
 use crate::solve::unit::level_units;
 use std::path::Path;
+use togyz_answer::text::{human_bytes, human_seconds, stones};
 use togyz_tb::Metric;
 
 /// States the plan of solving the levels in `todo` and refuses it when the

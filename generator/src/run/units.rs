@@ -4,12 +4,12 @@
 //! level assembled ([`crate::run::assemble`]), or waited for while other
 //! shards finish.
 
+use crate::event::{DamagedUnit, Event, Report};
 use crate::files::folder::{remove_stale_temporaries, unit_file_name, unit_lock_name, work_dir};
 use crate::files::work::{self, UnitFileError, UnitState};
 use crate::files::write::{self, TableStatus};
 use crate::run::assemble::{assemble_level, Solved};
 use crate::run::error::GenerateError;
-use crate::run::event::{DamagedUnit, Event, Report};
 use crate::run::lock;
 use crate::run::metric::UnitSolver;
 use crate::run::options::GenerateOptions;
@@ -298,9 +298,9 @@ fn solve_units<S: UnitSolver>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::silent;
     use crate::files::write::WriteSummary;
     use crate::levels::lower::Lower;
-    use crate::run::event::silent;
     use crate::solve::cells::{LevelValues, UnitValues};
     use crate::solve::unit::KazanCut;
     use std::path::PathBuf;

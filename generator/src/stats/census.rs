@@ -327,8 +327,8 @@ fn chunk_stats<V: Values + ?Sized>(
     out
 }
 
-/// Reads every table in `dir` (1..=N, none missing) through the probe
-/// crate and computes each stone count's statistics, each level's
+/// Reads every table in `dir` (1..=N, none missing) through the library
+/// and computes each stone count's statistics, each level's
 /// progress to `events`.
 ///
 /// # Errors
@@ -340,7 +340,7 @@ pub fn collect(
     examples: usize,
     events: Events<'_>,
 ) -> Result<Vec<LevelStats>, StatsError> {
-    let max = verify::table_levels(dir).map_err(StatsError::Folder)?;
+    let max = crate::files::folder::table_levels(dir)?;
     let mut out = Vec::new();
     for n in 1..=max {
         let file = TableFile::open(dir.join(format::file_name(n)))?;

@@ -82,9 +82,8 @@ pub fn chart(r: &Report, path: &Path) -> Result<(), StatsError> {
                     .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(1)))
                     .map_err(|e| err(e.to_string()))?
                     .label(format!(
-                        "{} stone{}{}",
-                        s.stones,
-                        if s.stones == 1 { "" } else { "s" },
+                        "{}{}",
+                        stones(s.stones),
                         if s.dtc { " (DTC)" } else { "" }
                     ))
                     .legend(move |(x, y)| {

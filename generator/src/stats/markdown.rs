@@ -139,9 +139,8 @@ pub fn markdown(r: &Report, chart: Option<&Path>) -> String {
     for l in &r.per_stones {
         let _ = writeln!(
             o,
-            "## {} stone{}{}\n",
-            l.stones,
-            if l.stones == 1 { "" } else { "s" },
+            "## {}{}\n",
+            stones(l.stones),
             match l.metric {
                 "DTC" => " (a DTC table: distances are plies to the next conversion)",
                 _ => "",

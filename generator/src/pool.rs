@@ -1,4 +1,5 @@
-//! What the long-running commands share: the worker pool.
+//! The worker pool of the long-running commands: `generate`, `assemble`,
+//! `verify` and `stats`.
 
 /// Runs `f` on a pool of `threads` worker threads (`None`: one per core).
 /// `Err(threads)` if the pool cannot be started (or `threads` is 0).
