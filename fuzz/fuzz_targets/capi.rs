@@ -19,20 +19,18 @@ unsafe impl Send for Tb {}
 unsafe impl Sync for Tb {}
 
 fn tables() -> *const TogyzTb {
-    static TB: OnceLock<(tempfile::TempDir, Tb)> = OnceLock::new();
+    static TB: OnceLock<Tb> = OnceLock::new();
     TB.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        togyz_fuzz::write_small_tables(dir.path(), togyz_fuzz::SMALL_TABLES);
-        let path = CString::new(dir.path().as_os_str().as_encoded_bytes()).unwrap();
+        let dir = togyz_gen::fixture::small_tables();
+        let path = CString::new(dir.as_os_str().as_encoded_bytes()).unwrap();
         let dirs = [path.as_ptr()];
         let mut tb = std::ptr::null_mut();
         // SAFETY: one valid NUL-terminated path, `tb` valid for writing.
         let status = unsafe { togyz_tb_open(dirs.as_ptr(), 1, 1 << 20, &mut tb) };
         assert_eq!(status, TogyzStatus::Ok);
-        (dir, Tb(tb))
+        Tb(tb)
     })
-    .1
-     .0
+    .0
 }
 
 fn empty() -> TogyzPosition {

@@ -1,11 +1,8 @@
 //! What the fuzz targets share: positions made from fuzzed bytes, and the
 //! small tables written once per process.
 
-use std::path::Path;
 use std::sync::OnceLock;
 
-use togyz_gen::files::write::write_levels;
-use togyz_gen::solve::dtm::solve_all;
 use togyz_tb::Tablebase;
 use togyz_tb::{Position, Side, CYCLE, TOTAL_STONES};
 
@@ -77,24 +74,15 @@ pub fn position_bytes(pos: &Position) -> [u8; POSITION_BYTES] {
     out
 }
 
-/// Stones of the tables [`small_tables`] writes.
-pub const SMALL_TABLES: u32 = 4;
+/// Stones of the tables [`small_tables`] holds.
+pub const SMALL_TABLES: u32 = togyz_gen::fixture::SMALL_STONES;
 
 /// The DTM tables for 1..=[`SMALL_TABLES`] stones, solved and written once
 /// per process into a temporary folder, opened with a small cache.
 pub fn small_tables() -> &'static Tablebase {
-    static TB: OnceLock<(tempfile::TempDir, Tablebase)> = OnceLock::new();
-    &TB.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("a temporary folder");
-        write_small_tables(dir.path(), SMALL_TABLES);
-        let tb = Tablebase::open_with_cache([dir.path()], 4 << 20).expect("tables just written");
-        (dir, tb)
+    static TB: OnceLock<Tablebase> = OnceLock::new();
+    TB.get_or_init(|| {
+        Tablebase::open_with_cache([togyz_gen::fixture::small_tables()], 4 << 20)
+            .expect("tables just written")
     })
-    .1
-}
-
-/// Writes the DTM tables for 1..=`n` stones into `dir`.
-pub fn write_small_tables(dir: &Path, n: u32) {
-    let levels = solve_all(n).expect("levels solve");
-    write_levels(dir, &levels).expect("tables written");
 }

@@ -13,9 +13,14 @@
 //!   [`run`], the `generate` driver with its plan, locks, shards and
 //!   resuming; [`verify`], an independent check of written tables;
 //!   [`stats`], endgame statistics.
+//!
+//! With the feature `fixture`, `fixture` writes real tables into a
+//! temporary folder for the other crates' tests, benches and fuzz targets.
 
 pub mod event;
 pub mod files;
+#[cfg(feature = "fixture")]
+pub mod fixture;
 pub mod levels;
 pub mod pool;
 pub mod run;

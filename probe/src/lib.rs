@@ -26,11 +26,8 @@
 //! ```
 //! use togyz_tb::{notation, Tablebase, Value};
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! # // Hidden: solve and write the 1- to 4-stone tables into a temporary folder.
-//! # let dir = tempfile::tempdir()?;
-//! # let levels = togyz_gen::solve::dtm::solve_all(4)?;
-//! # togyz_gen::files::write::write_levels(dir.path(), &levels)?;
-//! # let tables = dir.path();
+//! # // Hidden: the 1- to 4-stone tables, solved into a temporary folder.
+//! # let tables = togyz_gen::fixture::small_tables();
 //! // `tables`: a folder with the 1- to 4-stone tables (`togyz-gen generate`).
 //! let tb = Tablebase::open([tables])?;
 //! let pos = notation::parse_fen("7,2S,1/8,2S 79 79 S 1")?;

@@ -13,10 +13,7 @@ use togyz_tb::{Backend, ProbeError, TableError};
 const MAX: u32 = 5;
 
 fn tables() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let levels = togyz_gen::solve::dtm::solve_all(MAX).unwrap();
-    togyz_gen::files::write::write_levels(dir.path(), &levels).expect("tables written");
-    dir
+    togyz_gen::fixture::dtm_tables(MAX)
 }
 
 #[test]

@@ -3,9 +3,6 @@
 //! binary, and positions to probe in them.
 
 use std::path::Path;
-use std::sync::OnceLock;
-
-use togyz_gen::solve::dtm::solve_all;
 
 /// Positions with at most 4 stones: wins, draws, losses, a tuzdyk, a
 /// finished game.
@@ -23,12 +20,5 @@ pub const FENS: &[&str] = &[
 
 /// The folder of the solved tables for 1..=4 stones.
 pub fn tables() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let levels = solve_all(4).expect("levels solve");
-        togyz_gen::files::write::write_levels(dir.path(), &levels).expect("tables written");
-        dir
-    })
-    .path()
+    togyz_gen::fixture::small_tables()
 }

@@ -9,21 +9,12 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use togyz_gen::solve::dtm::solve_all;
-
 /// The "one extra move" example of docs/rules.md: South loses in 4 plies.
 pub const EXAMPLE_3: &str = "7,2S,1/8,2S 79 79 S 1";
 
 /// A folder with the solved tables for 1..=4 stones.
 pub fn tables() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let levels = solve_all(4).expect("levels solve");
-        togyz_gen::files::write::write_levels(dir.path(), &levels).expect("tables written");
-        dir
-    })
-    .path()
+    togyz_gen::fixture::small_tables()
 }
 
 /// A folder with DTC tables (`togyz-gen generate --metric dtc`) for 1..=4

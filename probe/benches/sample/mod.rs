@@ -48,9 +48,7 @@ pub fn tables() -> (PathBuf, u32, Option<tempfile::TempDir>) {
             return (dir, n, None);
         }
     }
-    let tmp = tempfile::tempdir().expect("a temporary folder");
-    let levels = togyz_gen::solve::dtm::solve_all(5).expect("levels solve");
-    togyz_gen::files::write::write_levels(tmp.path(), &levels).expect("tables written");
+    let tmp = togyz_gen::fixture::dtm_tables(5);
     eprintln!(
         "no tables in {}: probing a 5-stone table solved into {}",
         dir.display(),
