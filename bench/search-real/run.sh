@@ -13,7 +13,7 @@
 # BEFORE_DIR and AFTER_DIR each hold a build's `togyz-probe` and
 # `search_measure` (target/release/togyz-probe and
 # target/release/examples/search_measure of `cargo build --release -p togyz-cli
-# -p togyz-probe --bins --examples`).
+# -p togyz-tb --bins --examples`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 4 ]; then
@@ -23,7 +23,7 @@ fi
 before=$1 after=$2 tables=$3 out=$4 per=${5:-200} games=${6:-150}
 record=${GAMES_FILE:-../shared/games/real-games-1000.txt}
 mkdir -p "$out"
-cargo build --release -q -p togyz-probe --example real_positions
+cargo build --release -q -p togyz-tb --example real_positions
 fens=$out/real-$per.fens
 [ -s "$fens" ] || target/release/examples/real_positions --games "$record" \
     --bands 15-44 --per-band "$per" > "$fens"

@@ -384,12 +384,6 @@ fn path_exists(path: &str, from_root: bool, paths: &[String]) -> bool {
     })
 }
 
-/// Paths named where they are stale, left for the next change of the file
-/// that names them. Each must still be stale, so that its entry goes once
-/// the text is fixed.
-const KNOWN_STALE: [(&str, &str); 1] =
-    [("probe/examples/real_positions.rs", "bench/measure-real.sh")];
-
 /// Every repository path that `docs/*.md`, the READMEs and the `//!`
 /// comments name, with the file naming it, and whether it exists.
 fn every_named_path() -> Vec<(String, String, bool)> {
@@ -423,14 +417,8 @@ fn every_path_named_in_the_docs_and_module_comments_exists() {
     let named = every_named_path();
     let mut bad = Vec::new();
     for (file, path, exists) in &named {
-        let known = KNOWN_STALE.contains(&(file.as_str(), path.as_str()));
-        if !exists && !known {
+        if !exists {
             bad.push(format!("{file}: {path}: no such file or folder"));
-        }
-        if *exists && known {
-            bad.push(format!(
-                "{file}: {path} is there now: take it out of KNOWN_STALE"
-            ));
         }
     }
     assert!(bad.is_empty(), "stale paths:\n{}", bad.join("\n"));

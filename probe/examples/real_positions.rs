@@ -1,5 +1,5 @@
 //! Samples positions of real games by band of stones on the board, for the
-//! proof-search measurements (`bench/measure-real.sh`).
+//! proof-search measurements (`bench/search-real/run.sh`).
 //!
 //! Every game of a record file (PlayOK's text format) is replayed; from
 //! each game at most `--per-game` (2) live positions are drawn at random in
@@ -10,7 +10,7 @@
 //! `search_measure --fens`.
 //!
 //! ```text
-//! cargo run --release -p togyz-probe --example real_positions -- \
+//! cargo run --release -p togyz-tb --example real_positions -- \
 //!     --games ../shared/games/real-games-1000.txt --bands 15-44 --per-band 300 > real.fens
 //! ```
 

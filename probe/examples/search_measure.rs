@@ -11,7 +11,7 @@
 //! positions already in the file. A summary per stone count goes to stdout.
 //!
 //! ```text
-//! cargo run --release -p togyz-probe --example search_measure -- \
+//! cargo run --release -p togyz-tb --example search_measure -- \
 //!     --tables /work/tables8 --stones 12-16 --per-count 100 --seconds 2 --out m.csv
 //! ```
 //!
