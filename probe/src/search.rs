@@ -11,12 +11,9 @@
 //! * df-pn, depth-first proof-number search (`pns`), on "does the mover
 //!   win?" and "does the opponent win?", one thread each or both in turn on
 //!   one: it follows the narrow forcing lines, and two refutations that
-//!   need no cycle prove a draw. Each question is asked under two guides in
-//!   turn (the stones to the tables, or to what a kazan needs: the two
-//!   prove different positions), and a thread whose question is settled
-//!   takes up the other's. What it proves of a board holds for every kazan
-//!   split with more for the winner (a split table), so lines that reach
-//!   one board by different captures share their proofs;
+//!   need no cycle prove a draw. What it proves of a board holds for every
+//!   kazan split with more for the winner (a split table), so lines that
+//!   reach one board by different captures share their proofs;
 //! * an iterative-deepening depth-first search (`dfs`) over the two
 //!   questions "is it at least a draw?" and "is it a win?", with a
 //!   transposition table keyed by the whole position that stores proven
@@ -45,7 +42,6 @@ mod pns;
 mod table;
 
 use dfs::{DfsOutcome, Tt, DFS_ENTRY_BYTES};
-use pns::Guide;
 
 /// A table size asked for, as the power of two a table gets (at least 4,
 /// at most 2^40 entries).
@@ -625,10 +621,6 @@ impl<'a> Solver<'a> {
             // questions unasked: the result is then not proven by df-pn.
             tables.extend(split.iter().map_while(|_| pns::Table::new(tt_entries)));
         }
-        // The provers' threads: df-pn's, the graph's, and this one when
-        // it deepens.
-        let threads = split.len() + usize::from(graph_limit > 0) + usize::from(self.budget.dfs);
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let (dfs, graph, dfpn) = std::thread::scope(|s| {
             let shared = &shared;
             let graph = (graph_limit > 0)
@@ -638,24 +630,7 @@ impl<'a> Solver<'a> {
                 .zip(tables.iter_mut())
                 .map(|(sides, table)| {
                     table.next_search();
-                    // A thread whose question is settled takes up the
-                    // other's, its guides in the other order, where its
-                    // core would idle: only when the provers left running
-                    // do not fill the cores (on 2 cores beside the graph's
-                    // thread, a helper took time from the thread it
-                    // helped), and only under a time limit (with a node
-                    // limit the answer must not depend on which thread
-                    // ends first).
-                    let help = (sides.len() == 1
-                        && node_limit == u64::MAX
-                        && deadline.is_some()
-                        && cores >= threads)
-                        .then(|| sides[0].opponent());
-                    s.spawn(move || {
-                        dfpn(
-                            tb, n, pos, &sides, help, table, node_limit, deadline, shared,
-                        )
-                    })
+                    s.spawn(move || dfpn(tb, n, pos, &sides, table, node_limit, deadline, shared))
                 })
                 .collect();
             let dfs = if self.budget.dfs {
@@ -741,7 +716,6 @@ fn dfpn(
     n: u32,
     pos: &Position,
     sides: &[Side],
-    help: Option<Side>,
     table: &mut pns::Table,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -755,28 +729,12 @@ fn dfpn(
     let me = pos.side_to_move();
     let first = sides[0];
     let mut p = pns::Pns::new(tb, n, first, table, node_limit, deadline, &shared.stop);
-    // Per question: the side asked about, the guide, and the nodes spent
-    // on it (`None` once settled or out of budget). Each side is asked
-    // under every guide, in turn.
-    let ask = |x: Side| Guide::ALL.map(|g| (x, g, Some(0u64)));
-    let mut questions: Vec<(Side, Guide, Option<u64>)> =
-        sides.iter().flat_map(|&x| ask(x)).collect();
-    // A node limit is per question: its guides share it.
-    let per_guide = (node_limit / Guide::ALL.len() as u64).max(1);
+    // Per question: the side asked about and the nodes spent on it
+    // (`None` once settled or out of budget).
+    let mut questions: Vec<(Side, Option<u64>)> = sides.iter().map(|&x| (x, Some(0))).collect();
     let mut slice = DFPN_SLICE;
-    let mut help = help;
-    loop {
-        if !questions.iter().any(|q| q.2.is_some()) {
-            // Its own questions settled, the thread takes up the other's,
-            // its guides in the other order.
-            let Some(o) = help.take() else { break };
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-            questions.extend(ask(o).into_iter().rev());
-            slice = DFPN_SLICE;
-        }
-        for (x, guide, spent) in questions.iter_mut() {
+    while questions.iter().any(|q| q.1.is_some()) {
+        for (x, spent) in questions.iter_mut() {
             let Some(used) = *spent else { continue };
             let mover = *x == me;
             let (lo, hi) = shared.bounds();
@@ -793,9 +751,9 @@ fn dfpn(
                 *spent = None;
                 continue;
             }
-            p.ask(*x, *guide);
+            p.ask(*x);
             let before = p.nodes;
-            p.node_limit = before.saturating_add(slice.min(per_guide.saturating_sub(used)));
+            p.node_limit = before.saturating_add(slice.min(node_limit.saturating_sub(used)));
             let verdict = p.run(pos)?;
             out.nodes += p.nodes - before;
             let used = used + (p.nodes - before);
@@ -806,7 +764,7 @@ fn dfpn(
             };
             match (verdict, mover) {
                 (pns::Verdict::Open, _) => {
-                    if used >= per_guide || deadline.is_some_and(|d| Instant::now() >= d) {
+                    if used >= node_limit || deadline.is_some_and(|d| Instant::now() >= d) {
                         *spent = None;
                     }
                     continue;

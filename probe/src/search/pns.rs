@@ -16,39 +16,9 @@ use hashbrown::HashTable;
 
 use super::table::{Buckets, Slot};
 use super::{key_hash, key_of, static_bounds, tick, Halt, Key};
-use crate::rules::{Position, Side, HALF};
+use crate::rules::{Position, Side};
 use crate::tablebase::Tablebase;
 use crate::value::Wdl;
-
-/// How df-pn numbers a position it has not searched yet: what it takes
-/// the distance to a settled position to be. Proofs and refutations are
-/// the same under any guide; only the order of the search changes, and
-/// with it which positions a budget settles: on real positions two guides
-/// prove different ones (one 23-stone win in 0.4 M nodes under
-/// [`Guide::Kazans`], open after 8 M under [`Guide::Tables`];
-/// docs/performance.md, "Two guides"), so the search runs both.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Guide {
-    /// The stones above the tables: the search goes first where the
-    /// tables are near.
-    Tables,
-    /// The stones each side still needs, X to pass 81 and the other to
-    /// reach 81 (then X cannot pass it), or the tables if nearer: the
-    /// search goes first where a side gains what it needs.
-    Kazans,
-}
-
-impl Guide {
-    /// Each guide in turn.
-    pub(crate) const ALL: [Guide; 2] = [Guide::Tables, Guide::Kazans];
-
-    fn index(self) -> u8 {
-        match self {
-            Guide::Tables => 0,
-            Guide::Kazans => 1,
-        }
-    }
-}
 
 /// Slots a key may take in the table.
 const WAYS: usize = 4;
@@ -219,7 +189,6 @@ pub(crate) struct Pns<'a> {
     pub(crate) node_limit: u64,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
-    guide: Guide,
 }
 
 /// What is known of one child: numbers and taint.
@@ -268,22 +237,18 @@ impl<'a> Pns<'a> {
             node_limit,
             deadline,
             stop,
-            guide: Guide::Tables,
         }
     }
 
-    /// Turns to the question "can `x` force a win?", searched under
-    /// `guide`. Every question and guide shares the table: both are part
-    /// of each key (their numbers steer differently; what they prove is
-    /// shared through the split table).
-    pub(crate) fn ask(&mut self, x: Side, guide: Guide) {
+    /// Turns to the question "can `x` force a win?". Both questions share
+    /// the table: the side asked about is part of each key.
+    pub(crate) fn ask(&mut self, x: Side) {
         self.x = x;
-        self.guide = guide;
     }
 
     fn key(&self, pos: &Position) -> Key {
         let mut k = key_of(pos);
-        k[23] = 1 + self.x.index() as u8 + 2 * self.guide.index();
+        k[23] = 1 + self.x.index() as u8;
         k
     }
 
@@ -449,34 +414,25 @@ impl<'a> Pns<'a> {
     /// side to move needs one good move among its moves, the other side
     /// must be answered on every one, so the more moves a side has, the
     /// harder the position is to prove against it. Both numbers grow with
-    /// the cube of a distance, which the [`Guide`] says: the stones left
-    /// to capture before a table answers, or before a kazan settles the
-    /// question, whichever is nearer. (Of the tables' distance: on 60 positions at 14
-    /// to 16 stones that 2 s left open, 3 M nodes a question: none proven
-    /// with mobility alone, 18 with the distance as a factor, 28 squared,
-    /// 32 cubed, 31 to the fourth power; docs/performance.md, "Distance to
-    /// the tables".)
+    /// the cube of the stones left to capture before a table answers. (On
+    /// 60 positions at 14 to 16 stones that 2 s left open, 3 M nodes a
+    /// question: none proven with mobility alone, 18 with the distance as
+    /// a factor, 28 squared, 32 cubed, 31 to the fourth power;
+    /// docs/performance.md, "Distance to the tables". A second distance,
+    /// the stones a kazan still needs, proved other positions, but given
+    /// half of each budget it proved fewer in all: "One guide".)
     fn fresh(&self, pos: &Position) -> Numbers {
         let moves = pos.legal_moves().count().max(1) as u64;
         let above = pos
             .stones_on_board()
             .saturating_sub(self.table_stones)
             .max(1);
-        let (pd, dd) = match self.guide {
-            Guide::Tables => (above, above),
-            Guide::Kazans => {
-                let x = self.x;
-                let win = u32::from(HALF + 1).saturating_sub(u32::from(pos.kazan(x)));
-                let stop = u32::from(HALF).saturating_sub(u32::from(pos.kazan(x.opponent())));
-                (above.min(win.max(1)), above.min(stop.max(1)))
-            }
-        };
         // At most 162 cubed times 9 moves (38 M), far below INF.
-        let (p, d) = (u64::from(pd).pow(3), u64::from(dd).pow(3));
+        let d = u64::from(above).pow(3);
         let (pn, dn) = if pos.side_to_move() == self.x {
-            (p, moves * d)
+            (d, moves * d)
         } else {
-            (moves * p, d)
+            (moves * d, d)
         };
         Numbers {
             pn,
