@@ -24,9 +24,9 @@ use togyz_tb::search::{Budget, Source};
 use togyz_tb::terminal_value;
 use togyz_tb::{Metric, Position, ProbeError, Tablebase, Wdl};
 
-use crate::above::MemoryArg;
-use crate::failure::{Failure, Kind};
-use crate::tables::{Tables, TablesArg};
+use crate::common::above::MemoryArg;
+use crate::common::failure::{Failure, Kind};
+use crate::common::tables::{Tables, TablesArg};
 
 /// Arguments of `annotate`.
 #[derive(clap::Args, Debug)]
@@ -151,12 +151,12 @@ pub fn node_budget(nodes: u64, memory: Option<u64>) -> Budget {
 /// ([`Kind::Io`]), a damaged table, or a failure to write `out`.
 pub fn annotate_stream(
     input: impl std::io::BufRead,
-    tables: &crate::tables::Tables,
+    tables: &crate::common::tables::Tables,
     budget: togyz_tb::search::Budget,
     json: bool,
     deadline: Option<std::time::Instant>,
     out: &mut impl std::io::Write,
-) -> Result<bool, crate::failure::Failure> {
+) -> Result<bool, crate::common::failure::Failure> {
     let mut records = Records::new(input);
     let mut failed = false;
     let mut number = 0;

@@ -2,7 +2,7 @@
 //!
 //! Each subcommand lives in its own file beside this one and exposes an
 //! `Args` struct (clap) and a `run` function; this file only dispatches and
-//! turns a [`failure::Failure`] into its `error: ...` text on standard
+//! turns a [`common::failure::Failure`] into its `error: ...` text on standard
 //! error and its exit code (clap's own usage errors exit with 2 as well).
 
 use std::io::Write;
@@ -10,19 +10,14 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod above;
 mod annotate;
-mod failure;
-mod interactive;
-mod moves;
+mod common;
 mod perft;
 mod play;
 mod query;
-mod render;
 mod serve;
-mod tables;
 
-/// The exit codes, for `--help` (`failure::Kind::code` gives them).
+/// The exit codes, for `--help` (`common::failure::Kind::code` gives them).
 const EXIT_CODES: &str = "\
 Exit codes: 0 done; 1 standard input or output failed; 2 bad input (FEN,
 move, arguments); 3 no table covers the position; 4 a table is damaged;

@@ -6,9 +6,9 @@ use std::io::Write;
 use rayon::prelude::*;
 use togyz_tb::{perft, Move, Position};
 
-use crate::failure::{Failure, Kind};
-use crate::moves::fen_arg;
-use crate::render::names;
+use crate::common::failure::{Failure, Kind};
+use crate::common::moves::fen_arg;
+use crate::common::render::names;
 
 /// Arguments of `perft`.
 #[derive(clap::Args, Debug)]

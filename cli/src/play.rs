@@ -2,18 +2,19 @@
 //! prints each in traditional notation with the FEN after it (and the board
 //! with `--board`), then the result if the game has ended; without moves,
 //! the position and its board. `play -i` plays
-//! interactively (see [`crate::interactive`]).
+//! interactively (see [`interactive`]).
 
 use std::io::Write;
 
 use togyz_tb::notation::result_text;
 use togyz_tb::Position;
 
-use crate::failure::Failure;
-use crate::interactive;
-use crate::moves::{fen_arg, replay};
-use crate::render::diagram;
-use crate::tables::TablesArg;
+use crate::common::failure::Failure;
+use crate::common::moves::{fen_arg, replay};
+use crate::common::render::diagram;
+use crate::common::tables::TablesArg;
+
+mod interactive;
 
 /// Arguments of `play`.
 #[derive(clap::Args, Debug)]

@@ -9,19 +9,16 @@
 
 use std::io::{self, Write};
 
-use togyz_answer::{BeyondAnswer, ErrorAnswer, Reply, TablesAnswer};
-use togyz_tb::record::{read_line_capped, Line};
-use togyz_tb::search::Solver;
-use togyz_tb::{terminal_value, MoveValue, ProbeError, DRAW_LINE_PLIES};
-use togyz_tb::{Metric, Tablebase, Value};
-use togyz_tb::{Move, Position};
-
-use crate::above::{self, Limits, MemoryArg};
-use crate::failure::{Failure, Kind};
-use crate::moves::{fen_arg, is_move_list, replay};
-use crate::render::{diagram, ending, legal_moves, valued_moves, verdict};
-use crate::tables::{Tables, TablesArg};
 use togyz_answer::text::count;
+use togyz_tb::record::{read_line_capped, Line};
+use togyz_tb::{terminal_value, Move, Position, Value, DRAW_LINE_PLIES};
+
+use crate::common::above::{Limits, MemoryArg};
+use crate::common::ask::{Answer, Audience, Question, Verdict};
+use crate::common::failure::{Failure, Kind};
+use crate::common::moves::is_move_list;
+use crate::common::render::{diagram, ending, legal_moves, valued_moves, verdict};
+use crate::common::tables::{Tables, TablesArg};
 
 /// Arguments of `query`.
 #[derive(clap::Args, Debug)]
@@ -58,85 +55,6 @@ pub struct Args {
     memory: MemoryArg,
 }
 
-/// A position no table covers, when no search ran.
-fn beyond_json(
-    fen: &str,
-    f: &Failure,
-    position: Option<String>,
-    pos: &Position,
-    serve: Option<&Tablebase>,
-) -> BeyondAnswer {
-    let error = ErrorAnswer {
-        position,
-        ..ErrorAnswer::new(fen, f.kind, &f.message)
-    };
-    BeyondAnswer::new(error, pos, serve)
-}
-
-/// The reply for the FEN `given`, the position it and the moves after it
-/// ask about (`asked`), and what [`answer`] said about it. `serve` is the
-/// tables when the server asks: it adds lichess's names and what each move
-/// does (the command line's JSON stays as it was).
-pub fn reply(
-    given: &str,
-    asked: &Result<Asked, Failure>,
-    verdict: Result<Verdict, Failure>,
-    serve: Option<&Tablebase>,
-) -> Reply {
-    let reached = match asked {
-        Ok(q) if !q.played.is_empty() => Some(q.pos.fen()),
-        _ => None,
-    };
-    match verdict {
-        Ok(Verdict::Tables(a)) => Reply::Tables(answer_json(&a, asked.as_ref().ok(), serve)),
-        Ok(Verdict::Search(mut a)) => {
-            if let Some(tb) = serve {
-                a.extend(tb);
-            }
-            Reply::Search(a.into_json())
-        }
-        Ok(Verdict::Beyond(pos, f)) => Reply::Beyond(beyond_json(given, &f, reached, &pos, serve)),
-        Err(f) => {
-            let at = match asked {
-                Err(Failure {
-                    stop: Some(stop), ..
-                }) => Some(stop.pos.fen()),
-                _ => reached,
-            };
-            Reply::Error(error_json(given, &f, at))
-        }
-    }
-}
-
-/// The tables' answer for a position.
-pub struct Answer {
-    pos: Position,
-    value: Value,
-    /// What the distances of `value` and `moves` count.
-    metric: Metric,
-    moves: Vec<MoveValue>,
-    line: Vec<Move>,
-}
-
-/// What `query` can say about a position.
-pub enum Verdict {
-    /// The tables answer it.
-    Tables(Answer),
-    /// Above the tables: what proof search showed.
-    Search(Box<above::SearchAnswer>),
-    /// No table covers it (and no search ran): the board and the legal
-    /// moves can still be shown.
-    Beyond(Position, Failure),
-}
-
-/// The position asked about: where it came from and the moves to it.
-pub struct Asked {
-    start: Position,
-    played: Vec<String>,
-    /// The position reached.
-    pub pos: Position,
-}
-
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<(), Failure> {
     let tables = args.tables.open();
@@ -151,35 +69,23 @@ pub fn run(args: Args) -> Result<(), Failure> {
         return run_stdin(&tables, args.memory.limits(args.search_time));
     }
     let mut out = io::stdout().lock();
-    let (given, asked) = asked(&args);
-    let asked = match asked {
-        Ok(asked) => asked,
-        Err(f) => {
-            if args.json {
-                writeln!(
-                    out,
-                    "{}",
-                    reply(&given, &Err(f.clone()), Err(f.clone()), None).json()
-                )?;
-            }
-            return Err(f);
-        }
-    };
-    let verdict = answer(
-        &tables,
-        &asked.pos,
-        args.memory.limits(args.search_time),
-        &mut None,
-        true,
-    );
+    let question = question(&args);
+    let limits = args.memory.limits(args.search_time);
+    let route = question.route(&tables, limits.seconds);
+    let verdict = question.answer(route, &tables, limits, &mut None, true);
     if args.json {
         let failure = match &verdict {
             Ok(Verdict::Beyond(_, f)) | Err(f) => Some(f.clone()),
             _ => None,
         };
-        writeln!(out, "{}", reply(&given, &Ok(asked), verdict, None).json())?;
+        writeln!(
+            out,
+            "{}",
+            question.reply(verdict, Audience::CommandLine).json()
+        )?;
         return failure.map_or(Ok(()), Err);
-    } else {
+    }
+    if let Ok(asked) = &question.asked {
         if !asked.played.is_empty() {
             writeln!(
                 out,
@@ -201,9 +107,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
 }
 
-/// The FEN the arguments give (the start position's if none) and the
-/// position they ask about: that FEN after the moves.
-fn asked(args: &Args) -> (String, Result<Asked, Failure>) {
+/// The question the arguments ask: their FEN (the start position's if
+/// none) after their moves.
+fn question(args: &Args) -> Question {
     let (fen, moves) = match &args.fen {
         Some(fen) => (Some(fen), &args.position[..]),
         None => {
@@ -220,61 +126,8 @@ fn asked(args: &Args) -> (String, Result<Asked, Failure>) {
         }
     };
     match fen {
-        Some(fen) => (
-            fen.clone(),
-            fen_arg(fen, moves).and_then(|start| ask(start, moves)),
-        ),
-        None => (Position::start().fen(), ask(Position::start(), moves)),
-    }
-}
-
-/// Plays `moves` from `start`.
-pub fn ask(start: Position, moves: &[String]) -> Result<Asked, Failure> {
-    let played = replay(&start, moves)?;
-    Ok(Asked {
-        start,
-        pos: played.last().map_or(start, |p| p.after),
-        played: played.iter().map(|p| p.report.traditional()).collect(),
-    })
-}
-
-/// Answers a position from the tables, or above them by search within
-/// `limits` (showing its progress on a terminal if `progress`).
-pub fn answer<'t>(
-    tables: &'t Tables,
-    pos: &Position,
-    limits: Limits,
-    solver: &mut Option<Solver<'t>>,
-    progress: bool,
-) -> Result<Verdict, Failure> {
-    if above::applies(&tables.tb, pos, limits.seconds) {
-        // Made at the first search: a table answer needs no solver.
-        let solver = solver.get_or_insert_with(|| above::solver(&tables.tb, limits));
-        return above::answer(solver, pos, limits.seconds, progress)
-            .map(|a| Verdict::Search(Box::new(a)))
-            .map_err(|e| tables.failure(e));
-    }
-    let probe = || -> Result<Answer, ProbeError> {
-        let (value, metric) = tables.tb.value_with_metric(pos)?;
-        let moves = tables.tb.moves(pos)?;
-        let line = tables.tb.principal_variation(pos)?;
-        Ok(Answer {
-            pos: *pos,
-            value,
-            metric,
-            moves,
-            line,
-        })
-    };
-    match probe() {
-        Ok(a) => Ok(Verdict::Tables(a)),
-        Err(e) => {
-            let f = tables.failure(e);
-            match f.kind {
-                Kind::NoTable => Ok(Verdict::Beyond(*pos, f)),
-                _ => Err(f),
-            }
-        }
+        Some(fen) => Question::from_args(fen.clone(), moves),
+        None => Question::from_start(moves),
     }
 }
 
@@ -311,27 +164,35 @@ fn run_stdin(tables: &Tables, limits: Limits) -> Result<(), Failure> {
         }
         let text = String::from_utf8_lossy(&line);
         let fen = text.trim_end_matches('\r');
-        let asked = if read == Line::TooLong {
-            Err(Failure::new(
-                Kind::BadFen,
-                format!(
-                    "the line is longer than {MAX_LINE_BYTES} bytes: not a FEN and moves \
-                     (read past it)"
+        let question = if read == Line::TooLong {
+            Question::failed(
+                fen.to_owned(),
+                Failure::new(
+                    Kind::BadFen,
+                    format!(
+                        "the line is longer than {MAX_LINE_BYTES} bytes: not a FEN and moves \
+                         (read past it)"
+                    ),
                 ),
-            ))
+            )
         } else if std::str::from_utf8(&line).is_err() {
-            Err(Failure::new(Kind::BadFen, "the line is not valid UTF-8"))
+            Question::failed(
+                fen.to_owned(),
+                Failure::new(Kind::BadFen, "the line is not valid UTF-8"),
+            )
         } else {
             // The FEN's five fields, then moves, as on the command line.
             let fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
             let (head, moves) = fields.split_at(fields.len().min(5));
-            fen_arg(&head.join(" "), &[]).and_then(|start| ask(start, moves))
+            // The reply names the whole line as given.
+            Question {
+                given: fen.to_owned(),
+                ..Question::new(head.join(" "), moves)
+            }
         };
-        let verdict = asked
-            .as_ref()
-            .map_err(Clone::clone)
-            .and_then(|q| answer(tables, &q.pos, limits, &mut solver, true));
-        let reply = reply(fen, &asked, verdict, None);
+        let route = question.route(tables, limits.seconds);
+        let verdict = question.answer(route, tables, limits, &mut solver, true);
+        let reply = question.reply(verdict, Audience::CommandLine);
         if let Some(kind) = reply.failure() {
             failed += 1;
             worst = worst.max(Some(kind));
@@ -354,29 +215,6 @@ fn run_stdin(tables: &Tables, limits: Limits) -> Result<(), Failure> {
                 ),
             },
         )),
-    }
-}
-
-fn answer_json(a: &Answer, asked: Option<&Asked>, serve: Option<&Tablebase>) -> TablesAnswer {
-    let pos = &a.pos;
-    let mut json = TablesAnswer::new(pos, a.value, a.metric, &a.moves, &a.line);
-    if serve.is_some() {
-        json.add_extra(pos, a.value, &a.moves);
-    }
-    if let Some(q) = asked.filter(|q| !q.played.is_empty()) {
-        json.start = Some(q.start.fen());
-        json.played = Some(q.played.clone());
-    }
-    json
-}
-
-/// The JSON error object for the FEN given; `position` is where the
-/// failure happened when moves led away from that FEN.
-fn error_json(fen: &str, f: &Failure, position: Option<String>) -> ErrorAnswer {
-    ErrorAnswer {
-        move_index: f.stop.as_ref().map(|s| s.index),
-        position,
-        ..ErrorAnswer::new(fen, f.kind, &f.message)
     }
 }
 

@@ -29,7 +29,7 @@ use tower::ServiceExt;
 
 pub use config::Args;
 
-use crate::failure::{Failure, Kind};
+use crate::common::failure::{Failure, Kind};
 
 /// The longest request head (request line and headers) read.
 const MAX_HEAD: usize = 64 * 1024;
@@ -66,7 +66,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
 }
 
 /// Binds the address and serves connections until a stop signal.
-async fn serve(config: config::Config, tables: crate::tables::Tables) -> Result<(), Failure> {
+async fn serve(
+    config: config::Config,
+    tables: crate::common::tables::Tables,
+) -> Result<(), Failure> {
     let listener = TcpListener::bind(config.bind)
         .await
         .map_err(|e| Failure::new(Kind::Io, format!("cannot listen on {}: {e}", config.bind)))?;

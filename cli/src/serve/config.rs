@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use axum::http::HeaderValue;
 
-use crate::above::{Limits, MemoryArg};
-use crate::failure::{Failure, Kind};
-use crate::tables::TablesArg;
+use crate::common::above::{Limits, MemoryArg};
+use crate::common::failure::{Failure, Kind};
+use crate::common::tables::TablesArg;
 
 /// Arguments of `serve`.
 #[derive(clap::Args, Debug)]

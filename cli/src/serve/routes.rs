@@ -30,11 +30,9 @@ use super::board;
 use super::config::Config;
 use super::metrics::{Metrics, Peer, Served};
 use super::pool::{Busy, Cached, Pool};
-use crate::above;
-use crate::failure::{Failure, Kind};
-use crate::moves::fen_arg;
-use crate::query;
-use crate::tables::Tables;
+use crate::common::ask::{Audience, Question, Route};
+use crate::common::failure::{Failure, Kind};
+use crate::common::tables::Tables;
 
 /// The longest query string taken (a FEN and a few thousand moves).
 const MAX_QUERY: usize = 32 * 1024;
@@ -371,29 +369,27 @@ async fn position(
         .filter(|m| !m.is_empty())
         .map(str::to_owned)
         .collect();
-    let asked = fen_arg(&given, &[]).and_then(|start| query::ask(start, &moves));
+    let question = Question::new(given, &moves);
     let limits = s.config.limits(seconds);
-    let searched = matches!(&asked, Ok(a) if above::applies(&s.tables.tb, &a.pos, seconds));
-    if !searched {
+    let route = question.route(&s.tables, seconds);
+    if route == Route::Tables {
         // From the tables (or the rules): answered here, at once.
-        let verdict = asked
-            .as_ref()
-            .map_err(Clone::clone)
-            .and_then(|a| query::answer(&s.tables, &a.pos, limits, &mut None, false));
-        let reply = query::reply(&given, &asked, verdict, Some(&s.tables.tb));
+        let verdict = question.answer(route, &s.tables, limits, &mut None, false);
+        let reply = question.reply(verdict, Audience::Server(&s.tables.tb));
         return json(
             reply.failure().map_or(StatusCode::OK, status_of),
             reply.json(),
         );
     }
-    let pos = asked
+    let pos = question
+        .asked
         .as_ref()
         .map(|a| a.pos)
         .expect("searched positions were asked");
     let tables = s.tables.clone();
     let search = move || -> (Cached, bool) {
-        let verdict = query::answer(&tables, &pos, limits, &mut None, false);
-        let reply = query::reply(&given, &asked, verdict, Some(&tables.tb));
+        let verdict = question.answer(route, &tables, limits, &mut None, false);
+        let reply = question.reply(verdict, Audience::Server(&tables.tb));
         let status = reply.failure().map_or(StatusCode::OK, status_of);
         (
             Arc::new((status.as_u16(), reply.json())),

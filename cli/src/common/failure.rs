@@ -15,7 +15,7 @@ pub use togyz_answer::Kind;
 use togyz_tb::notation::NotationError;
 use togyz_tb::Position;
 
-use crate::render::diagram;
+use crate::common::render::diagram;
 
 /// Where a list of moves stopped: the bad move and the position before it.
 #[derive(Clone, Debug)]

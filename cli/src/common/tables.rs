@@ -8,7 +8,7 @@ use togyz_answer::text::{stones, thousands};
 use togyz_tb::raw::index::{max_solver_stones, positions_for, MAX_STONES};
 use togyz_tb::{ProbeError, Tablebase};
 
-use crate::failure::{Failure, Kind};
+use crate::common::failure::{Failure, Kind};
 
 /// The folder used when neither `--tables` nor `$TOGYZ_TABLES` is given.
 const DEFAULT_TABLES: &str = "tables";

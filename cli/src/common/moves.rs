@@ -6,7 +6,7 @@ use togyz_tb::{MoveReport, Position};
 
 use togyz_tb::record::split_kazan;
 
-use crate::failure::{Failure, Kind, Stop};
+use crate::common::failure::{Failure, Kind, Stop};
 
 /// Reads a FEN given as one argument. `following` are the arguments after
 /// it: when the shell split an unquoted FEN at its spaces, they hold the

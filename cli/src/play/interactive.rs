@@ -13,10 +13,10 @@ use togyz_tb::Metric;
 use togyz_tb::MoveValue;
 use togyz_tb::Position;
 
-use crate::failure::{Failure, Kind};
-use crate::moves::{replay, Played};
-use crate::render::{diagram, in_words, legal_moves, names, valued_moves, verdict};
-use crate::tables::Tables;
+use crate::common::failure::{Failure, Kind};
+use crate::common::moves::{replay, Played};
+use crate::common::render::{diagram, in_words, legal_moves, names, valued_moves, verdict};
+use crate::common::tables::Tables;
 use togyz_answer::text::stones;
 
 const HELP: &str = "\
