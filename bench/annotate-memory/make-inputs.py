@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The inputs of "Annotating games: memory flat however long the input"
-(bench/history.md; the figures in docs/performance.md, "Annotating games"):
+(the figures in docs/performance.md, "Annotating games"; the session's log
+in git history: git log -- '*history.md'):
 python3 make-inputs.py SAMPLE OUTDIR, SAMPLE being
 probe/tests/data/sample-playok.txt."""
 import sys

@@ -1,0 +1,371 @@
+//! The cost model: each metric's fitted figures, and a run's positions,
+//! disk, peak memory and time level by level; the units' kazan cuts chosen
+//! to fit the memory.
+
+use crate::levels;
+use crate::solve::unit::{level_units, KazanCut, UnitId};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::Metric;
+
+/// Bytes a unit in flight takes per board, either metric: its quiet
+/// predecessor lists (4 bytes an edge, an 8-byte offset) and its frontier.
+/// With [`BASE_BYTES`], the model stays on the safe side of the measured
+/// peaks (docs/performance.md): 2.32 GB for the 10-stone set (model:
+/// 2.58 GB) and 12.04 GB for the 12-stone level (model: 14.49 GB).
+pub const UNIT_BYTES_PER_BOARD: f64 = 25.0;
+/// Working memory besides the levels and units: the table writer's batches
+/// and the program itself.
+pub const BASE_BYTES: f64 = 100e6;
+/// Unit-file bytes per position on disk (zstd level 1 of one-byte cells,
+/// the same for both metrics), an upper bound: the 10-stone level's units
+/// took 0.07.
+pub const UNIT_FILE_BYTES_PER_POSITION: f64 = 0.1;
+
+/// What the plan knows of one metric: its fitted figures
+/// (docs/performance.md has the measurements behind each) and what its
+/// solve holds. Every formula of the plan is written once over these.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fitted {
+    /// Bytes a unit in flight takes per position of the kazan part being
+    /// solved: its working state.
+    pub state_bytes_per_position: f64,
+    /// Bytes a unit in flight takes per position of the unit: its solved
+    /// values, gathered part after part.
+    pub value_bytes_per_position: f64,
+    /// Bytes a unit in flight takes per board.
+    pub unit_bytes_per_board: f64,
+    /// Positions solved and written per second and worker thread.
+    pub solve_rate: f64,
+    /// Positions `verify` checks per second and worker thread.
+    pub verify_rate: f64,
+    /// Table bytes per position on disk, an upper bound.
+    pub table_bytes_per_position: f64,
+    /// Whether a solve holds every level below whole, whatever
+    /// `hold_whole` says (else up to `hold_whole`, the others read per
+    /// unit from their files).
+    pub solve_holds_every_level: bool,
+    /// Whether assembling a level's table holds what the levels above
+    /// keep of it, needed or not (else only when it is kept and held
+    /// whole).
+    pub assembly_holds_level: bool,
+}
+
+impl Fitted {
+    /// DTM: the distances below, a byte a position, held whole up to
+    /// `hold_whole` positions ([`crate::levels::lower`]).
+    pub const DTM: Fitted = Fitted {
+        // Its 4-byte state word and its 1-byte solved value.
+        state_bytes_per_position: 4.0,
+        value_bytes_per_position: 1.0,
+        unit_bytes_per_board: UNIT_BYTES_PER_BOARD,
+        // 7.95e9 positions of the 11-stone level solved and written in
+        // 842 s on 2 threads, the slowest level measured.
+        solve_rate: 4.7e6,
+        // The 12-stone level at 11.4 M positions/s on 2 threads, the
+        // slowest level measured.
+        verify_rate: 5.5e6,
+        // 0.74 bits at 11 stones, growing slowly with the stones.
+        table_bytes_per_position: 0.125,
+        solve_holds_every_level: false,
+        // The writer streams the values, collecting them only when kept.
+        assembly_holds_level: false,
+    };
+
+    /// DTC: the draw splits below, a byte a board, every level held
+    /// whole while solving ([`crate::solve::dtc`]).
+    pub const DTC: Fitted = Fitted {
+        // Its one-byte state and its one-byte solved value (two each if a
+        // distance passes a byte).
+        state_bytes_per_position: 1.0,
+        value_bytes_per_position: 1.0,
+        // As for DTM, and a draw split.
+        unit_bytes_per_board: UNIT_BYTES_PER_BOARD + 1.0,
+        // 4.64e9 positions of the DTC levels 1 to 10 solved and written in
+        // 414 s of CPU (11.2 M a CPU second), rounded down for the larger
+        // levels.
+        solve_rate: 10.0e6,
+        // Every DTC table up to 13 stones checked in 2,379 s on 2 threads
+        // (16.5 M positions a second and thread; the 13-stone level, the
+        // slowest, 15.7 M), rounded down.
+        verify_rate: 15.0e6,
+        // 0.41 bits at 9 and 10 stones.
+        table_bytes_per_position: 0.0625,
+        solve_holds_every_level: true,
+        // The writer gathers the level's draw splits as it goes.
+        assembly_holds_level: true,
+    };
+
+    /// The figures of `metric`.
+    pub fn of(metric: Metric) -> &'static Fitted {
+        match metric {
+            Metric::Dtm => &Fitted::DTM,
+            Metric::Dtc => &Fitted::DTC,
+        }
+    }
+
+    /// Up to how many bytes a solve holds the levels below whole, given
+    /// `hold_whole`.
+    fn solve_limit(&self, hold_whole: u64) -> u64 {
+        if self.solve_holds_every_level {
+            u64::MAX
+        } else {
+            hold_whole
+        }
+    }
+}
+
+/// What a run will need.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Plan {
+    /// Positions this process solves.
+    pub positions: u64,
+    /// Bytes of disk the output folder needs on top of what is there.
+    pub disk: u64,
+    /// Peak memory, bytes.
+    pub memory: u64,
+    /// The level where the memory peaks.
+    pub memory_at: u32,
+    /// Seconds, estimated.
+    pub seconds: f64,
+    /// The most kazan parts a unit is cut into, and the first level
+    /// where a unit is cut (1 and 0 when none is).
+    pub parts: (usize, u32),
+}
+
+/// Memory of one unit of level `n` of `metric` in flight, solved in the
+/// kazan parts of `cut`: the state of its largest part, its values, its
+/// predecessor lists and frontier, and what its exits decode of the levels
+/// below not held whole (up to `hold_whole`: [`levels::held_whole`]).
+pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> u64 {
+    let f = Fitted::of(metric);
+    let boards = u.boards(n) as f64;
+    let part = boards * cut.part_splits(n) as f64;
+    (part * f.state_bytes_per_position
+        + u.positions(n) as f64 * f.value_bytes_per_position
+        + boards * f.unit_bytes_per_board) as u64
+        + levels::unit_exit_bytes(metric, n, u, f.solve_limit(hold_whole))
+}
+
+/// The cut of unit `u` of level `n` when its units may take `budget`
+/// bytes with `threads` units in flight: the fewest kazan parts that fit
+/// a thread's share of the budget, else the fewest that fit it whole (the
+/// unit then runs alone, [`UnitBudget`]), else parts of one pair.
+pub fn pick_cut(
+    metric: Metric,
+    n: u32,
+    u: UnitId,
+    hold_whole: u64,
+    budget: u64,
+    threads: usize,
+) -> KazanCut {
+    let pairs = KazanCut::pair_count(n);
+    let fits = |b: u64| {
+        (1..=pairs)
+            .rev()
+            .filter_map(KazanCut::pairs)
+            .find(|&c| unit_memory(metric, n, u, hold_whole, c) <= b)
+    };
+    let cut = fits(budget / threads.max(1) as u64)
+        .or_else(|| fits(budget))
+        .unwrap_or(KazanCut::pairs(1).expect("one pair"));
+    if cut.is_whole(n) {
+        KazanCut::WHOLE
+    } else {
+        cut
+    }
+}
+
+/// How the units of a level are cut: each unit's cut and memory.
+fn level_cuts(
+    metric: Metric,
+    n: u32,
+    threads: usize,
+    hold_whole: u64,
+    units_budget: Option<u64>,
+) -> Vec<(KazanCut, u64)> {
+    level_units(n)
+        .into_iter()
+        .map(|u| {
+            let cut = units_budget.map_or(KazanCut::WHOLE, |b| {
+                pick_cut(metric, n, u, hold_whole, b, threads)
+            });
+            (cut, unit_memory(metric, n, u, hold_whole, cut))
+        })
+        .collect()
+}
+
+/// Peak memory of solving level `n` of `metric` with `threads` units in
+/// flight at most (and of assembling it; `keep` if a larger level needs
+/// it): the levels below held whole, and the units in flight or what the
+/// assembly holds of the level, whichever is more. With `bound`, the
+/// units are cut along the kazan axis ([`pick_cut`]) to fit what the
+/// bound leaves them, and run one at a time when side by side they do
+/// not; without, they are solved whole. Also returns the most kazan
+/// parts a unit of the level is cut into.
+pub fn level_memory(
+    metric: Metric,
+    n: u32,
+    threads: usize,
+    keep: bool,
+    hold_whole: u64,
+    bound: Option<u64>,
+) -> (u64, usize) {
+    let f = Fitted::of(metric);
+    let limit = f.solve_limit(hold_whole);
+    let whole = levels::whole_bytes(metric, n, limit) + BASE_BYTES as u64;
+    let budget = bound.map(|b| b.saturating_sub(whole));
+    let cuts = level_cuts(metric, n, threads, hold_whole, budget);
+    let mut units: Vec<u64> = cuts.iter().map(|&(_, m)| m).collect();
+    units.sort_unstable_by(|a, b| b.cmp(a));
+    let mut in_flight: u64 = units.iter().take(threads.max(1)).sum();
+    if let Some(b) = budget {
+        // Units that do not fit side by side wait for each other.
+        in_flight = in_flight.min(b).max(units.first().copied().unwrap_or(0));
+    }
+    let assembly = if f.assembly_holds_level || (keep && levels::held_whole(metric, n, limit)) {
+        levels::level_bytes(metric, n)
+    } else {
+        0
+    };
+    let parts = cuts
+        .iter()
+        .map(|&(c, _)| c.parts(n).len())
+        .max()
+        .unwrap_or(1);
+    (whole + in_flight.max(assembly), parts)
+}
+
+/// Bytes of the table file of level `n`, an upper bound.
+pub fn table_bytes(metric: Metric, n: u32) -> u64 {
+    (Layout::new(n).positions() as f64 * Fitted::of(metric).table_bytes_per_position) as u64
+}
+
+/// Peak memory of verifying level `n` of a `metric` table, the smaller
+/// levels held whole up to `hold_whole` positions (DTM) or boards (DTC):
+/// the levels held whole
+/// (one byte a position for DTM, a board for DTC), and the largest of the
+/// unit being checked (decoded in `cell` bytes a position: 1, or 2 if its
+/// longest distance passes 126 plies) with what its exits decode of the
+/// larger levels below, and of the level's own draw splits or values when
+/// they are added to the levels held whole for the next level (`keep`).
+pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_whole: u64) -> u64 {
+    let whole = levels::whole_bytes(metric, n, hold_whole);
+    let unit = level_units(n)
+        .into_iter()
+        .map(|u| u.positions(n) * cell + levels::unit_exit_bytes(metric, n, u, hold_whole))
+        .max()
+        .unwrap_or(0);
+    let added = if keep && levels::held_whole(metric, n, hold_whole) {
+        levels::level_bytes(metric, n)
+    } else {
+        0
+    };
+    whole + unit.max(added) + BASE_BYTES as u64
+}
+
+/// The plan of `togyz-gen verify` over levels `1..=max` of `metric`
+/// tables with `threads` workers: the peak memory (at one-byte cells if
+/// `narrow`, else two) and the time. Its disk is zero. The memory counts
+/// the table files too: `verify` checks every checksum first through the
+/// files' memory maps, and the pages read stay in its resident set (the
+/// kernel may drop them when memory runs short: they are the files').
+pub fn verify_plan(
+    metric: Metric,
+    max: u32,
+    threads: usize,
+    narrow: bool,
+    hold_whole: u64,
+) -> Plan {
+    let cell = if narrow { 1 } else { 2 };
+    let mut p = Plan::default();
+    for n in 1..=max {
+        p.positions += Layout::new(n).positions();
+        let m = verify_level_memory(metric, n, cell, n < max, hold_whole)
+            + (1..=max).map(|m| table_bytes(metric, m)).sum::<u64>();
+        if m > p.memory {
+            p.memory = m;
+            p.memory_at = n;
+        }
+    }
+    p.seconds = p.positions as f64 / (Fitted::of(metric).verify_rate * threads.max(1) as f64);
+    p
+}
+
+/// Bytes of units in flight, bounded: a unit starts only when its memory
+/// fits beside those running (or when none runs), so a level whose
+/// biggest units do not fit side by side runs them one after the other.
+pub struct UnitBudget {
+    limit: u64,
+    used: std::sync::Mutex<u64>,
+    freed: std::sync::Condvar,
+}
+
+impl UnitBudget {
+    /// A budget of `limit` bytes.
+    pub fn new(limit: u64) -> UnitBudget {
+        UnitBudget {
+            limit,
+            used: std::sync::Mutex::new(0),
+            freed: std::sync::Condvar::new(),
+        }
+    }
+
+    /// Runs `f` once `bytes` fit the budget, holding them meanwhile.
+    pub fn run<R>(&self, bytes: u64, f: impl FnOnce() -> R) -> R {
+        {
+            let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+            while *used > 0 && *used + bytes > self.limit {
+                used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+            }
+            *used += bytes;
+        }
+        let r = f();
+        *self.used.lock().unwrap_or_else(|e| e.into_inner()) -= bytes;
+        self.freed.notify_all();
+        r
+    }
+}
+
+/// The plan for solving the levels in `todo` (ascending) of `metric`
+/// with `threads` workers, `shards` processes sharing the work, the
+/// largest level asked for being `max`, the smaller levels held whole up
+/// to `hold_whole` ([`level_memory`]), the units cut along the kazan axis
+/// to fit `bound` bytes when given; `solved(n)` positions of level `n`
+/// are already in finished unit files (a resumed run; `|_| 0` from
+/// nothing), so only the rest is solved and only its unit files take new
+/// disk.
+#[allow(clippy::too_many_arguments)]
+pub fn plan(
+    metric: Metric,
+    todo: &[u32],
+    max: u32,
+    threads: usize,
+    shards: u32,
+    hold_whole: u64,
+    bound: Option<u64>,
+    solved: impl Fn(u32) -> u64,
+) -> Plan {
+    let mut p = Plan::default();
+    let mut disk_tables = 0u64;
+    let mut work_peak = 0u64;
+    for &n in todo {
+        let positions = Layout::new(n).positions();
+        let left = positions - solved(n).min(positions);
+        p.positions += left / shards as u64;
+        disk_tables += table_bytes(metric, n);
+        work_peak = work_peak.max((left as f64 * UNIT_FILE_BYTES_PER_POSITION) as u64);
+        let (m, parts) = level_memory(metric, n, threads, n < max, hold_whole, bound);
+        if m > p.memory {
+            p.memory = m;
+            p.memory_at = n;
+        }
+        if parts > 1 && p.parts.1 == 0 {
+            p.parts.1 = n;
+        }
+        p.parts.0 = p.parts.0.max(parts);
+    }
+    p.parts.0 = p.parts.0.max(1);
+    p.disk = disk_tables + work_peak;
+    p.seconds = p.positions as f64 / (Fitted::of(metric).solve_rate * threads.max(1) as f64);
+    p
+}

@@ -1,0 +1,137 @@
+//! Text for people: what `togyz-gen plan` is asked about, and the plans
+//! it prints, one line each.
+
+use crate::levels::lower;
+use crate::solve::unit::max_solver_stones;
+use std::path::{Path, PathBuf};
+use togyz_answer::text::{human_bytes, human_seconds, stones};
+use togyz_tb::raw::index::MAX_STONES;
+use togyz_tb::Metric;
+
+use super::{disk_free, memory_available, plan, verify_plan};
+
+/// What `togyz-gen plan` is asked about.
+#[derive(Debug, Clone)]
+pub struct PlanOptions {
+    /// The largest stone count: the plan is for levels 1..=N from nothing.
+    pub max_stones: u32,
+    /// The metric.
+    pub metric: Metric,
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// As [`crate::run::options::GenerateOptions::hold_whole`].
+    pub hold_whole: u64,
+    /// Also state the memory available and the disk free at this folder
+    /// (at the nearest folder above it if it does not exist yet).
+    pub out: Option<PathBuf>,
+    /// The memory the run may take (`None`: what this machine has
+    /// available, [`memory_available`]; it may be more, for a run
+    /// elsewhere): the units are cut along the kazan axis to fit it.
+    pub max_memory: Option<u64>,
+}
+
+impl PlanOptions {
+    /// The options for levels `1..=max_stones` in DTM, the rest default:
+    /// one thread per core, [`lower::WHOLE_POSITIONS`] held whole, no
+    /// folder.
+    pub fn new(max_stones: u32) -> PlanOptions {
+        PlanOptions {
+            max_stones,
+            metric: Metric::Dtm,
+            threads: None,
+            hold_whole: lower::WHOLE_POSITIONS,
+            out: None,
+            max_memory: None,
+        }
+    }
+}
+
+/// Why `togyz-gen plan` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// A stone count the index does not cover.
+    #[error("--max-stones {0}: the index covers 1 to {max} stones", max = MAX_STONES)]
+    Stones(u32),
+}
+
+/// The plans of generating and of verifying levels `1..=args.max_stones`,
+/// one line each, as `generate` states its plan before a run.
+///
+/// # Errors
+///
+/// [`PlanError::Stones`] for a stone count the index does not cover.
+pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
+    let max = args.max_stones;
+    if max == 0 || max > MAX_STONES {
+        return Err(PlanError::Stones(max));
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let todo: Vec<u32> = (1..=max).collect();
+    let hold = args.hold_whole;
+    // --max-memory may be more than this machine has: a plan for another.
+    let bound = args.max_memory.or_else(memory_available);
+    let g = plan(args.metric, &todo, max, threads, 1, hold, bound, |_| 0);
+    let v = verify_plan(args.metric, max, threads, true, hold);
+    let wide = verify_plan(args.metric, max, threads, false, hold);
+    let s = if threads == 1 { "" } else { "s" };
+    let mut lines = Vec::new();
+    let solver_max = max_solver_stones();
+    if max > solver_max {
+        lines.push(format!(
+            "`togyz-gen generate` refuses --max-stones {max}: the solver handles at most {solver_max} stones (beyond, a unit's boards pass its 32-bit node ids); the figures below are what the model says"
+        ));
+    }
+    lines.extend([
+        format!(
+            "generate --metric {} --max-stones {max}: {} positions, about {} of disk, a peak of about {} of memory (at {} stones), about {} with {threads} thread{s}",
+            args.metric.to_string().to_lowercase(),
+            g.positions,
+            human_bytes(g.disk),
+            human_bytes(g.memory),
+            g.memory_at,
+            human_seconds(g.seconds),
+        ),
+        match (bound, g.parts) {
+            (None, _) => "units: solved whole (the memory available is unknown)".to_string(),
+            (Some(b), (1, _)) => format!("units: every unit solved whole within {}", human_bytes(b)),
+            (Some(b), (parts, from)) => format!(
+                "units: cut along the kazan axis to fit {} from {} on, into at most {parts} kazan parts a unit",
+                human_bytes(b),
+                stones(from)
+            ),
+        },
+        format!(
+            "verify: a peak of about {} of memory (at {} stones; {} if a level's longest distance passes 126 plies), about {} with {threads} thread{s}",
+            human_bytes(v.memory),
+            v.memory_at,
+            human_bytes(wide.memory),
+            human_seconds(v.seconds),
+        ),
+    ]);
+    if let Some(out) = &args.out {
+        lines.push(format!(
+            "{} of memory available, {}",
+            memory_available().map_or_else(|| "unknown".into(), human_bytes),
+            disk_free_text(out)
+        ));
+    }
+    Ok(lines)
+}
+
+/// "12.30 GB of disk free at OUT", saying where the figure comes from when
+/// `out` does not exist yet.
+pub fn disk_free_text(out: &Path) -> String {
+    let (free, at) = disk_free(out);
+    let free = free.map_or_else(|e| format!("unknown ({e})"), human_bytes);
+    if at == out {
+        format!("{free} of disk free at {}", out.display())
+    } else {
+        format!(
+            "{free} of disk free at {} ({} does not exist yet; it would be made there)",
+            at.display(),
+            out.display()
+        )
+    }
+}
