@@ -30,7 +30,9 @@ use format::{check_blocks, DistanceBlock};
 use sink::{write_section, SectionPlan, Sections, Sink};
 use std::io;
 use std::path::Path;
-use togyz_tb::raw::format::{distance_width_for, file_name, Section, TableFile};
+use togyz_tb::raw::format::{
+    distance_positions_of, distance_width_for, file_name, wdl_entry_width, Section, TableFile,
+};
 use togyz_tb::raw::index::{Layout, MAX_STONES};
 use togyz_tb::Metric;
 
@@ -207,7 +209,7 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
         SectionPlan {
             section: Section::Distance,
             total: positions,
-            per_block: F::distance_positions(n, per),
+            per_block: distance_positions_of(F::METRIC, n, per as u64),
             level: F::DISTANCE_LEVEL,
         },
         &mut open(Section::Distance)?,
@@ -231,7 +233,7 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
         &census,
         Sections {
             metric: F::METRIC,
-            wdl_width: F::wdl_width(n),
+            wdl_width: wdl_entry_width(F::METRIC, n),
             distance_width,
             wdl_block_boards: wb,
             distance_block_positions: per,

@@ -110,6 +110,43 @@ pub fn wdl_width_for(n: u32) -> u8 {
     }
 }
 
+/// Bytes of a WDL entry of a `metric` table of `n` stones: a board's two
+/// thresholds for DTM ([`wdl_width_for`]), its draw split (one byte) for
+/// DTC. The reader checks and the writer writes this one width.
+pub fn wdl_entry_width(metric: Metric, n: u32) -> u8 {
+    match metric {
+        Metric::Dtm => wdl_width_for(n),
+        Metric::Dtc => 1,
+    }
+}
+
+/// Distance entries that `units` units of a distance section hold at `n`
+/// stones: a unit is a position for DTM; for DTC a board, which stores
+/// its `n` decisive positions (every board has one draw).
+pub fn distance_entries_of(metric: Metric, n: u32, units: u64) -> u64 {
+    match metric {
+        Metric::Dtm => units,
+        Metric::Dtc => units * n as u64,
+    }
+}
+
+/// Positions that `units` units of a distance section cover at `n`
+/// stones (a DTC board holds `n + 1`).
+pub fn distance_positions_of(metric: Metric, n: u32, units: u64) -> u64 {
+    match metric {
+        Metric::Dtm => units,
+        Metric::Dtc => units * (n as u64 + 1),
+    }
+}
+
+/// Whether distance blocks of `per` units nest in WDL blocks of
+/// `wdl_boards` boards as the reader needs: a DTC distance block's boards
+/// lie in one WDL block (a size of 0 is refused elsewhere). Written
+/// without `is_multiple_of`, which is newer than this crate's MSRV.
+pub fn blocks_nest(metric: Metric, wdl_boards: u32, per: u32) -> bool {
+    metric != Metric::Dtc || per == 0 || wdl_boards % per == 0
+}
+
 /// Bytes per DTM entry for a table whose longest distance is `max_distance`
 /// plies: one up to 255, else two.
 pub fn distance_width_for(max_distance: u32) -> u8 {

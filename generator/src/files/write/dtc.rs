@@ -8,7 +8,7 @@
 use crate::files::write::format::{DistanceBlock, TableFormat, WriteOptions};
 use crate::files::write::sink::{push_entry, Census, WriteError};
 use crate::solve::score::{draw_split, WdlLevel};
-use togyz_tb::raw::format::{DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS};
+use togyz_tb::raw::format::{blocks_nest, DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS};
 use togyz_tb::{Metric, Value};
 
 /// zstd level of a DTC table's WDL section (65536 boards a block). On the
@@ -34,18 +34,6 @@ impl TableFormat for Dtc {
     const KEEPS_WDL: bool = true;
     type ByProduct = WdlLevel;
 
-    fn wdl_width(_n: u32) -> u8 {
-        1
-    }
-
-    fn distance_entries(n: u32, per: u32) -> u64 {
-        per as u64 * n as u64
-    }
-
-    fn distance_positions(n: u32, per: u32) -> u64 {
-        per as u64 * (n as u64 + 1)
-    }
-
     fn check(n: u32, blocks: &WriteOptions) -> Result<(), WriteError> {
         // A board of no stones has no decisive position to store.
         if n == 0 {
@@ -53,7 +41,7 @@ impl TableFormat for Dtc {
         }
         let (wdl, distance) = (blocks.wdl_block_boards, blocks.distance_block_positions);
         // The decoder finds a distance block's splits in one WDL block.
-        if distance != 0 && wdl % distance != 0 {
+        if !blocks_nest(Metric::Dtc, wdl, distance) {
             return Err(WriteError::BlocksNotNested { wdl, distance });
         }
         Ok(())

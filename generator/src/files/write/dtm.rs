@@ -33,18 +33,6 @@ impl TableFormat for Dtm {
     const KEEPS_WDL: bool = false;
     type ByProduct = ();
 
-    fn wdl_width(n: u32) -> u8 {
-        wdl_width_for(n)
-    }
-
-    fn distance_entries(_n: u32, per: u32) -> u64 {
-        per as u64
-    }
-
-    fn distance_positions(_n: u32, per: u32) -> u64 {
-        per as u64
-    }
-
     fn encode_wdl(
         n: u32,
         first_board: u64,

@@ -1,12 +1,14 @@
 //! What a table's metric decides of its file (`docs/format.md`), as the
 //! one writer ([`super::write_table_from`]) asks it: the block sizes and
 //! zstd levels, how a block of values becomes WDL entries (counting the
-//! census on the way) and distance entries. Two formats implement it,
+//! census on the way) and distance entries; the file's per-metric facts
+//! (entry widths, entries a block) are the reader's, in
+//! `togyz_tb::raw::format`. Two formats implement it,
 //! [`super::Dtm`] and [`super::Dtc`]; the writer is compiled for each, so
 //! the metric is never asked per value at run time.
 
 use crate::files::write::sink::{Census, WriteError};
-use togyz_tb::raw::format::MAX_BLOCK_BYTES;
+use togyz_tb::raw::format::{distance_entries_of, wdl_entry_width, MAX_BLOCK_BYTES};
 use togyz_tb::Metric;
 
 /// Block geometry of a written table.
@@ -50,15 +52,6 @@ pub(crate) trait TableFormat {
     /// What writing the table finds on the way that the caller may keep
     /// (DTC: the level's win/draw/loss, which the levels above need).
     type ByProduct;
-
-    /// Bytes of a WDL entry (one a board) of the `n`-stone table.
-    fn wdl_width(n: u32) -> u8;
-
-    /// Entries a full distance block of `per` holds (the header's count).
-    fn distance_entries(n: u32, per: u32) -> u64;
-
-    /// Positions (values read) a distance block of `per` covers.
-    fn distance_positions(n: u32, per: u32) -> u64;
 
     /// The format's own demands on `n` and the block sizes, beyond the
     /// bounds every format has.
@@ -109,8 +102,8 @@ pub(crate) fn check_blocks<F: TableFormat>(
     let (wb, per) = (blocks.wdl_block_boards, blocks.distance_block_positions);
     if wb == 0
         || per == 0
-        || wb as u64 * F::wdl_width(n) as u64 > MAX_BLOCK_BYTES
-        || F::distance_entries(n, per) * 2 > MAX_BLOCK_BYTES
+        || wb as u64 * wdl_entry_width(F::METRIC, n) as u64 > MAX_BLOCK_BYTES
+        || distance_entries_of(F::METRIC, n, per as u64) * 2 > MAX_BLOCK_BYTES
     {
         return Err(WriteError::BadOptions);
     }

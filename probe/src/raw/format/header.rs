@@ -265,10 +265,7 @@ impl Header {
                 layout.positions()
             ));
         }
-        let wdl_width = match self.metric {
-            Metric::Dtm => wdl_width_for(n),
-            Metric::Dtc => 1,
-        };
+        let wdl_width = wdl_entry_width(self.metric, n);
         if self.wdl_width != wdl_width {
             return Err(format!(
                 "WDL entry width {}, expected {wdl_width} for {n} stones ({})",
@@ -317,11 +314,11 @@ impl Header {
             self.boards,
             self.wdl_blocks,
         )?;
-        // A DTC block's boards lie in one WDL block (written without
-        // `is_multiple_of`, which is newer than this crate's MSRV).
-        let per = self.distance_block_positions.max(1);
-        if self.metric == Metric::Dtc && self.wdl_block_boards / per * per != self.wdl_block_boards
-        {
+        if !blocks_nest(
+            self.metric,
+            self.wdl_block_boards,
+            self.distance_block_positions.max(1),
+        ) {
             return Err(format!(
                 "{} boards a WDL block is not a multiple of {} boards a DTC block",
                 self.wdl_block_boards, self.distance_block_positions
@@ -378,19 +375,21 @@ impl Header {
     /// Entries of the distance section: one a position for DTM, one a won
     /// or lost position for DTC (`n` a board: every board has one draw).
     pub fn distance_entries(&self) -> u64 {
-        match self.metric {
+        let units = match self.metric {
             Metric::Dtm => self.positions,
-            Metric::Dtc => self.boards * self.stones as u64,
-        }
+            Metric::Dtc => self.boards,
+        };
+        distance_entries_of(self.metric, self.stones, units)
     }
 
     /// Entries of a full distance block: `distance_block_positions` for DTM,
     /// `distance_block_positions * n` for DTC.
     pub fn distance_block_entries(&self) -> u64 {
-        match self.metric {
-            Metric::Dtm => self.distance_block_positions as u64,
-            Metric::Dtc => self.distance_block_positions as u64 * self.stones as u64,
-        }
+        distance_entries_of(
+            self.metric,
+            self.stones,
+            self.distance_block_positions as u64,
+        )
     }
 
     /// The longest distance of any position.
