@@ -144,7 +144,7 @@ pub fn distance_positions_of(metric: Metric, n: u32, units: u64) -> u64 {
 /// lie in one WDL block (a size of 0 is refused elsewhere). Written
 /// without `is_multiple_of`, which is newer than this crate's MSRV.
 pub fn blocks_nest(metric: Metric, wdl_boards: u32, per: u32) -> bool {
-    metric != Metric::Dtc || per == 0 || wdl_boards % per == 0
+    metric != Metric::Dtc || per == 0 || wdl_boards / per * per == wdl_boards
 }
 
 /// Bytes per DTM entry for a table whose longest distance is `max_distance`
