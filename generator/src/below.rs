@@ -13,8 +13,8 @@
 //!
 //! The small levels are held whole, of the larger ones each unit decodes
 //! what its exits reach; this file says which are held whole and what they
-//! take. [`held`] imports only `solve`'s cells and scores, so the solvers
-//! read it; [`dtm`] and [`dtc`] read `files`.
+//! take. [`held`] imports only `solve`'s cells, scores and errors, so the
+//! solvers read it; [`dtm`] and [`dtc`] read `files`.
 
 pub mod dtc;
 pub mod dtm;

@@ -10,8 +10,9 @@
 //! * [`files`]: unit work files, the table writer and the decoder;
 //! * [`below`]: what a level reads of the levels under it, for both
 //!   metrics: held in memory ([`below::held`], which the solvers of
-//!   [`solve`] read, and which imports only `solve`'s cells and scores), and
-//!   read back from their table files ([`below::dtm`], [`below::dtc`]);
+//!   [`solve`] read, and which imports only `solve`'s cells, scores and
+//!   errors), and read back from their table files ([`below::dtm`],
+//!   [`below::dtc`]);
 //! * the three commands, side by side (none imports another):
 //!   [`run`], the `generate` driver with its plan, locks, shards and
 //!   resuming; [`verify`], an independent check of written tables;

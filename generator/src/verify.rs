@@ -28,7 +28,7 @@
 //! level reads the smaller ones as one draw split a board
 //! ([`DtcBelow`]: the small levels whole, of the larger ones the
 //! configurations the unit's exits reach, as `--hold-whole` says). What a
-//! level is checked against is its metric's [`CheckBelow`], as `generate`
+//! level is checked against is its metric's `CheckBelow`, as `generate`
 //! solves with its metric's `UnitSolver`: [`DtmBelow`] or [`DtcBelow`].
 //!
 //! In short, each entry must equal the best of its moves' values. Checked

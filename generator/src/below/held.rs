@@ -1,7 +1,7 @@
 //! The levels below held in memory, as the solvers read them: the packed
 //! values by level ([`DtmLevels`]) or by configuration ([`DtmExits`]) for
 //! DTM, the draw split of every board ([`DtcLevels`]) for DTC. It imports
-//! only `solve`'s cells and scores: the solvers read it.
+//! only `solve`'s cells, scores and errors: the solvers read it.
 
 use crate::solve::cells::{ConfigValues, LevelValues};
 use crate::solve::error::SolveError;
