@@ -11,8 +11,8 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use serde_json::Value as Json;
+use togyz_gen::below::DtmLevels;
 use togyz_gen::files::write::write_table;
-use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
 use togyz_tb::notation::traditional;
 use togyz_tb::raw::index::Layout;
@@ -22,8 +22,8 @@ use togyz_tb::{Position, Side, Wdl};
 
 const SAMPLE: &str = include_str!("../../probe/tests/data/sample-playok.txt");
 
-fn setup() -> &'static (Levels, tempfile::TempDir) {
-    static S: OnceLock<(Levels, tempfile::TempDir)> = OnceLock::new();
+fn setup() -> &'static (DtmLevels, tempfile::TempDir) {
+    static S: OnceLock<(DtmLevels, tempfile::TempDir)> = OnceLock::new();
     S.get_or_init(|| {
         let levels = solve_all(6).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();
@@ -136,7 +136,7 @@ fn self_play(rng: &mut SmallRng, n: u32, number: usize) -> (String, Vec<Position
     (record, positions)
 }
 
-fn truth(levels: &Levels, pos: &Position) -> Wdl {
+fn truth(levels: &DtmLevels, pos: &Position) -> Wdl {
     terminal_value(pos)
         .or_else(|| levels.value(pos))
         .expect("within the solved levels")

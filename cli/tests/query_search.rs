@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use serde_json::Value as Json;
+use togyz_gen::below::DtmLevels;
 use togyz_gen::files::write::write_table;
-use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
 use togyz_tb::notation::parse_move;
 use togyz_tb::raw::index::Layout;
@@ -19,8 +19,8 @@ use togyz_tb::terminal_value;
 use togyz_tb::Metric;
 use togyz_tb::{Position, Wdl};
 
-fn setup() -> &'static (Levels, tempfile::TempDir) {
-    static S: OnceLock<(Levels, tempfile::TempDir)> = OnceLock::new();
+fn setup() -> &'static (DtmLevels, tempfile::TempDir) {
+    static S: OnceLock<(DtmLevels, tempfile::TempDir)> = OnceLock::new();
     S.get_or_init(|| {
         let levels = solve_all(5).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();

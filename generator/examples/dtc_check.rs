@@ -22,7 +22,7 @@ fn main() -> ExitCode {
         eprintln!("usage: dtc_check <tables folder> <max stones>");
         return ExitCode::from(2);
     };
-    let mut wdl = togyz_gen::solve::below::WdlLevels::new();
+    let mut wdl = togyz_gen::below::DtcLevels::new();
     let progress = AtomicU64::new(0);
     println!("| n | positions | same WDL | same draw splits | DTC < DTM | mean DTM | mean DTC |");
     println!("|---:|---:|---|---|---:|---:|---:|");

@@ -25,7 +25,7 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(6);
-    let mut wdl = togyz_gen::solve::below::WdlLevels::new();
+    let mut wdl = togyz_gen::below::DtcLevels::new();
     let progress = AtomicU64::new(0);
     println!("| n | positions | WDL bits | DTC bits | DTC bits, 1-ply values left out | mean DTC | longest DTC |");
     println!("|---:|---:|---:|---:|---:|---:|---:|");

@@ -4,7 +4,7 @@
 //! below (one byte a board) and only that is kept.
 use std::sync::atomic::AtomicU64;
 use std::time::Instant;
-use togyz_gen::solve::below::Levels;
+use togyz_gen::below::DtmLevels;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::dtm::solve_level;
@@ -15,8 +15,8 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(6);
     let metric = std::env::args().nth(2).unwrap_or_else(|| "dtm".into());
-    let mut levels = Levels::new();
-    let mut wdl = togyz_gen::solve::below::WdlLevels::new();
+    let mut levels = DtmLevels::new();
+    let mut wdl = togyz_gen::below::DtcLevels::new();
     let progress = AtomicU64::new(0);
     let t0 = Instant::now();
     for n in 1..=max {

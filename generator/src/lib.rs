@@ -8,7 +8,11 @@
 //! * [`solve`]: retrograde analysis of one level in memory, given the
 //!   smaller ones (units, un-moves, the DTM and DTC solvers);
 //! * [`files`]: unit work files, the table writer and the decoder;
-//! * [`levels`]: the smaller levels read back from their table files;
+//! * [`below`]: what a level reads of the levels under it, for both
+//!   metrics: held in memory ([`below::held`], which the solvers of
+//!   [`solve`] read, and which imports only `solve`'s cells, scores and
+//!   errors), and read back from their table files ([`below::dtm`],
+//!   [`below::dtc`]);
 //! * the three commands, side by side (none imports another):
 //!   [`run`], the `generate` driver with its plan, locks, shards and
 //!   resuming; [`verify`], an independent check of written tables;
@@ -17,11 +21,11 @@
 //! With the feature `fixture`, `fixture` writes real tables into a
 //! temporary folder for the other crates' tests, benches and fuzz targets.
 
+pub mod below;
 pub mod event;
 pub mod files;
 #[cfg(feature = "fixture")]
 pub mod fixture;
-pub mod levels;
 pub mod pool;
 pub mod run;
 pub mod solve;

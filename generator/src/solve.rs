@@ -1,13 +1,18 @@
 //! Retrograde solving of one level given the smaller ones, in memory: the
 //! units a level splits into ([`unit`](mod@unit)), the quiet un-moves ([`unmove`]),
 //! a board's moves played forward ([`moves`]), packed values in one- or
-//! two-byte cells ([`cells`]), what is held of the smaller levels
-//! ([`below`]), the draw split of every board ([`score`]), and the two
+//! two-byte cells ([`cells`]), the draw split of every board ([`score`]), and the two
 //! metrics' solvers ([`dtm`], [`dtc`]).
 //!
-//! The lowest layer of the generator: it reads and writes no file.
+//! The lowest layer of the generator: it reads and writes no file. What
+//! the solvers read of the smaller levels is [`crate::below`]'s, in memory
+//! ([`crate::below::held`]).
 
-pub mod below;
+/// The former path of [`crate::below::DtmLevels`], for `files/write.rs`
+/// only, until it names the type where it lives.
+pub(crate) mod below {
+    pub use crate::below::DtmLevels as Levels;
+}
 pub mod cells;
 pub mod core;
 pub mod dtc;

@@ -26,8 +26,10 @@
 //! stored value one ply back. Within a level the DTC strictly falls along a
 //! win's or loss's justification, so the same induction holds. A DTC
 //! level reads the smaller ones as one draw split a board
-//! ([`LowerWdl`]: the small levels whole, of the larger ones the
-//! configurations the unit's exits reach, as `--hold-whole` says).
+//! ([`DtcBelow`]: the small levels whole, of the larger ones the
+//! configurations the unit's exits reach, as `--hold-whole` says). What a
+//! level is checked against is its metric's `CheckBelow`, as `generate`
+//! solves with its metric's `UnitSolver`: [`DtmBelow`] or [`DtcBelow`].
 //!
 //! In short, each entry must equal the best of its moves' values. Checked
 //! level by level from 1 stone up, local consistency is also global
@@ -36,16 +38,15 @@
 //! win or loss stored as a draw would contradict a correctly stored
 //! successor.
 
+use crate::below::{self, DtcBelow, DtcUnitBelow, DtmBelow, DtmExits, DtmUnitBelow};
 use crate::event::{polled, silent, Event, Report};
 use crate::files::decode::DecodeAll;
 use crate::files::folder::{table_levels, FolderError};
 use crate::files::write::Census;
-use crate::levels::lower::{self, Lower};
-use crate::levels::lower_wdl::{LowerWdl, UnitWdl};
 use crate::pool::with_threads;
-use crate::solve::below::Exits;
 use crate::solve::cells::{ConfigValues, LevelValues};
 use crate::solve::moves::{play_each, quiet_slot};
+use crate::solve::unit::UnitId;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -74,12 +75,12 @@ pub struct VerifyOptions {
 
 impl VerifyOptions {
     /// The options for the tables in `tables`, the rest default: one
-    /// thread per core, [`lower::WHOLE_POSITIONS`] held whole.
+    /// thread per core, [`below::WHOLE_POSITIONS`] held whole.
     pub fn new(tables: impl Into<PathBuf>) -> VerifyOptions {
         VerifyOptions {
             tables: tables.into(),
             threads: None,
-            hold_whole: lower::WHOLE_POSITIONS,
+            hold_whole: below::WHOLE_POSITIONS,
         }
     }
 }
@@ -181,12 +182,12 @@ pub fn verify(options: &VerifyOptions, report: Report<'_>) -> Result<Verified, V
 ///
 /// The first problem found ([`VerifyError`]).
 pub fn verify_dir(dir: &Path) -> Result<Vec<LevelReport>, VerifyError> {
-    verify_dir_holding(dir, lower::WHOLE_POSITIONS, &silent)
+    verify_dir_holding(dir, below::WHOLE_POSITIONS, &silent)
 }
 
 /// [`verify_dir`], the smaller levels held whole up to `hold_whole`
 /// positions (boards for the win/draw/loss a DTC level reads:
-/// [`crate::levels::held_whole`]) and the larger ones read unit by unit
+/// [`crate::below::held_whole`]) and the larger ones read unit by unit
 /// from their files, as `generate --hold-whole` does; each level's progress
 /// and result to `report`.
 ///
@@ -212,8 +213,8 @@ pub fn verify_dir_holding(
     let any_dtc = files.iter().any(|f| f.metric() == Metric::Dtc);
     // The smaller levels, as the generator holds them; the level being
     // checked is streamed from its file.
-    let mut lower = Lower::new(hold_whole);
-    let mut wdl = LowerWdl::new(hold_whole);
+    let mut dtm = DtmBelow::new(hold_whole);
+    let mut dtc = DtcBelow::new(hold_whole);
     let mut reports = Vec::new();
     for (file, n) in files.into_iter().zip(1..) {
         let t = Instant::now();
@@ -231,13 +232,13 @@ pub fn verify_dir_holding(
             })
         };
         let result = polled(&checked, tick, || match file.metric() {
-            Metric::Dtm => check_level(n, &file, Smaller::Dtm(&lower), &checked),
-            Metric::Dtc => check_level(n, &file, Smaller::Dtc(&wdl), &checked),
+            Metric::Dtm => check_level(n, &file, &dtm, &checked),
+            Metric::Dtc => check_level(n, &file, &dtc, &checked),
         });
         report(Event::Checked { stones: n });
         check_header_census(&file, &result?)?;
         if n < max && any_dtc {
-            wdl.push(TableFile::open(file.path())?)?;
+            dtc.push(TableFile::open(file.path())?, None)?;
         }
         let level = LevelReport {
             stones: n,
@@ -253,7 +254,7 @@ pub fn verify_dir_holding(
         });
         reports.push(level);
         if n < max && file.metric() == Metric::Dtm {
-            lower.push(file, None)?;
+            dtm.push(file, None)?;
         }
     }
     Ok(reports)
@@ -299,54 +300,100 @@ struct Mismatch {
     expected: Value,
 }
 
-/// The smaller levels a level is checked against, by its table's metric.
-#[derive(Clone, Copy)]
-pub(crate) enum Smaller<'a> {
-    /// A DTM level: the distances to the end below, read per unit.
-    Dtm(&'a Lower),
-    /// A DTC level: the win/draw/loss below, one draw split a board, read
-    /// per unit.
-    Dtc(&'a LowerWdl),
+/// What a level is checked against of the levels under it, by its table's
+/// metric: the distances to the end ([`DtmBelow`]) or the win/draw/loss,
+/// one draw split a board ([`DtcBelow`]), read a unit at a time.
+pub(crate) trait CheckBelow: Sync {
+    /// What one unit reads of the levels below, held while it is checked.
+    type Unit<'a>: Sync
+    where
+        Self: 'a;
+    /// How the unit's exits read it.
+    type Exits<'a>: ExitValue
+    where
+        Self: 'a;
+    /// Decodes what `unit` of level `n` reads of the levels not held
+    /// whole.
+    fn for_unit(&self, n: u32, unit: UnitId) -> Result<Self::Unit<'_>, VerifyError>;
+    /// The unit's share as its exits read it.
+    fn exits<'a>(unit: &'a Self::Unit<'_>) -> Self::Exits<'a>;
 }
 
-/// What a unit's exits read of the smaller levels.
-enum Below<'a> {
-    /// Distances to the end: an exit is worth its successor one ply back.
-    Dtm(Exits<'a>),
-    /// Win/draw/loss: an exit (a conversion) is worth its successor's
-    /// result, flipped, in 1 (`docs/dtc.md`).
-    Dtc(UnitWdl<'a>),
+/// What an exit (a move into a smaller level) is worth.
+pub(crate) trait ExitValue: Sync {
+    /// What the description of a position's moves opens with.
+    const NOTE: &'static str;
+    /// The value for the mover of reaching kazan offset `j` of board
+    /// `board` (rank) of configuration `config` at `m` stones, below the
+    /// level being checked.
+    fn exit_value(&self, m: u32, config: usize, board: u64, j: u64) -> Value;
+}
+
+impl CheckBelow for DtmBelow {
+    type Unit<'a> = DtmUnitBelow<'a>;
+    type Exits<'a> = DtmExits<'a>;
+    fn for_unit(&self, n: u32, unit: UnitId) -> Result<DtmUnitBelow<'_>, VerifyError> {
+        Ok(DtmBelow::for_unit(self, n, unit)?)
+    }
+    fn exits<'a>(unit: &'a DtmUnitBelow<'_>) -> DtmExits<'a> {
+        unit.exits()
+    }
+}
+
+/// Distances to the end: an exit is worth its successor one ply back.
+impl ExitValue for DtmExits<'_> {
+    const NOTE: &'static str = "";
+    #[inline]
+    fn exit_value(&self, m: u32, config: usize, board: u64, j: u64) -> Value {
+        let index = (board * (m as u64 + 1) + j) as usize;
+        let packed = match self
+            .get(m, config)
+            .expect("exit_configs names every configuration an exit reaches")
+        {
+            ConfigValues::Narrow(v) => v[index] as u16,
+            ConfigValues::Wide(v) => v[index],
+        };
+        Value::unpack(packed).back()
+    }
+}
+
+impl CheckBelow for DtcBelow {
+    type Unit<'a> = DtcUnitBelow<'a>;
+    type Exits<'a> = &'a DtcUnitBelow<'a>;
+    fn for_unit(&self, n: u32, unit: UnitId) -> Result<DtcUnitBelow<'_>, VerifyError> {
+        Ok(DtcBelow::for_unit(self, n, unit)?)
+    }
+    fn exits<'a>(unit: &'a DtcUnitBelow<'_>) -> &'a DtcUnitBelow<'a> {
+        unit
+    }
+}
+
+/// Win/draw/loss: an exit (a conversion) is worth its successor's result,
+/// flipped, in 1 (`docs/dtc.md`).
+impl ExitValue for &DtcUnitBelow<'_> {
+    const NOTE: &'static str = "DTC; ";
+    #[inline]
+    fn exit_value(&self, m: u32, config: usize, board: u64, j: u64) -> Value {
+        match self.wdl_in(m, config, board, j as u32) {
+            Wdl::Win => Value::Loss(1),
+            Wdl::Draw => Value::Draw,
+            Wdl::Loss => Value::Win(1),
+        }
+    }
 }
 
 /// Where the check reads successors: what the unit's exits reach of the
 /// smaller levels, and the unit of the level being checked (a
 /// configuration and its swap, which quiet moves stay within), decoded
 /// from the file.
-struct Lookup<'a> {
-    below: Below<'a>,
+struct Lookup<'a, E> {
+    exits: E,
     n: u32,
     /// The unit's configurations: id and packed values.
     parts: &'a [(usize, LevelValues)],
 }
 
-impl<'a> Lookup<'a> {
-    /// The packed value at `index` (within configuration `config`) of
-    /// level `level`.
-    #[inline]
-    fn packed(&self, level: u32, config: usize, index: u64) -> u16 {
-        if level < self.n {
-            let Below::Dtm(exits) = &self.below else {
-                unreachable!("a DTC level reads the win/draw/loss below")
-            };
-            return match exits.get(level, config) {
-                Some(ConfigValues::Narrow(v)) => v[index as usize] as u16,
-                Some(ConfigValues::Wide(v)) => v[index as usize],
-                None => unreachable!("exit_configs names every configuration an exit reaches"),
-            };
-        }
-        self.part(config).get(index as usize)
-    }
-
+impl<'a, E: ExitValue> Lookup<'a, E> {
     /// The values of configuration `config` of the unit being checked.
     #[inline]
     fn part(&self, config: usize) -> &'a LevelValues {
@@ -364,17 +411,18 @@ impl<'a> Lookup<'a> {
 /// its successors; returns the entries' census. Finds the inconsistency
 /// with the smallest index in the first unit that has one. A DTM table is
 /// checked against the distances of `smaller`, a DTC table against their
-/// win/draw/loss; only the unit being checked is held of level `n`.
+/// win/draw/loss ([`CheckBelow`]); only the unit being checked is held of
+/// level `n`.
 ///
 /// # Errors
 ///
 /// [`VerifyError::Table`] for a damaged block; [`VerifyError::Inconsistent`]
 /// naming a position whose stored value does not follow from its
 /// successors.
-pub(crate) fn check_level(
+pub(crate) fn check_level<B: CheckBelow>(
     n: u32,
     file: &TableFile,
-    smaller: Smaller,
+    smaller: &B,
     checked: &AtomicU64,
 ) -> Result<Census, VerifyError> {
     let layout = &Layout::new(n);
@@ -383,17 +431,9 @@ pub(crate) fn check_level(
         // A DTC table's losses come recovered from its wins, so the check
         // below also holds them to their moves.
         let parts = file.decode_unit(unit)?;
-        let unit_lower = match smaller {
-            Smaller::Dtm(lower) => Some(lower.for_unit(n, unit)?),
-            Smaller::Dtc(_) => None,
-        };
-        let below = match (smaller, &unit_lower) {
-            (Smaller::Dtc(wdl), _) => Below::Dtc(wdl.for_unit(n, unit)?),
-            (Smaller::Dtm(_), Some(u)) => Below::Dtm(u.exits()),
-            (Smaller::Dtm(_), None) => unreachable!("read just above"),
-        };
+        let share = smaller.for_unit(n, unit)?;
         let lookup = Lookup {
-            below,
+            exits: B::exits(&share),
             n,
             parts: &parts,
         };
@@ -431,7 +471,7 @@ pub(crate) fn check_level(
 /// The value for the mover of playing `mv` in `pos`: the rules' outcome if
 /// the move ends the game, else the successor's stored value one ply back
 /// (for a DTC level, a conversion's successor's result in 1).
-fn move_value(pos: &Position, mv: Move, tables: &Lookup) -> Value {
+fn move_value<E: ExitValue>(pos: &Position, mv: Move, tables: &Lookup<E>) -> Value {
     child_value(&pos.after_unchecked(mv), tables, &mut None)
 }
 
@@ -439,7 +479,11 @@ fn move_value(pos: &Position, mv: Move, tables: &Lookup) -> Value {
 /// `child`: see [`move_value`]. `slot` remembers the child's stone count,
 /// configuration and board, which do not depend on the kazans.
 #[inline]
-fn child_value(child: &Position, tables: &Lookup, slot: &mut Option<(u32, usize, u64)>) -> Value {
+fn child_value<E: ExitValue>(
+    child: &Position,
+    tables: &Lookup<E>,
+    slot: &mut Option<(u32, usize, u64)>,
+) -> Value {
     if let Some(o) = child.outcome() {
         return match o.winner {
             None => Value::Draw,
@@ -454,15 +498,11 @@ fn child_value(child: &Position, tables: &Lookup, slot: &mut Option<(u32, usize,
     // The child's mover (our opponent) has kazan 81 - n + j'.
     let j = child.kazan(child.side_to_move()) as u64 + n as u64 - HALF as u64;
     debug_assert_eq!(Slot::of(child).map(|s| s.kazan as u64), Some(j));
-    if let (Below::Dtc(wdl), true) = (&tables.below, n < tables.n) {
-        return match wdl.wdl_in(n, config, board, j as u32) {
-            Wdl::Win => Value::Loss(1),
-            Wdl::Draw => Value::Draw,
-            Wdl::Loss => Value::Win(1),
-        };
+    if n < tables.n {
+        return tables.exits.exit_value(n, config, board, j);
     }
     let index = board * (n as u64 + 1) + j;
-    Value::unpack(tables.packed(n, config, index)).back()
+    Value::unpack(tables.part(config).get(index as usize)).back()
 }
 
 /// A board's legal move, played once (at kazan offset 0): sowing, captures
@@ -484,11 +524,11 @@ enum Played<'a> {
 
 /// Plays each legal move of `board` (mover South, kazan offset 0) once and
 /// sorts it; also the position at offset 0 and the legal holes.
-fn board_moves<'a>(
+fn board_moves<'a, E: ExitValue>(
     n: u32,
     config: TuzdykConfig,
     board: &[u8; 18],
-    tables: &Lookup<'a>,
+    tables: &Lookup<'a, E>,
 ) -> (Position, [Option<Played<'a>>; 9], u16) {
     let mut played = [None; 9];
     let (pos, legal) = play_each(n, config, board, |hole, child| {
@@ -513,9 +553,9 @@ fn at_offset(pos: &Position, j: u32) -> Position {
 /// The best of the move values at kazan offset `j` of the board whose
 /// legal moves (`legal`, not empty) are `played`.
 #[inline]
-fn expected_value(
+fn expected_value<E: ExitValue>(
     j: u32,
-    tables: &Lookup,
+    tables: &Lookup<E>,
     played: &[Option<Played>; 9],
     legal: u16,
     slots: &mut [Option<(u32, usize, u64)>; 9],
@@ -541,12 +581,12 @@ fn expected_value(
 
 /// Checks boards `start..end` of configuration `id` at level `n` (stored
 /// in `tables`' unit); returns their census.
-fn check_boards(
+fn check_boards<E: ExitValue>(
     n: u32,
     id: usize,
     start: u64,
     end: u64,
-    tables: &Lookup,
+    tables: &Lookup<E>,
 ) -> Result<Census, Mismatch> {
     let config = TuzdykConfig::from_id(id);
     let own = tables.part(id);
@@ -580,7 +620,7 @@ fn check_boards(
 }
 
 /// Every move of `pos` with its value for the mover, for the error message.
-fn describe_moves(pos: &Position, tables: &Lookup) -> String {
+fn describe_moves<E: ExitValue>(pos: &Position, tables: &Lookup<E>) -> String {
     if let Some(o) = pos.outcome() {
         return format!("no moves: the game is over, {}:{}", o.score[0], o.score[1]);
     }
@@ -595,11 +635,7 @@ fn describe_moves(pos: &Position, tables: &Lookup) -> String {
             format!("{} gives a {v}", report.traditional())
         })
         .collect();
-    let metric = match tables.below {
-        Below::Dtm(_) => "",
-        Below::Dtc(_) => "DTC; ",
-    };
-    format!("{metric}moves: {}", parts.join(", "))
+    format!("{}moves: {}", E::NOTE, parts.join(", "))
 }
 
 /// Refuses a DTM table above a DTC one (`files[i]` holds `i + 1` stones):

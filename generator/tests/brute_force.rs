@@ -8,7 +8,7 @@ mod common;
 
 use common::{formula, Brute, Key};
 use std::sync::OnceLock;
-use togyz_gen::solve::below::Levels;
+use togyz_gen::below::DtmLevels;
 use togyz_gen::solve::dtm::solve_all;
 use togyz_tb::notation::parse_fen;
 use togyz_tb::Side;
@@ -21,8 +21,8 @@ fn brute() -> &'static Brute {
     B.get_or_init(|| Brute::solve(MAX))
 }
 
-fn levels() -> &'static Levels {
-    static L: OnceLock<Levels> = OnceLock::new();
+fn levels() -> &'static DtmLevels {
+    static L: OnceLock<DtmLevels> = OnceLock::new();
     L.get_or_init(|| solve_all(MAX as u32).expect("levels 1..=4 solve"))
 }
 

@@ -7,7 +7,7 @@ use common::{over_value, Brute, Key};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
-use togyz_gen::solve::below::WdlLevels;
+use togyz_gen::below::DtcLevels;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::dtm;
@@ -271,7 +271,7 @@ fn levels_come_in_order() {
     let progress = std::sync::atomic::AtomicU64::new(0);
     assert!(dtc::solve_level(4, &wdl, &progress).is_err());
     assert!(dtc::solve_level(0, &wdl, &progress).is_err());
-    let mut fresh = WdlLevels::new();
+    let mut fresh = DtcLevels::new();
     assert!(fresh.push(wdl.level(2).clone()).is_err());
     assert_eq!(
         wdl.bytes(),

@@ -4,11 +4,11 @@
 
 use std::path::Path;
 use std::sync::OnceLock;
+use togyz_gen::below::DtmLevels;
 use togyz_gen::event::silent;
 use togyz_gen::files::decode::DecodeAll;
 use togyz_gen::files::write::{write_table, write_table_with, WriteError, WriteOptions};
 use togyz_gen::run::options::GenerateOptions;
-use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::dtm;
@@ -24,7 +24,7 @@ const MAX: u32 = 6;
 /// Solved levels, DTC and DTM.
 struct Solved {
     dtc: Vec<LevelValues>,
-    dtm: Levels,
+    dtm: DtmLevels,
 }
 
 /// The levels up to [`MAX`], once for the tests that need them.

@@ -125,7 +125,7 @@ fn three_dtc_shards_give_the_bytes_of_one_process() {
 fn assemble_writes_dtc_tables_from_dtc_units() {
     let out = tempfile::tempdir().unwrap();
     let progress = std::sync::atomic::AtomicU64::new(0);
-    let mut lower = togyz_gen::solve::below::WdlLevels::new();
+    let mut lower = togyz_gen::below::DtcLevels::new();
     for n in 1..=4 {
         let dir = work_dir(out.path(), n);
         std::fs::create_dir_all(&dir).unwrap();

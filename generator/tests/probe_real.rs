@@ -3,8 +3,8 @@
 
 use std::sync::OnceLock;
 
+use togyz_gen::below::DtmLevels;
 use togyz_gen::files::write::write_table;
-use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
 use togyz_tb::notation::parse_fen;
 use togyz_tb::notation::traditional;
@@ -16,8 +16,8 @@ use togyz_tb::{Position, Value};
 const MAX: u32 = 4;
 
 /// The solved levels and a folder with their tables.
-fn setup() -> &'static (Levels, tempfile::TempDir) {
-    static S: OnceLock<(Levels, tempfile::TempDir)> = OnceLock::new();
+fn setup() -> &'static (DtmLevels, tempfile::TempDir) {
+    static S: OnceLock<(DtmLevels, tempfile::TempDir)> = OnceLock::new();
     S.get_or_init(|| {
         let levels = solve_all(MAX).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();

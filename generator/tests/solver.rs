@@ -39,7 +39,7 @@ fn every_value_is_the_best_of_its_moves() {
     }
 }
 
-fn search_one_ply(pos: &Position, levels: &togyz_gen::solve::below::Levels) -> Value {
+fn search_one_ply(pos: &Position, levels: &togyz_gen::below::DtmLevels) -> Value {
     if let Some(v) = togyz_tb::terminal_value(pos) {
         return v;
     }

@@ -5,10 +5,10 @@
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
+use togyz_gen::below::DtmLevels;
 use togyz_gen::event::{silent, Event};
 use togyz_gen::files::folder::FolderError;
 use togyz_gen::files::write::write_table;
-use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
 use togyz_gen::verify::{self, VerifyError, VerifyOptions};
 use togyz_tb::notation::parse_fen;
@@ -21,8 +21,8 @@ use togyz_tb::Value;
 
 const MAX: u32 = 4;
 
-fn levels() -> &'static Levels {
-    static L: OnceLock<Levels> = OnceLock::new();
+fn levels() -> &'static DtmLevels {
+    static L: OnceLock<DtmLevels> = OnceLock::new();
     L.get_or_init(|| solve_all(MAX).expect("levels solve"))
 }
 

@@ -10,8 +10,8 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::time::Duration;
 
+use togyz_gen::below::DtmLevels;
 use togyz_gen::files::write::write_table;
-use togyz_gen::solve::below::Levels;
 use togyz_gen::solve::dtm::solve_all;
 use togyz_tb::raw::index::Layout;
 use togyz_tb::search::{kazan_bounds, Source};
@@ -25,8 +25,8 @@ const TABLES: u32 = 4;
 /// Stones the solver solves (the truth for the searched positions).
 const TRUTH: u32 = 6;
 
-fn setup() -> &'static (Levels, tempfile::TempDir) {
-    static S: OnceLock<(Levels, tempfile::TempDir)> = OnceLock::new();
+fn setup() -> &'static (DtmLevels, tempfile::TempDir) {
+    static S: OnceLock<(DtmLevels, tempfile::TempDir)> = OnceLock::new();
     S.get_or_init(|| {
         let levels = solve_all(TRUTH).expect("levels solve");
         let dir = tempfile::tempdir().unwrap();
@@ -58,12 +58,12 @@ fn sample(n: u32, count: usize, seed: u64) -> Vec<Position> {
     out
 }
 
-fn truth(levels: &Levels, pos: &Position) -> Wdl {
+fn truth(levels: &DtmLevels, pos: &Position) -> Wdl {
     levels.value(pos).expect("within the solved levels").wdl()
 }
 
 /// Checks one result against the truth; returns the proven value.
-fn check(levels: &Levels, pos: &Position, r: &SearchResult) -> Option<Wdl> {
+fn check(levels: &DtmLevels, pos: &Position, r: &SearchResult) -> Option<Wdl> {
     let t = truth(levels, pos);
     assert!(
         r.lower <= t && t <= r.upper,

@@ -5,7 +5,7 @@ use crate::cli::Printer;
 use crate::cli::{metric_arg, threads_arg};
 use std::path::{Path, PathBuf};
 use togyz_answer::parse_bytes;
-use togyz_gen::levels::lower;
+use togyz_gen::below;
 use togyz_gen::run::assemble::{self, LevelSummary};
 use togyz_gen::run::error::GenerateError;
 use togyz_gen::run::generate;
@@ -42,7 +42,7 @@ pub struct GenerateArgs {
     /// to and including the level, total at most this; each unit reads
     /// what it needs of the larger ones from their table files. Less
     /// memory for more decoding.
-    #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
+    #[arg(long, default_value_t = below::WHOLE_POSITIONS, value_name = "POSITIONS")]
     pub hold_whole: u64,
     /// What the tables' distances count: `dtm` (plies to the end of the
     /// game) or `dtc` (plies to the next conversion, docs/dtc.md).

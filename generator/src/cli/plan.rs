@@ -3,7 +3,7 @@
 use crate::cli::{metric_arg, threads_arg};
 use std::path::PathBuf;
 use togyz_answer::parse_bytes;
-use togyz_gen::levels::lower;
+use togyz_gen::below;
 use togyz_gen::run::plan::{plan_lines, PlanError, PlanOptions};
 use togyz_tb::Metric;
 
@@ -21,7 +21,7 @@ pub struct PlanArgs {
     #[arg(long, value_parser = threads_arg)]
     pub threads: Option<usize>,
     /// As `generate --hold-whole` and `verify --hold-whole`.
-    #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
+    #[arg(long, default_value_t = below::WHOLE_POSITIONS, value_name = "POSITIONS")]
     pub hold_whole: u64,
     /// Also show the memory available and the disk free at this folder
     /// (at the nearest folder above it if it does not exist yet).

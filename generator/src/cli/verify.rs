@@ -7,7 +7,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 use togyz_answer::text::thousands;
-use togyz_gen::levels::lower;
+use togyz_gen::below;
 use togyz_gen::verify::{self, VerifyError, VerifyOptions};
 
 /// Arguments of `togyz-gen verify`.
@@ -27,7 +27,7 @@ pub struct VerifyArgs {
     /// DTC tables, whose check reads one byte a board below: their boards),
     /// up to and including the level, total at most this; the larger ones
     /// are read a unit's share at a time (as `generate --hold-whole`).
-    #[arg(long, default_value_t = lower::WHOLE_POSITIONS, value_name = "POSITIONS")]
+    #[arg(long, default_value_t = below::WHOLE_POSITIONS, value_name = "POSITIONS")]
     pub hold_whole: u64,
 }
 

@@ -3,14 +3,14 @@
 //! the summary of each level a run reports; `togyz-gen assemble` over a
 //! folder of solved units.
 
+use crate::below::{DtcBelow, DtmBelow};
 use crate::event::{DamagedUnit, Event, Report};
 use crate::files::folder::work_dir;
 use crate::files::work::{self, UnitState};
 use crate::files::write::{self, TableStatus, WriteSummary};
-use crate::levels::lower::Lower;
 use crate::run::error::GenerateError;
 use crate::run::lock;
-use crate::run::metric::{DtcSolver, UnitSolver};
+use crate::run::metric::UnitSolver;
 use crate::solve::unit::{level_units, max_solver_stones, UnitId};
 use std::path::Path;
 use std::time::Instant;
@@ -164,8 +164,8 @@ pub fn assemble(out: &Path, report: Report<'_>) -> Result<(), GenerateError> {
         }
         let dir = work_dir(out, n);
         let assembled = match work::metric_of(&dir) {
-            Metric::Dtm => assemble_level(out, n, false, &Lower::new(0), report)?,
-            Metric::Dtc => assemble_level(out, n, false, &DtcSolver::default(), report)?
+            Metric::Dtm => assemble_level(out, n, false, &DtmBelow::new(0), report)?,
+            Metric::Dtc => assemble_level(out, n, false, &DtcBelow::all_whole(), report)?
                 .map(|(s, _)| (s, None)),
         };
         match assembled {

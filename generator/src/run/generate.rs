@@ -14,15 +14,15 @@
 //! table, under a lock, and every shard waits for a level's table before
 //! it starts the next.
 
+use crate::below::{DtcBelow, DtmBelow};
 use crate::event::{Event, Report};
 use crate::files::folder::remove_stale_temporaries;
 use crate::files::write::{self, TableStatus};
-use crate::levels::lower::Lower;
 use crate::pool::with_threads;
 use crate::run::assemble::{kept_summary, LevelSummary};
 use crate::run::error::GenerateError;
 use crate::run::lock::{self, Lock};
-use crate::run::metric::{DtcSolver, UnitSolver};
+use crate::run::metric::UnitSolver;
 use crate::run::options::GenerateOptions;
 use crate::run::resources::check_resources;
 use crate::run::shard::Shard;
@@ -51,8 +51,8 @@ pub fn generate(
     report: Report<'_>,
 ) -> Result<Vec<LevelSummary>, GenerateError> {
     with_threads(args.threads, || match args.metric {
-        Metric::Dtm => generate_with(args, Lower::new(args.hold_whole), report),
-        Metric::Dtc => generate_with(args, DtcSolver::default(), report),
+        Metric::Dtm => generate_with(args, DtmBelow::new(args.hold_whole), report),
+        Metric::Dtc => generate_with(args, DtcBelow::all_whole(), report),
     })
     .map_err(GenerateError::Threads)?
 }
@@ -233,7 +233,7 @@ mod tests {
         let left = held_unit.positions(n);
         let all = Layout::new(n).positions();
         assert_eq!(solved_positions(out.path(), n, Metric::Dtm), all - left);
-        let lower = Lower::new(args.hold_whole);
+        let lower = DtmBelow::new(args.hold_whole);
         let fresh = plan::plan(Metric::Dtm, &[n], n, 1, 1, args.hold_whole, None, |_| 0);
         let table = plan::table_bytes(Metric::Dtm, n);
         let resume = table + (left as f64 * plan::UNIT_FILE_BYTES_PER_POSITION) as u64;

@@ -1,18 +1,19 @@
 //! The metric as the `generate` driver sees it (`UnitSolver`): how a
 //! unit is solved, how a level's table is written
-//! from its unit files and what the levels above keep of it. DTM keeps
-//! the distances below ([`Lower`]), DTC their win/draw/loss (`DtcSolver`).
+//! from its unit files and what the levels above keep of it. Each metric's
+//! solver is what it reads of the levels below ([`crate::below`]): DTM the
+//! distances ([`DtmBelow`]), DTC their win/draw/loss ([`DtcBelow`], every
+//! level held whole).
 
+use crate::below::{DtcBelow, DtmBelow};
 use crate::files::decode::load_level;
 use crate::files::folder::work_dir;
 use crate::files::splits::wdl_level;
 use crate::files::work::LevelStream;
 use crate::files::write::{write_table_from, Dtc, Dtm, ValueStream, WriteError, WriteSummary};
-use crate::levels::lower::Lower;
 use crate::run::error::GenerateError;
-use crate::solve::below::WdlLevels;
 use crate::solve::cells::{LevelBuilder, LevelValues, UnitValues};
-use crate::solve::dtc::{self, DtcError};
+use crate::solve::dtc;
 use crate::solve::dtm;
 use crate::solve::score::WdlLevel;
 use crate::solve::unit::{KazanCut, UnitId};
@@ -24,8 +25,8 @@ use togyz_tb::Metric;
 
 /// What the unit-by-unit driver needs of a metric (its memory and time are
 /// the plan's, [`crate::run::plan::Fitted`]): the DTM solver over the
-/// distances below ([`Lower`]) or the DTC one over their win/draw/loss
-/// ([`DtcSolver`]). Both write the same unit files (packed values); the
+/// distances below ([`DtmBelow`]) or the DTC one over their win/draw/loss
+/// ([`DtcBelow`]). Both write the same unit files (packed values); the
 /// work folder says which metric its units hold ([`work::claim_metric`]).
 pub(crate) trait UnitSolver: Sync {
     /// What a solved level leaves for the levels above, when kept.
@@ -63,7 +64,7 @@ pub(crate) trait UnitSolver: Sync {
     fn metric_flag(&self) -> &'static str;
 }
 
-impl UnitSolver for Lower {
+impl UnitSolver for DtmBelow {
     type Kept = LevelValues;
     fn metric(&self) -> Metric {
         Metric::Dtm
@@ -96,7 +97,7 @@ impl UnitSolver for Lower {
         self.holds_whole(n)
     }
     fn push(&mut self, path: &Path, kept: Option<LevelValues>) -> Result<(), GenerateError> {
-        Ok(Lower::push(self, TableFile::open(path)?, kept)?)
+        Ok(DtmBelow::push(self, TableFile::open(path)?, kept)?)
     }
     fn kept_table(&self, _table: &TableFile) -> String {
         "complete table".into()
@@ -150,14 +151,7 @@ impl<S: ValueStream> ValueStream for Collect<'_, S> {
     }
 }
 
-/// The DTC solver of the unit-by-unit driver: the win/draw/loss of the
-/// levels below, one byte a board.
-#[derive(Default)]
-pub(crate) struct DtcSolver {
-    lower: WdlLevels,
-}
-
-impl UnitSolver for DtcSolver {
+impl UnitSolver for DtcBelow {
     type Kept = WdlLevel;
     fn metric(&self) -> Metric {
         Metric::Dtc
@@ -170,7 +164,7 @@ impl UnitSolver for DtcSolver {
         progress: &AtomicU64,
     ) -> Result<UnitValues, GenerateError> {
         // The draw splits are checked here and found again at assembly.
-        dtc::solve_unit(n, &self.lower, u, cut, progress)
+        dtc::solve_unit(n, self.whole(), u, cut, progress)
             .map(|unit| unit.values)
             .map_err(GenerateError::from)
     }
@@ -188,16 +182,11 @@ impl UnitSolver for DtcSolver {
     fn load(&self, table: &TableFile) -> Result<WdlLevel, GenerateError> {
         Ok(wdl_level(table)?)
     }
-    fn keeps_solved(&self, _n: u32) -> bool {
-        true
+    fn keeps_solved(&self, n: u32) -> bool {
+        self.holds_whole(n)
     }
     fn push(&mut self, path: &Path, kept: Option<WdlLevel>) -> Result<(), GenerateError> {
-        let level = match kept {
-            Some(level) => level,
-            None => self.load(&TableFile::open(path)?)?,
-        };
-        self.lower.push(level).map_err(DtcError::from)?;
-        Ok(())
+        Ok(DtcBelow::push(self, TableFile::open(path)?, kept)?)
     }
     fn kept_table(&self, table: &TableFile) -> String {
         // A folder may hold DTM tables below DTC ones: say which is kept.

@@ -1,7 +1,7 @@
 //! What a `generate` run is asked to do, as plain options (the command
 //! line's flags are parsed into them by the binary).
 
-use crate::levels::lower;
+use crate::below;
 use crate::run::shard::Shard;
 use crate::solve::unit::KazanCut;
 use std::path::PathBuf;
@@ -43,7 +43,7 @@ impl GenerateOptions {
     pub const WAIT_TIMEOUT: u64 = 86400;
 
     /// The options for `max_stones` into `out`, the rest default: one
-    /// thread per core, one shard, DTM, [`lower::WHOLE_POSITIONS`] held
+    /// thread per core, one shard, DTM, [`below::WHOLE_POSITIONS`] held
     /// whole, the memory available.
     pub fn new(max_stones: u32, out: impl Into<PathBuf>) -> GenerateOptions {
         GenerateOptions {
@@ -52,7 +52,7 @@ impl GenerateOptions {
             threads: None,
             shard: None,
             wait_timeout: Self::WAIT_TIMEOUT,
-            hold_whole: lower::WHOLE_POSITIONS,
+            hold_whole: below::WHOLE_POSITIONS,
             metric: Metric::Dtm,
             max_memory: None,
             kazan_pairs: None,

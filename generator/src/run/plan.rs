@@ -3,7 +3,7 @@
 //!
 //! The model (docs/performance.md has the measurements behind each
 //! constant): while level `n` is solved, the small levels below it are held
-//! whole, one byte a position ([`crate::levels::lower`]), and each worker thread
+//! whole, one byte a position ([`crate::below::dtm`]), and each worker thread
 //! holds one unit in flight (a state word per position, its quiet
 //! predecessor lists and frontier, its solved values, and what it decoded
 //! of the larger levels below for its exits); the level itself goes to disk
@@ -14,7 +14,7 @@
 //! (one byte a board) and, per unit in flight, a one-byte state and value
 //! a position. `verify` checks one unit at a time (in parallel within
 //! it): the unit decoded from its file, beside what its exits read of the
-//! levels below ([`crate::levels::lower`] for DTM, [`crate::levels::lower_wdl`] for DTC).
+//! levels below ([`crate::below::dtm`] for DTM, [`crate::below::dtc`] for DTC).
 //! `togyz-gen plan` prints both plans without running anything.
 
 mod machine;
@@ -34,14 +34,14 @@ pub use text::{disk_free_text, plan_lines, PlanError, PlanOptions};
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::levels::lower;
+    use crate::below;
     use crate::solve::unit::{KazanCut, UnitId};
     use std::sync::Arc;
     use togyz_answer::text::{human_bytes, human_seconds};
     use togyz_tb::raw::index::Layout;
     use togyz_tb::Metric;
 
-    const W: u64 = lower::WHOLE_POSITIONS;
+    const W: u64 = below::WHOLE_POSITIONS;
 
     /// The DTM plan of `todo` from nothing.
     fn dtm(todo: &[u32], max: u32, threads: usize, shards: u32) -> Plan {

@@ -298,9 +298,9 @@ fn solve_units<S: UnitSolver>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::below::DtmBelow;
     use crate::event::silent;
     use crate::files::write::WriteSummary;
-    use crate::levels::lower::Lower;
     use crate::solve::cells::{LevelValues, UnitValues};
     use crate::solve::unit::KazanCut;
     use std::path::PathBuf;
@@ -310,7 +310,7 @@ mod tests {
     /// The DTM solver, and something that empties every unit file of the
     /// work folder but the one being solved, whenever a unit is solved.
     struct Vandal {
-        inner: Lower,
+        inner: DtmBelow,
         dir: PathBuf,
     }
 
@@ -365,7 +365,7 @@ mod tests {
         let mut args = GenerateOptions::new(1, out.path());
         args.wait_timeout = 30;
         let vandal = Vandal {
-            inner: Lower::new(0),
+            inner: DtmBelow::new(0),
             dir: work_dir(out.path(), 1),
         };
         // In a thread, so that a loop that never ends fails the test.

@@ -47,7 +47,7 @@
 //! ([`crate::solve::score`]); the solve stops with [`DtcError::Score`] naming a
 //! board that has not (the first of its unit; units run in parallel).
 
-use crate::solve::below::WdlLevels;
+use crate::below::DtcLevels;
 use crate::solve::cells::{Cell, LevelBuilder, LevelValues, UnitValues};
 use crate::solve::core::{Frontier, Policy, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
@@ -122,7 +122,7 @@ pub struct DtcUnit {
 /// naming a board of the unit that is not one draw split.
 pub fn solve_unit(
     n: u32,
-    lower: &WdlLevels,
+    lower: &DtcLevels,
     unit: UnitId,
     cut: KazanCut,
     progress: &AtomicU64,
@@ -152,7 +152,7 @@ pub fn solve_unit(
 /// # Errors
 ///
 /// As [`solve_unit`].
-pub fn solve_level(n: u32, lower: &WdlLevels, progress: &AtomicU64) -> Result<DtcLevel, DtcError> {
+pub fn solve_level(n: u32, lower: &DtcLevels, progress: &AtomicU64) -> Result<DtcLevel, DtcError> {
     check_level(n, lower.max_stones())?;
     let parts: Vec<(LevelValues, Vec<u8>)> = solve_by_config(n, |u| {
         let unit = solve_unit(n, lower, u, KazanCut::WHOLE, progress)?;
@@ -177,8 +177,8 @@ pub fn solve_level(n: u32, lower: &WdlLevels, progress: &AtomicU64) -> Result<Dt
 /// # Errors
 ///
 /// As [`solve_level`].
-pub fn solve_all(max_stones: u32) -> Result<(Vec<LevelValues>, WdlLevels), DtcError> {
-    let mut wdl = WdlLevels::new();
+pub fn solve_all(max_stones: u32) -> Result<(Vec<LevelValues>, DtcLevels), DtcError> {
+    let mut wdl = DtcLevels::new();
     let mut values = vec![LevelValues::Narrow(Vec::new())];
     let progress = AtomicU64::new(0);
     for n in 1..=max_stones {
@@ -197,7 +197,7 @@ type SolvedSide<T> = (usize, Vec<T>, Vec<u8>);
 /// state does not fit.
 fn solve_unit_into<T: Cell>(
     n: u32,
-    lower: &WdlLevels,
+    lower: &DtcLevels,
     infos: &[ConfigInfo],
     unit: UnitId,
     cut: KazanCut,
@@ -248,7 +248,7 @@ fn solve_unit_into<T: Cell>(
 /// [`OPEN`], a count of quiet moves not yet refuted, or `RESOLVED + packed
 /// value`; the exits read the draw splits of the levels below.
 struct Dtc<'a, T> {
-    lower: &'a WdlLevels,
+    lower: &'a DtcLevels,
     infos: &'a [ConfigInfo],
     cell: std::marker::PhantomData<T>,
 }
@@ -422,7 +422,7 @@ mod tests {
     #[test]
     fn narrow_and_wide_cells_agree() {
         let progress = AtomicU64::new(0);
-        let mut lower = WdlLevels::new();
+        let mut lower = DtcLevels::new();
         let infos = config_infos();
         for n in 1..=5 {
             for u in level_units(n) {

@@ -15,7 +15,7 @@
 //! *tentative* win, as a quiet move may win faster. Whatever is unresolved
 //! at the fixed point is a draw.
 
-use crate::solve::below::{Exits, Levels};
+use crate::below::{DtmExits, DtmLevels};
 use crate::solve::cells::{Cell, ConfigValues, LevelBuilder, LevelValues, UnitValues};
 use crate::solve::core::{Frontier, Policy, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
@@ -73,7 +73,7 @@ fn quiet_left(s: u32) -> u32 {
 /// unit reads; the solver's limits otherwise.
 pub fn solve_unit(
     n: u32,
-    exits: &Exits<'_>,
+    exits: &DtmExits<'_>,
     unit: UnitId,
     cut: KazanCut,
     progress: &AtomicU64,
@@ -141,11 +141,11 @@ pub fn solve_unit(
 /// `progress` is advanced by positions as units finish.
 pub fn solve_level(
     n: u32,
-    lower: &Levels,
+    lower: &DtmLevels,
     progress: &AtomicU64,
 ) -> Result<LevelValues, SolveError> {
     check_level(n, lower.max_stones())?;
-    let exits = Exits::whole(lower);
+    let exits = DtmExits::whole(lower);
     let parts = solve_by_config(n, |u| solve_unit(n, &exits, u, KazanCut::WHOLE, progress))?;
     let mut out = LevelBuilder::with_capacity(Layout::new(n).positions() as usize);
     for part in &parts {
@@ -155,9 +155,9 @@ pub fn solve_level(
 }
 
 /// The DTM policy over the unit core: what a unit's exits read of the
-/// smaller levels ([`Exits`]), scored for every kazan split.
+/// smaller levels ([`DtmExits`]), scored for every kazan split.
 struct Dtm<'a> {
-    exits: &'a Exits<'a>,
+    exits: &'a DtmExits<'a>,
     infos: &'a [ConfigInfo],
     /// The best exit of the board being seeded, per kazan split.
     exit_best: Vec<Value>,
@@ -381,8 +381,8 @@ fn write_part(states: &[u32], part: u64, k: usize, out: &mut LevelValues) {
 
 /// Solves every level from 1 to `max_stones` in memory (for tests and small
 /// runs; the `generate` driver writes each level as it goes).
-pub fn solve_all(max_stones: u32) -> Result<Levels, SolveError> {
-    let mut levels = Levels::new();
+pub fn solve_all(max_stones: u32) -> Result<DtmLevels, SolveError> {
+    let mut levels = DtmLevels::new();
     let progress = AtomicU64::new(0);
     for n in 1..=max_stones {
         let values = solve_level(n, &levels, &progress)?;
@@ -404,8 +404,8 @@ mod tests {
     fn limits_are_errors() {
         assert_eq!(max_solver_stones(), 17);
         let progress = AtomicU64::new(0);
-        let levels = Levels::new();
-        let lower = Exits::whole(&levels);
+        let levels = DtmLevels::new();
+        let lower = DtmExits::whole(&levels);
         assert!(matches!(
             solve_unit(18, &lower, UnitId::of(0), KazanCut::WHOLE, &progress),
             Err(SolveError::TooManyStones(18))
@@ -445,7 +445,7 @@ mod tests {
     fn narrow_and_wide_cells_agree() {
         let progress = AtomicU64::new(0);
         let narrow = solve_all(4).unwrap();
-        let mut wide = Levels::new();
+        let mut wide = DtmLevels::new();
         for n in 1..=4 {
             let w = solve_level(n, &wide, &progress)
                 .unwrap()
@@ -477,7 +477,7 @@ mod tests {
     fn kazan_parts_give_the_whole_units_values() {
         let progress = AtomicU64::new(0);
         let levels = solve_all(5).unwrap();
-        let exits = Exits::whole(&levels);
+        let exits = DtmExits::whole(&levels);
         for n in 1..=6 {
             // Every unit of the largest level, a few of the others.
             for u in level_units(n)

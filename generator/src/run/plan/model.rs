@@ -2,7 +2,7 @@
 //! disk, peak memory and time level by level; the units' kazan cuts chosen
 //! to fit the memory.
 
-use crate::levels;
+use crate::below;
 use crate::solve::unit::{level_units, KazanCut, UnitId};
 use togyz_tb::raw::index::Layout;
 use togyz_tb::Metric;
@@ -52,7 +52,7 @@ pub struct Fitted {
 
 impl Fitted {
     /// DTM: the distances below, a byte a position, held whole up to
-    /// `hold_whole` positions ([`crate::levels::lower`]).
+    /// `hold_whole` positions ([`crate::below::dtm`]).
     pub const DTM: Fitted = Fitted {
         // Its 4-byte state word and its 1-byte solved value.
         state_bytes_per_position: 4.0,
@@ -135,7 +135,7 @@ pub struct Plan {
 /// Memory of one unit of level `n` of `metric` in flight, solved in the
 /// kazan parts of `cut`: the state of its largest part, its values, its
 /// predecessor lists and frontier, and what its exits decode of the levels
-/// below not held whole (up to `hold_whole`: [`levels::held_whole`]).
+/// below not held whole (up to `hold_whole`: [`below::held_whole`]).
 pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> u64 {
     let f = Fitted::of(metric);
     let boards = u.boards(n) as f64;
@@ -143,7 +143,7 @@ pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: Kaza
     (part * f.state_bytes_per_position
         + u.positions(n) as f64 * f.value_bytes_per_position
         + boards * f.unit_bytes_per_board) as u64
-        + levels::unit_exit_bytes(metric, n, u, f.solve_limit(hold_whole))
+        + below::unit_exit_bytes(metric, n, u, f.solve_limit(hold_whole))
 }
 
 /// The cut of unit `u` of level `n` when its units may take `budget`
@@ -212,7 +212,7 @@ pub fn level_memory(
 ) -> (u64, usize) {
     let f = Fitted::of(metric);
     let limit = f.solve_limit(hold_whole);
-    let whole = levels::whole_bytes(metric, n, limit) + BASE_BYTES as u64;
+    let whole = below::whole_bytes(metric, n, limit) + BASE_BYTES as u64;
     let budget = bound.map(|b| b.saturating_sub(whole));
     let cuts = level_cuts(metric, n, threads, hold_whole, budget);
     let mut units: Vec<u64> = cuts.iter().map(|&(_, m)| m).collect();
@@ -222,8 +222,8 @@ pub fn level_memory(
         // Units that do not fit side by side wait for each other.
         in_flight = in_flight.min(b).max(units.first().copied().unwrap_or(0));
     }
-    let assembly = if f.assembly_holds_level || (keep && levels::held_whole(metric, n, limit)) {
-        levels::level_bytes(metric, n)
+    let assembly = if f.assembly_holds_level || (keep && below::held_whole(metric, n, limit)) {
+        below::level_bytes(metric, n)
     } else {
         0
     };
@@ -249,14 +249,14 @@ pub fn table_bytes(metric: Metric, n: u32) -> u64 {
 /// larger levels below, and of the level's own draw splits or values when
 /// they are added to the levels held whole for the next level (`keep`).
 pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_whole: u64) -> u64 {
-    let whole = levels::whole_bytes(metric, n, hold_whole);
+    let whole = below::whole_bytes(metric, n, hold_whole);
     let unit = level_units(n)
         .into_iter()
-        .map(|u| u.positions(n) * cell + levels::unit_exit_bytes(metric, n, u, hold_whole))
+        .map(|u| u.positions(n) * cell + below::unit_exit_bytes(metric, n, u, hold_whole))
         .max()
         .unwrap_or(0);
-    let added = if keep && levels::held_whole(metric, n, hold_whole) {
-        levels::level_bytes(metric, n)
+    let added = if keep && below::held_whole(metric, n, hold_whole) {
+        below::level_bytes(metric, n)
     } else {
         0
     };

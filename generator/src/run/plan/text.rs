@@ -1,7 +1,7 @@
 //! Text for people: what `togyz-gen plan` is asked about, and the plans
 //! it prints, one line each.
 
-use crate::levels::lower;
+use crate::below;
 use crate::solve::unit::max_solver_stones;
 use std::path::{Path, PathBuf};
 use togyz_answer::text::{human_bytes, human_seconds, stones};
@@ -32,14 +32,14 @@ pub struct PlanOptions {
 
 impl PlanOptions {
     /// The options for levels `1..=max_stones` in DTM, the rest default:
-    /// one thread per core, [`lower::WHOLE_POSITIONS`] held whole, no
+    /// one thread per core, [`below::WHOLE_POSITIONS`] held whole, no
     /// folder.
     pub fn new(max_stones: u32) -> PlanOptions {
         PlanOptions {
             max_stones,
             metric: Metric::Dtm,
             threads: None,
-            hold_whole: lower::WHOLE_POSITIONS,
+            hold_whole: below::WHOLE_POSITIONS,
             out: None,
             max_memory: None,
         }

@@ -1,14 +1,40 @@
-//! The smaller levels as a solve or a check reads them back from their
-//! table files: the distances for DTM ([`lower`]), the win/draw/loss for
-//! DTC ([`lower_wdl`]); the small levels whole, of the larger ones what a
-//! unit's exits reach.
+//! What a level reads of the levels under it, for both metrics: one home
+//! for the levels below.
+//!
+//! * [`held`]: the levels below held in memory, as the solvers read them:
+//!   DTM's packed values by level ([`DtmLevels`]) or by configuration
+//!   ([`DtmExits`], what one unit's exits read), DTC's draw split of every
+//!   board ([`DtcLevels`]);
+//! * [`dtm`]: the distances below as a solve or a check reads them back
+//!   from their table files ([`DtmBelow`], one unit's share
+//!   [`DtmUnitBelow`]);
+//! * [`dtc`]: the same for the win/draw/loss ([`DtcBelow`], one unit's
+//!   share [`DtcUnitBelow`]).
+//!
+//! The small levels are held whole, of the larger ones each unit decodes
+//! what its exits reach; this file says which are held whole and what they
+//! take. [`held`] imports only `solve`'s cells, scores and errors, so the
+//! solvers read it; [`dtm`] and [`dtc`] read `files`.
 
-pub mod lower;
-pub mod lower_wdl;
+pub mod dtc;
+pub mod dtm;
+pub mod held;
+
+pub use dtc::{DtcBelow, DtcUnitBelow};
+pub use dtm::{DtmBelow, DtmUnitBelow};
+pub use held::{DtcLevels, DtmExits, DtmLevels};
 
 use crate::solve::unit::{exit_configs, UnitId};
 use togyz_tb::raw::index::Layout;
 use togyz_tb::Metric;
+
+/// The smaller levels are held whole while their positions up to and
+/// including the level stay within this (levels 1 to 8, 513 M positions):
+/// what the default 8-stone set needs is then all in memory, as before,
+/// and at 12 stones the whole ones take 0.5 GB. Decoding a unit's share of
+/// a level costs about as much as holding it whole saves in memory from
+/// level 9 up (docs/performance.md).
+pub const WHOLE_POSITIONS: u64 = 600_000_000;
 
 /// What an exit reads of one board of a smaller level, a byte each: every
 /// kazan split's distance for DTM (one a position), the board's draw split
@@ -37,8 +63,8 @@ pub fn level_bytes(metric: Metric, m: u32) -> u64 {
 }
 
 /// Whether level `m` is held whole: it and every level below it take at
-/// most `limit` bytes between them (for DTM, positions: `WHOLE_POSITIONS`
-/// of [`lower`] unless a test says otherwise; for DTC, boards). Each unit
+/// most `limit` bytes between them (for DTM, positions: [`WHOLE_POSITIONS`]
+/// unless a test says otherwise; for DTC, boards). Each unit
 /// reads the levels not held whole again from their files, so at 13
 /// stones, where a unit's exits reach several configurations, decoding
 /// them again cost more than holding them.

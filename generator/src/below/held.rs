@@ -1,6 +1,7 @@
-//! What a solver reads of the smaller, solved levels, held in memory: the
-//! packed values by level ([`Levels`]) or by configuration ([`Exits`]) for
-//! DTM, the draw split of every board ([`WdlLevels`]) for DTC.
+//! The levels below held in memory, as the solvers read them: the packed
+//! values by level ([`DtmLevels`]) or by configuration ([`DtmExits`]) for
+//! DTM, the draw split of every board ([`DtcLevels`]) for DTC. It imports
+//! only `solve`'s cells, scores and errors: the solvers read it.
 
 use crate::solve::cells::{ConfigValues, LevelValues};
 use crate::solve::error::SolveError;
@@ -11,21 +12,21 @@ use togyz_tb::{Position, Value, Wdl};
 /// Solved tables held in memory: packed [`Value`]s in index order, one
 /// [`LevelValues`] per stone count (stone count 0 needs none: every live
 /// position with an empty board is an 81:81 draw).
-pub struct Levels {
+pub struct DtmLevels {
     tables: Vec<LevelValues>,
     layouts: Vec<Layout>,
 }
 
-impl Default for Levels {
-    fn default() -> Levels {
-        Levels::new()
+impl Default for DtmLevels {
+    fn default() -> DtmLevels {
+        DtmLevels::new()
     }
 }
 
-impl Levels {
+impl DtmLevels {
     /// No levels solved yet (only the implicit empty board).
-    pub fn new() -> Levels {
-        Levels {
+    pub fn new() -> DtmLevels {
+        DtmLevels {
             tables: vec![LevelValues::Narrow(Vec::new())],
             layouts: vec![Layout::new(0)],
         }
@@ -91,22 +92,22 @@ impl Levels {
 /// exits reach ([`exit_configs`](crate::solve::unit::exit_configs)) need be present, so a level need not be
 /// held whole to solve the next one.
 #[derive(Clone, Debug, Default)]
-pub struct Exits<'a> {
+pub struct DtmExits<'a> {
     /// `parts[m][config]`, for `m` in `1..parts.len()`.
     parts: Vec<Vec<Option<ConfigValues<'a>>>>,
 }
 
-impl<'a> Exits<'a> {
+impl<'a> DtmExits<'a> {
     /// Nothing present yet, for the levels below `n`.
-    pub fn below(n: u32) -> Exits<'a> {
-        Exits {
+    pub fn below(n: u32) -> DtmExits<'a> {
+        DtmExits {
             parts: vec![vec![None; CONFIG_COUNT]; n.max(1) as usize],
         }
     }
 
     /// Every configuration of every level in `levels`.
-    pub fn whole(levels: &'a Levels) -> Exits<'a> {
-        let mut exits = Exits::below(levels.max_stones() + 1);
+    pub fn whole(levels: &'a DtmLevels) -> DtmExits<'a> {
+        let mut exits = DtmExits::below(levels.max_stones() + 1);
         for m in 1..=levels.max_stones() {
             let layout = &levels.layouts[m as usize];
             for config in 0..CONFIG_COUNT {
@@ -119,7 +120,7 @@ impl<'a> Exits<'a> {
     }
 
     /// The same, with room for the levels below `n`.
-    pub fn widen(mut self, n: u32) -> Exits<'a> {
+    pub fn widen(mut self, n: u32) -> DtmExits<'a> {
         if self.parts.len() < n as usize {
             self.parts.resize(n as usize, vec![None; CONFIG_COUNT]);
         }
@@ -130,7 +131,7 @@ impl<'a> Exits<'a> {
     ///
     /// # Panics
     ///
-    /// If `m` is not below the count given to [`Exits::below`] or `values`
+    /// If `m` is not below the count given to [`DtmExits::below`] or `values`
     /// is not the configuration's size (a caller's bug).
     pub fn insert(&mut self, m: u32, config: usize, values: ConfigValues<'a>) {
         assert!(
@@ -156,21 +157,21 @@ impl<'a> Exits<'a> {
 /// The win/draw/loss of the solved levels, one byte per board, from the
 /// empty board up.
 #[derive(Clone, Debug)]
-pub struct WdlLevels {
+pub struct DtcLevels {
     levels: Vec<WdlLevel>,
     pub(crate) layouts: Vec<Layout>,
 }
 
-impl Default for WdlLevels {
-    fn default() -> WdlLevels {
-        WdlLevels::new()
+impl Default for DtcLevels {
+    fn default() -> DtcLevels {
+        DtcLevels::new()
     }
 }
 
-impl WdlLevels {
+impl DtcLevels {
     /// Only the empty board (every position a draw).
-    pub fn new() -> WdlLevels {
-        WdlLevels {
+    pub fn new() -> DtcLevels {
+        DtcLevels {
             levels: vec![WdlLevel::empty_board()],
             layouts: vec![Layout::new(0)],
         }

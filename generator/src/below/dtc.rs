@@ -1,40 +1,59 @@
-//! The win/draw/loss of the smaller levels that checking a DTC level reads
-//! through its conversions, as [`crate::levels::lower`] holds the distances for
-//! DTM: the small levels whole (one draw split a board, [`WdlLevels`]),
+//! The win/draw/loss of the levels below that solving or checking a DTC
+//! level reads through its conversions, as [`crate::below::dtm`] holds the
+//! distances for DTM: the small levels whole (one draw split a board, [`DtcLevels`]),
 //! the larger ones in their table files, of which each unit decodes the
 //! draw splits of just the configurations its exits reach
 //! ([`exit_configs`]). Which levels are held whole is [`held_whole`]'s
 //! choice: the same limit as for DTM, counted in boards (one byte each here)
-//! instead of positions, so many more levels fit whole.
+//! instead of positions, so many more levels fit whole. `generate` holds
+//! every level below whole ([`DtcBelow::all_whole`]), as the DTC solver
+//! reads them ([`DtcBelow::whole`]).
 
+use super::held::DtcLevels;
 use super::held_whole;
 use crate::files::splits::{config_splits, wdl_level, SplitsError};
-use crate::solve::below::WdlLevels;
+use crate::solve::score::WdlLevel;
 use crate::solve::unit::{exit_configs, UnitId};
 use togyz_tb::raw::format::{wdl_at, TableFile};
 use togyz_tb::raw::index::CONFIG_COUNT;
 use togyz_tb::{Metric, Wdl};
 
-/// The win/draw/loss of the solved levels below the one being checked,
-/// from the empty board up.
-pub struct LowerWdl {
+/// The win/draw/loss of the solved levels below the one being solved or
+/// checked, from the empty board up.
+pub struct DtcBelow {
     /// Level `m`'s table is `files[m - 1]`.
     files: Vec<TableFile>,
     /// The levels held whole (a prefix, the empty board first).
-    whole: WdlLevels,
+    whole: DtcLevels,
     /// Boards up to which levels are held whole.
     limit: u64,
 }
 
-impl LowerWdl {
+impl DtcBelow {
     /// Only the empty board; levels are held whole up to `limit` boards
     /// ([`held_whole`]).
-    pub fn new(limit: u64) -> LowerWdl {
-        LowerWdl {
+    pub fn new(limit: u64) -> DtcBelow {
+        DtcBelow {
             files: Vec::new(),
-            whole: WdlLevels::new(),
+            whole: DtcLevels::new(),
             limit,
         }
+    }
+
+    /// Only the empty board; every level added is held whole (what
+    /// `generate --metric dtc` holds, one byte a board).
+    pub fn all_whole() -> DtcBelow {
+        DtcBelow::new(u64::MAX)
+    }
+
+    /// Whether level `m` is held whole.
+    pub fn holds_whole(&self, m: u32) -> bool {
+        held_whole(Metric::Dtc, m, self.limit)
+    }
+
+    /// The levels held whole (a prefix, the empty board first).
+    pub fn whole(&self) -> &DtcLevels {
+        &self.whole
     }
 
     /// The highest level added.
@@ -43,18 +62,23 @@ impl LowerWdl {
     }
 
     /// Adds the next level (`max_stones() + 1` stones) from its table, DTM
-    /// or DTC. A level held whole is read now; every board of a DTM table
-    /// not held whole is checked now to be one draw split, without keeping
-    /// them (a DTC table holds one split a board by its format).
+    /// or DTC. A level held whole is read now, unless `level`, its
+    /// win/draw/loss already known (and the table's), is given; every
+    /// board of a DTM table not held whole is checked now to be one draw
+    /// split, without keeping them (a DTC table holds one split a board by
+    /// its format).
     ///
     /// # Errors
     ///
     /// [`SplitsError::Table`] for a damaged block, [`SplitsError::Score`]
     /// naming a board that is not one draw split.
-    pub fn push(&mut self, file: TableFile) -> Result<(), SplitsError> {
+    pub fn push(&mut self, file: TableFile, level: Option<WdlLevel>) -> Result<(), SplitsError> {
         let m = self.max_stones() + 1;
-        if held_whole(Metric::Dtc, m, self.limit) {
-            let level = wdl_level(&file)?;
+        if self.holds_whole(m) {
+            let level = match level {
+                Some(level) => level,
+                None => wdl_level(&file)?,
+            };
             self.whole
                 .push(level)
                 .expect("levels are added in order, from 1 stone up");
@@ -71,15 +95,15 @@ impl LowerWdl {
     ///
     /// # Errors
     ///
-    /// As [`LowerWdl::push`].
+    /// As [`DtcBelow::push`].
     ///
     /// # Panics
     ///
     /// If a level below `n` was not added (a caller's bug).
-    pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<UnitWdl<'_>, SplitsError> {
+    pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<DtcUnitBelow<'_>, SplitsError> {
         assert!(self.max_stones() + 1 >= n, "levels below {n} missing");
         let mut loaded = vec![Vec::new(); n as usize];
-        for m in (1..n).filter(|&m| !held_whole(Metric::Dtc, m, self.limit)) {
+        for m in (1..n).filter(|&m| !self.holds_whole(m)) {
             let file = &self.files[m as usize - 1];
             let level = &mut loaded[m as usize];
             level.resize(CONFIG_COUNT, None);
@@ -87,7 +111,7 @@ impl LowerWdl {
                 level[config] = Some(config_splits(file, config)?);
             }
         }
-        Ok(UnitWdl {
+        Ok(DtcUnitBelow {
             lower: self,
             loaded,
         })
@@ -96,14 +120,14 @@ impl LowerWdl {
 
 /// What one unit reads of the smaller levels' win/draw/loss: borrowed from
 /// the levels held whole, decoded for the others.
-pub struct UnitWdl<'a> {
-    lower: &'a LowerWdl,
+pub struct DtcUnitBelow<'a> {
+    lower: &'a DtcBelow,
     /// `loaded[m][config]`: the draw splits in rank order, for the levels
     /// not held whole.
     loaded: Vec<Vec<Option<Vec<u8>>>>,
 }
 
-impl UnitWdl<'_> {
+impl DtcUnitBelow<'_> {
     /// The result at kazan offset `j` of board `board` (rank) of
     /// configuration `config` in level `m`.
     ///

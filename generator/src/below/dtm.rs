@@ -1,45 +1,37 @@
-//! The smaller levels that solving or verifying a level reads through its
-//! exits. The small ones are held whole (one byte a position); the larger
+//! The distances of the levels below (DTM) that solving or verifying a
+//! level reads through its exits, from their table files. The small ones are held whole (one byte a position); the larger
 //! ones stay in their table files, and each unit decodes just the
 //! configurations its exits reach ([`crate::solve::unit::exit_configs`]: a
 //! unit's captures keep its tuzdyks, so a unit reads a few of the 73
 //! configurations of each level below). At 12 stones that is about 1.5 GB
 //! for the largest unit instead of 12.6 GB for every level below.
 
+use super::held::{DtmExits, DtmLevels};
 use super::held_whole;
 use crate::files::decode::{load_level, DecodeAll};
-use crate::solve::below::{Exits, Levels};
 use crate::solve::cells::LevelValues;
 use crate::solve::unit::{exit_configs, UnitId};
 use togyz_tb::raw::format::TableFile;
 use togyz_tb::Metric;
 use togyz_tb::TableError;
 
-/// The smaller levels are held whole while their positions up to and
-/// including the level stay within this (levels 1 to 8, 513 M positions):
-/// what the default 8-stone set needs is then all in memory, as before,
-/// and at 12 stones the whole ones take 0.5 GB. Decoding a unit's share of
-/// a level costs about as much as holding it whole saves in memory from
-/// level 9 up (docs/performance.md).
-pub const WHOLE_POSITIONS: u64 = 600_000_000;
-
 /// The solved levels below the one being worked on, from 1 up.
-pub struct Lower {
+pub struct DtmBelow {
     /// Level `m`'s table is `files[m - 1]`.
     files: Vec<TableFile>,
     /// The levels held whole (a prefix).
-    whole: Levels,
+    whole: DtmLevels,
     /// Positions up to which levels are held whole ([`held_whole`]).
     limit: u64,
 }
 
-impl Lower {
+impl DtmBelow {
     /// No levels yet; levels are held whole up to `limit` positions
     /// ([`held_whole`]).
-    pub fn new(limit: u64) -> Lower {
-        Lower {
+    pub fn new(limit: u64) -> DtmBelow {
+        DtmBelow {
             files: Vec::new(),
-            whole: Levels::new(),
+            whole: DtmLevels::new(),
             limit,
         }
     }
@@ -92,7 +84,7 @@ impl Lower {
     /// # Panics
     ///
     /// If a level below `n` was not added (a caller's bug).
-    pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<UnitLower<'_>, TableError> {
+    pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<DtmUnitBelow<'_>, TableError> {
         assert!(self.max_stones() + 1 >= n, "levels below {n} missing");
         let mut loaded = Vec::new();
         for m in (1..n).filter(|&m| !self.holds_whole(m)) {
@@ -101,7 +93,7 @@ impl Lower {
                 loaded.push((m, config, file.decode_config(config)?));
             }
         }
-        Ok(UnitLower {
+        Ok(DtmUnitBelow {
             lower: self,
             n,
             loaded,
@@ -111,17 +103,17 @@ impl Lower {
 
 /// What one unit reads of the smaller levels: borrowed from the levels
 /// held whole, decoded for the others.
-pub struct UnitLower<'a> {
-    lower: &'a Lower,
+pub struct DtmUnitBelow<'a> {
+    lower: &'a DtmBelow,
     n: u32,
     /// `(stones, configuration, values)`.
     loaded: Vec<(u32, usize, LevelValues)>,
 }
 
-impl UnitLower<'_> {
+impl DtmUnitBelow<'_> {
     /// The values as the solver reads them.
-    pub fn exits(&self) -> Exits<'_> {
-        let mut exits = Exits::whole(&self.lower.whole).widen(self.n);
+    pub fn exits(&self) -> DtmExits<'_> {
+        let mut exits = DtmExits::whole(&self.lower.whole).widen(self.n);
         for (m, config, values) in &self.loaded {
             let all = 0..values.len();
             exits.insert(*m, *config, values.part(all));
