@@ -1,10 +1,11 @@
 //! What a level reads of the levels under it, for both metrics: one home
 //! for the levels below.
 //!
-//! * [`held`]: the levels below held in memory, as the solvers read them:
-//!   DTM's packed values by level ([`DtmLevels`]) or by configuration
+//! * the levels below held in memory, as the solvers read them: DTM's
+//!   packed values by level ([`DtmLevels`]) or by configuration
 //!   ([`DtmExits`], what one unit's exits read), DTC's draw split of every
-//!   board ([`DtcLevels`]);
+//!   board ([`DtcLevels`]); they live in `solve/held.rs`, under the
+//!   solvers that read them, and are named here;
 //! * [`dtm`]: the distances below as a solve or a check reads them back
 //!   from their table files ([`DtmBelow`], one unit's share
 //!   [`DtmUnitBelow`]);
@@ -13,16 +14,14 @@
 //!
 //! The small levels are held whole, of the larger ones each unit decodes
 //! what its exits reach; this file says which are held whole and what they
-//! take. [`held`] imports only `solve`'s cells, scores and errors, so the
-//! solvers read it; [`dtm`] and [`dtc`] read `files`.
+//! take. [`dtm`] and [`dtc`] read `files`, which the solvers never do.
 
 pub mod dtc;
 pub mod dtm;
-pub mod held;
 
+pub use crate::solve::held::{DtcLevels, DtmExits, DtmLevels};
 pub use dtc::{DtcBelow, DtcUnitBelow};
 pub use dtm::{DtmBelow, DtmUnitBelow};
-pub use held::{DtcLevels, DtmExits, DtmLevels};
 
 use crate::solve::unit::{exit_configs, UnitId};
 use togyz_tb::raw::index::Layout;

@@ -9,7 +9,7 @@
 //!   smaller ones (units, un-moves, the DTM and DTC solvers);
 //! * [`files`]: unit work files, the table writer and the decoder;
 //! * [`below`]: what a level reads of the levels under it, for both
-//!   metrics: held in memory ([`below::held`], which the solvers of
+//!   metrics: held in memory ([`solve::held`], which the solvers of
 //!   [`solve`] read, and which imports only `solve`'s cells, scores and
 //!   errors), and read back from their table files ([`below::dtm`],
 //!   [`below::dtc`]);

@@ -6,18 +6,14 @@
 //!
 //! The lowest layer of the generator: it reads and writes no file. What
 //! the solvers read of the smaller levels is [`crate::below`]'s, in memory
-//! ([`crate::below::held`]).
+//! (`held`, named in [`crate::below`]).
 
-/// The former path of [`crate::below::DtmLevels`], for `files/write.rs`
-/// only, until it names the type where it lives.
-pub(crate) mod below {
-    pub use crate::below::DtmLevels as Levels;
-}
 pub mod cells;
 pub mod core;
 pub mod dtc;
 pub mod dtm;
 pub mod error;
+pub mod held;
 pub mod moves;
 pub mod score;
 pub mod unit;

@@ -9,9 +9,9 @@
 //! every level below whole ([`DtcBelow::all_whole`]), as the DTC solver
 //! reads them ([`DtcBelow::whole`]).
 
-use super::held::DtcLevels;
 use super::held_whole;
 use crate::files::splits::{config_splits, wdl_level, SplitsError};
+use crate::solve::held::DtcLevels;
 use crate::solve::score::WdlLevel;
 use crate::solve::unit::{exit_configs, UnitId};
 use togyz_tb::raw::format::{wdl_at, TableFile};

@@ -6,10 +6,10 @@
 //! configurations of each level below). At 12 stones that is about 1.5 GB
 //! for the largest unit instead of 12.6 GB for every level below.
 
-use super::held::{DtmExits, DtmLevels};
 use super::held_whole;
 use crate::files::decode::{load_level, DecodeAll};
 use crate::solve::cells::LevelValues;
+use crate::solve::held::{DtmExits, DtmLevels};
 use crate::solve::unit::{exit_configs, UnitId};
 use togyz_tb::raw::format::TableFile;
 use togyz_tb::Metric;

@@ -147,7 +147,7 @@ fn write_values<T: Copy + Into<u16> + Sync>(
 /// # Errors
 ///
 /// The first [`WriteError`] of [`write_table`].
-pub fn write_levels(dir: &Path, levels: &crate::solve::below::Levels) -> Result<(), WriteError> {
+pub fn write_levels(dir: &Path, levels: &crate::solve::held::DtmLevels) -> Result<(), WriteError> {
     for n in 1..=levels.max_stones() {
         write_table(dir, Metric::Dtm, n, &levels.table(n))?;
     }

@@ -47,10 +47,10 @@
 //! ([`crate::solve::score`]); the solve stops with [`DtcError::Score`] naming a
 //! board that has not (the first of its unit; units run in parallel).
 
-use crate::below::DtcLevels;
 use crate::solve::cells::{Cell, LevelBuilder, LevelValues, UnitValues};
 use crate::solve::core::{Frontier, Policy, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
+use crate::solve::held::DtcLevels;
 use crate::solve::moves::split_moves;
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
 use crate::solve::unit::{bits, config_infos, solve_by_config, ConfigInfo, KazanCut, UnitId};

@@ -15,10 +15,10 @@
 //! *tentative* win, as a quiet move may win faster. Whatever is unresolved
 //! at the fixed point is a draw.
 
-use crate::below::{DtmExits, DtmLevels};
 use crate::solve::cells::{Cell, ConfigValues, LevelBuilder, LevelValues, UnitValues};
 use crate::solve::core::{Frontier, Policy, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
+use crate::solve::held::{DtmExits, DtmLevels};
 use crate::solve::moves::{split_moves, Exit};
 use crate::solve::unit::{
     bits, config_infos, exit_configs, max_solver_stones, solve_by_config, ConfigInfo, KazanCut,
