@@ -60,11 +60,8 @@ pub unsafe extern "C" fn togyz_tb_open(
     out: *mut *mut TogyzTb,
 ) -> TogyzStatus {
     guard(|| {
-        if out.is_null() {
-            return Err(Failure::null("out"));
-        }
-        // SAFETY: not null and valid for writes by the contract.
-        unsafe { out.write(std::ptr::null_mut()) };
+        // SAFETY: the contract: null (refused) or valid for writes.
+        unsafe { put(out, std::ptr::null_mut(), "out") }?;
         // Before any allocation sized by it: a huge count would abort.
         if ndirs > MAX_DIRS {
             return Err(Failure::new(
@@ -89,7 +86,7 @@ pub unsafe extern "C" fn togyz_tb_open(
             paths.push(path_of(bytes, i)?);
         }
         let tb = Tablebase::open_with_cache(&paths, cache_bytes)?;
-        // SAFETY: as above.
+        // SAFETY: not null (`put` checked it) and valid for writes by the contract.
         unsafe { out.write(Box::into_raw(Box::new(TogyzTb { tb }))) };
         Ok(())
     })
@@ -404,16 +401,13 @@ pub unsafe extern "C" fn togyz_solver_new(
     out: *mut *mut TogyzSolver,
 ) -> TogyzStatus {
     guard(|| {
-        if out.is_null() {
-            return Err(Failure::null("out"));
-        }
-        // SAFETY: not null and valid for writes by the contract.
-        unsafe { out.write(std::ptr::null_mut()) };
+        // SAFETY: the contract: null (refused) or valid for writes.
+        unsafe { put(out, std::ptr::null_mut(), "out") }?;
         // SAFETY: the contract: live, and open until the solver is freed,
         // so the borrow may outlive this call.
         let tb: &'static TogyzTb = unsafe { deref(tb, "tb") }?;
         let solver = Solver::new(&tb.tb, budget_of(max_seconds, max_nodes)?);
-        // SAFETY: as above.
+        // SAFETY: not null (`put` checked it) and valid for writes by the contract.
         unsafe { out.write(Box::into_raw(Box::new(TogyzSolver { solver }))) };
         Ok(())
     })

@@ -317,7 +317,7 @@ impl Header {
         if !blocks_nest(
             self.metric,
             self.wdl_block_boards,
-            self.distance_block_positions.max(1),
+            self.distance_block_positions,
         ) {
             return Err(format!(
                 "{} boards a WDL block is not a multiple of {} boards a DTC block",
