@@ -495,6 +495,7 @@ def run(d, cli, url, out):
     wait_ready(d, move["fen"])
     check_board(d, move["fen"])
     check_answer(d, cli, move["fen"])
+    check(not d.find_element(By.ID, "error").is_displayed(), "a move played clears the pasted FEN's message")
     key(d, Keys.ARROW_LEFT)
     wait_ready(d, POSITION)
     check(True, "← goes back to the position")

@@ -515,31 +515,38 @@
     return n;
   }
 
+  /** The player moves the board (a move, a step, the move list): a
+   * message about what was pasted no longer stands beside it. */
+  function go(node) {
+    showError('');
+    show(node);
+  }
+
   function gotoPly(ply) {
     const g = st.game;
     if (!g) return;
     const n = gameNode(Math.max(0, Math.min(g.moves.length, ply)));
-    if (n) show(n);
+    if (n) go(n);
   }
 
   function playMove(m) {
     const kid = st.node.kids.find((k) => k.fen === m.fen) || newNode(m.fen, st.node, { uci: m.uci, move: m.move });
-    show(kid);
+    go(kid);
   }
 
   function stepBack() {
-    if (st.node && st.node.parent) show(st.node.parent);
+    if (st.node && st.node.parent) go(st.node.parent);
   }
 
   function stepForward() {
     const n = st.node;
     if (!n || !n.kids.length) return;
     // On the game's line, the game's next move; else where → went last.
-    show(n.ply !== null ? mainKid(n) : n.last || n.kids[0]);
+    go(n.ply !== null ? mainKid(n) : n.last || n.kids[0]);
   }
 
   function stepFirst() {
-    if (st.root && st.node !== st.root) show(st.root);
+    if (st.root && st.node !== st.root) go(st.root);
   }
 
   function stepLast() {
@@ -547,13 +554,13 @@
     if (!n) return;
     const onGame = n.ply !== null;
     while (n.kids.length) n = onGame ? mainKid(n) : n.last || n.kids[0];
-    if (n !== st.node) show(n);
+    if (n !== st.node) go(n);
   }
 
   function backToGame() {
     let n = st.node;
     while (n && n.ply === null) n = n.parent;
-    if (n) show(n);
+    if (n) go(n);
   }
 
   /** The number and side of the move from `parent` to `kid`: the
@@ -588,7 +595,7 @@
     } else {
       b = h('button', { type: 'button', class: 'mv free', 'data-fen': n.fen, title: `play ${text}` }, h('span', { class: 'text' }, text));
     }
-    b.addEventListener('click', () => show(n));
+    b.addEventListener('click', () => go(n));
     n.button = b;
     return b;
   }
