@@ -20,8 +20,13 @@
 //!   (`f1e2`) and bare-hole (`6`) moves, and their errors.
 //! * [`search`]: proof search above the tables ([`search::Solver`]).
 //! * [`record`]: game records (PlayOK and PlayStrategy files).
-//! * [`raw`]: the table codec and the index, **for the generator**, with
-//!   no stability promise.
+//!
+//! How big the tables are, for front ends that say what a missing table
+//! would take: [`MAX_STONES`], [`positions_for`], [`max_solver_stones`].
+//!
+//! With the feature `raw` (which `togyz-gen` turns on), the module `raw`
+//! is public too: the table codec and the index as the generator uses
+//! them, with no stability promise. An engine has no need of it.
 //!
 //! ```
 //! use togyz_tb::{notation, Tablebase, Value};
@@ -42,7 +47,12 @@
 // Each public name has one path: the prober's types at the root, and four
 // modules with a job of their own.
 pub mod notation;
+#[cfg(feature = "raw")]
 pub mod raw;
+// Without the feature, what only the generator calls is unused here.
+#[cfg(not(feature = "raw"))]
+#[allow(dead_code, unused_imports)]
+mod raw;
 pub mod record;
 mod rules;
 pub mod search;
@@ -51,6 +61,7 @@ mod value;
 
 pub use raw::format::error::TableError;
 pub use raw::format::file::Backend;
+pub use raw::index::{max_solver_stones, positions_for, MAX_STONES};
 pub use rules::{
     perft, EndReason, IllegalMove, Move, MoveReport, Outcome, Position, PositionError, Side, CYCLE,
     HALF, ROW, TOTAL_STONES,

@@ -1,6 +1,7 @@
 //! The table codec and the index, as the generator uses them.
 //!
-//! **For the generator (`togyz-gen`); no stability promise.** Nothing here is
+//! **For the generator (`togyz-gen`); no stability promise.** Public only
+//! with the crate's feature `raw`, which the generator turns on. Nothing here is
 //! needed to probe tables: an engine uses [`Tablebase`](crate::Tablebase),
 //! [`Position`](crate::Position) and [`notation`](crate::notation). These
 //! items may change in any release.

@@ -401,8 +401,9 @@ impl Position {
         (t != NO_TUZDYK).then_some(t % ROW as u8 + 1)
     }
 
-    /// Tuzdyks by owner as cycle indices, [`raw::NO_TUZDYK`](crate::raw::NO_TUZDYK)
-    /// for none: the form of the sowing primitives in [`crate::raw`].
+    /// Tuzdyks by owner (South, North) as cycle indices (0..18, South's
+    /// holes first), `u8::MAX` for none: the form the generator's sowing
+    /// primitives take.
     #[inline]
     pub fn tuzdyk_indices(&self) -> [u8; 2] {
         self.tuzdyks

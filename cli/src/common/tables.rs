@@ -5,8 +5,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use togyz_answer::text::{stones, thousands};
-use togyz_tb::raw::index::{max_solver_stones, positions_for, MAX_STONES};
-use togyz_tb::{ProbeError, Tablebase};
+use togyz_tb::{max_solver_stones, positions_for, ProbeError, Tablebase, MAX_STONES};
 
 use crate::common::failure::{Failure, Kind};
 
