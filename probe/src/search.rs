@@ -4,9 +4,9 @@
 //! A result is an interval over loss < draw < win for the side to move, and
 //! it is *proven* only when the interval closes. Leaves are positions the
 //! tables cover (probed by win/draw/loss), finished games, and positions the
-//! kazans settle ([`kazan_bounds`]). Three provers can run side by side on
+//! kazans settle ([`kazan_bounds`]). Three provers run side by side on
 //! their own threads, and their intervals are intersected ([`Budget`] says
-//! which; by default df-pn on two threads and a small retrograde solve):
+//! which; by default all three, df-pn on two threads):
 //!
 //! * df-pn, depth-first proof-number search (`pns`), on "does the mover
 //!   win?" and "does the opponent win?", one thread each or both in turn on
@@ -14,13 +14,14 @@
 //!   need no cycle prove a draw. What it proves of a board holds for every
 //!   kazan split with more for the winner (a split table), so lines that
 //!   reach one board by different captures share their proofs;
-//! * an iterative-deepening depth-first search (`dfs`) over the two
-//!   questions "is it at least a draw?" and "is it a win?", with a
-//!   transposition table keyed by the whole position that stores proven
-//!   bounds (path-independent: there is no repetition rule) and, for
-//!   unresolved entries, the depth already searched for each question. It
-//!   proves the forcing lines, but it can never prove a draw by endless
-//!   play, and on 2 cores its time served df-pn better (off by default);
+//! * an iterative-deepening depth-first search (`dfs`) on "can the mover
+//!   win within `d` plies?" and "can the opponent?", one-sided as alpha-beta
+//!   with a null window (a line not won by the horizon fails, so the
+//!   defender's other moves are not searched), captures first, with a
+//!   transposition table keyed by the whole position and the side asked
+//!   about that stores proven wins and the depth each search failed at
+//!   (path-independent: there is no repetition rule). It proves wins and
+//!   losses that df-pn leaves open and the other way round, never a draw;
 //! * a bounded retrograde solve (`graph`) of the positions reachable from
 //!   the root above the tables: if the enumeration closes, the finite graph
 //!   (cycles included) is solved exactly, and positions unresolved at the

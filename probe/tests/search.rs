@@ -284,14 +284,18 @@ fn limits_from_other_languages() {
 fn a_memory_bound_sizes_the_tables_to_fit() {
     use togyz_tb::search::{LimitError, MIN_SEARCH_MEMORY};
     // Two df-pn tables of 2^22 entries of 48 bytes with a split record of
-    // 32 bytes for every 4, 2^18 graph positions of 150.
-    assert_eq!(Budget::default().memory(), 2 * (56 << 22) + (150 << 18));
-    let dfs_too = Budget {
-        dfs: true,
+    // 32 bytes for every 4, the depth-first table of 2^20 entries of 28
+    // bytes, 2^18 graph positions of 150.
+    assert_eq!(
+        Budget::default().memory(),
+        2 * (56 << 22) + (28 << 20) + (150 << 18)
+    );
+    let dfpn_alone = Budget {
+        dfs: false,
         dfpn_threads: 1,
         ..Budget::default()
     };
-    for base in [Budget::default(), dfs_too] {
+    for base in [Budget::default(), dfpn_alone] {
         for bytes in [MIN_SEARCH_MEMORY, 3_000_000, 64 << 20, 500_000_000, 4 << 30] {
             let b = base.with_memory(bytes).unwrap();
             assert!(b.memory() <= bytes, "{bytes}: {}", b.memory());
@@ -374,9 +378,11 @@ fn a_memory_bound_is_a_ceiling_not_a_cost() {
     // tables grow with what they hold rather than with the bound.
     let (levels, dir) = setup();
     let tb = Tablebase::open([dir.path()]).unwrap();
-    // One df-pn thread: two would stop each other at times of their own.
+    // One df-pn thread and no other prover: two would stop each other at
+    // times of their own.
     let base = Budget {
         graph_positions: 0,
+        dfs: false,
         dfpn_threads: 1,
         ..Budget::nodes(20_000)
     };
@@ -444,9 +450,11 @@ fn proofs_carry_across_kazan_splits_and_stay_true() {
     // the solver's.
     let (levels, dir) = setup();
     let tb = Tablebase::open([dir.path()]).unwrap();
+    // df-pn alone: a root settled by its split table takes no node of it.
     let budget = Budget {
         dfpn_threads: 1,
         graph_positions: 0,
+        dfs: false,
         ..Budget::nodes(200_000)
     };
     let mut rng = SmallRng::seed_from_u64(17);

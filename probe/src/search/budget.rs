@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::dfs::DFS_ENTRY_BYTES;
+use super::dfs::{DFS_ENTRY_BYTES, DFS_SHARE};
 #[cfg(doc)]
 use super::Solver;
 use super::{graph, pns};
@@ -27,7 +27,7 @@ pub struct Budget {
     /// df-pn (`None`: no limit).
     pub nodes: Option<u64>,
     /// Entries of each transposition table (rounded up to a power of two):
-    /// the depth-first prover's (30 bytes an entry) and each df-pn
+    /// the depth-first prover's (a quarter as many, 28 bytes each) and each df-pn
     /// thread's (56 bytes an entry: 48 and a quarter of a 32-byte record
     /// of its split table, which holds what is proven of a board whatever
     /// the kazans). One [`Solver`] keeps them between
@@ -38,32 +38,31 @@ pub struct Budget {
     /// Positions the retrograde solve may enumerate (at most about 150 bytes each);
     /// 0 turns it off.
     pub graph_positions: usize,
-    /// Run the iterative-deepening prover (off by default).
+    /// Run the iterative-deepening prover.
     pub dfs: bool,
     /// Run the proof-number prover (df-pn).
     pub dfpn: bool,
     /// Threads for df-pn: 1 asks its two questions in turn, 2 (or more)
-    /// one each, each thread with its own table; under a time limit
-    /// without a node limit, a thread whose question is settled takes up
-    /// the other's.
+    /// one each, each thread with its own table.
     pub dfpn_threads: usize,
 }
 
 impl Default for Budget {
     /// Five seconds; df-pn on two threads, one question each, with 2^22
-    /// entries in each table (224 MiB each when full); the retrograde solve
-    /// up to 2^18 positions (about 39 MB): 509 MB in all; no iterative
-    /// deepening. On 2
-    /// cores this proved the most (docs/performance.md, "Proof search above
-    /// the tables"): the depth-first prover and a larger graph took time
-    /// that df-pn used better.
+    /// entries in each table (224 MiB each when full); the iterative-
+    /// deepening prover beside them, with 2^20 entries (28 MiB); the
+    /// retrograde solve up to 2^18 positions (about 39 MB): 538 MB in all.
+    /// On 2 cores this proved the most (docs/performance.md, "Proof search
+    /// above the tables" and "The last positions of unsettled games"): a
+    /// larger graph took time that df-pn used better, and the iterative
+    /// deepening proves what df-pn leaves open.
     fn default() -> Budget {
         Budget {
             time: Some(Duration::from_secs(5)),
             nodes: None,
             tt_entries: 1 << 22,
             graph_positions: 1 << 18,
-            dfs: false,
+            dfs: true,
             dfpn: true,
             dfpn_threads: 2,
         }
@@ -164,7 +163,11 @@ impl Budget {
     /// Bytes one entry index costs across the transposition tables that
     /// run (each has `tt_entries` entries).
     pub(super) fn entry_bytes(&self) -> u64 {
-        let dfs = if self.dfs { DFS_ENTRY_BYTES } else { 0 };
+        let dfs = if self.dfs {
+            DFS_ENTRY_BYTES / DFS_SHARE
+        } else {
+            0
+        };
         (dfs + self.dfpn_tables() * pns::ENTRY_BYTES) as u64
     }
 

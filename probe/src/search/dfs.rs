@@ -1,31 +1,39 @@
-//! The iterative-deepening depth-first prover (off by default): the two
-//! questions "is it at least a draw?" and "is it a win?" at increasing
-//! depths, with a transposition table keyed by the whole position that
-//! stores proven bounds (path-independent: there is no repetition rule)
-//! and, for unresolved entries, the depth already searched for each
-//! question. It proves forcing lines but never a draw by endless play.
+//! The iterative-deepening prover: "can X force a win within `d` plies?"
+//! for the mover and then the opponent, at `d = 1, 2, ...`.
+//!
+//! The search is one-sided, as alpha-beta with a null window: a line that
+//! X has not won by the horizon fails, so one defender's move that is not
+//! lost within the depth refutes the attacker's move and the defender's
+//! other moves are not searched. The attacker's gains come first and the
+//! defender's quietest moves first (captures first, as in the Kalah
+//! solvers). A win within `d` plies is a finite tree, so a proof is sound
+//! whatever the path; a failure says only "not within `d`", and the table
+//! keeps the depth it failed at. It never proves a draw.
+//!
+//! Where df-pn goes where the proof numbers are smallest, this search goes
+//! through every line to the same depth: on real positions of 20 to 24
+//! stones it proves positions df-pn leaves open within the same nodes, and
+//! the other way round (docs/performance.md, "The last positions of
+//! unsettled games").
 
 use std::time::Instant;
 
 use super::table::{Buckets, Slot};
-use super::{
-    kazan_bounds, key_hash, key_of, num, static_bounds, table_size, tick, wdl_of, Halt, Key,
-    Shared, Solver,
-};
-use crate::rules::{Move, Position};
+use super::{key_hash, key_of, static_bounds, tick, Halt, Key, Shared, Solver};
+use crate::rules::{Move, Position, Side};
 use crate::tablebase::ProbeError;
 use crate::value::Wdl;
 
-/// One transposition-table entry. `lower`/`upper` are proven bounds;
-/// `searched[q]` is the depth to which question `q` (0: at least a draw,
-/// 1: a win) was searched without an answer.
+/// One transposition-table entry: a position and the side whose win is
+/// asked about (the key's last byte).
 #[derive(Clone, Copy)]
 struct Entry {
     key: Key,
-    lower: i8,
-    upper: i8,
-    searched: [u8; 2],
-    /// Hole number of the move that proved the lower bound (`u8::MAX`: none).
+    /// X wins, at whatever depth.
+    won: bool,
+    /// The depth to which X was shown not to win (when not `won`).
+    failed: u8,
+    /// Hole number of X's winning move where X moves (`u8::MAX`: none).
     best: u8,
     used: bool,
 }
@@ -33,30 +41,28 @@ struct Entry {
 /// Bytes of one entry of the depth-first prover's table.
 pub(super) const DFS_ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
-const EMPTY: Entry = Entry {
-    key: [0; 24],
-    lower: -1,
-    upper: 1,
-    searched: [0; 2],
-    best: u8::MAX,
-    used: false,
-};
+/// The depth-first table has a quarter of the entries of a df-pn table:
+/// its entries are settled or failed at a depth, and a second of search
+/// stores about a million of them.
+pub(super) const DFS_SHARE: usize = 4;
+
+const _: () = assert!(DFS_ENTRY_BYTES == 28 && DFS_ENTRY_BYTES.is_multiple_of(DFS_SHARE));
 
 impl Entry {
     /// What the entry is worth keeping for: a proof beats any depth.
     fn worth(&self) -> u32 {
         if !self.used {
             0
-        } else if self.lower == self.upper {
+        } else if self.won {
             u32::MAX
         } else {
-            1 + self.searched[0].max(self.searched[1]) as u32
+            1 + self.failed as u32
         }
     }
 }
 
 /// The depth-first prover's transposition table: two-way buckets,
-/// growing up to the budget's size ([`table::Buckets`]).
+/// growing up to the budget's size ([`Buckets`]).
 pub(super) struct Tt {
     buckets: Buckets<Entry, 2>,
 }
@@ -77,18 +83,13 @@ impl Tt {
     fn new(size: usize) -> Option<Tt> {
         // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
         // with `used` false.
-        let buckets = unsafe { Buckets::new(table_size(size)) }?;
+        let buckets = unsafe { Buckets::new(super::table_size(size)) }?;
         Some(Tt { buckets })
     }
 
     /// The bytes the table takes now.
     pub(super) fn bytes(&self) -> u64 {
         self.buckets.bytes()
-    }
-
-    /// Brings the bucket of `key` into the cache ahead of [`Tt::get`].
-    fn prefetch(&self, key: &Key) {
-        self.buckets.prefetch(key_hash(key));
     }
 
     fn get(&self, key: &Key) -> Option<&Entry> {
@@ -98,69 +99,95 @@ impl Tt {
             .find(|e| e.used && e.key == *key)
     }
 
-    /// The entry for `key`, claiming the less valuable slot of its bucket
-    /// when it is new (the table may grow first, until `deadline`).
-    fn entry(&mut self, key: &Key, deadline: Option<Instant>) -> &mut Entry {
+    /// Records what was found of `key`, claiming the less valuable slot of
+    /// its bucket when it is new (the table may grow first, until
+    /// `deadline`).
+    fn put(&mut self, key: &Key, won: bool, depth: u32, best: u8, deadline: Option<Instant>) {
         let hash = key_hash(key);
         let slots = self.buckets.slots(hash);
-        if let Some(i) = slots.iter().position(|e| e.used && e.key == *key) {
-            return self.buckets.slot_for(hash, i, deadline);
-        }
-        let pick = usize::from(slots[0].worth() > slots[1].worth());
-        let e = self.buckets.slot_for(hash, pick, deadline);
-        *e = Entry {
-            key: *key,
-            used: true,
-            ..EMPTY
+        let pick = match slots.iter().position(|e| e.used && e.key == *key) {
+            Some(i) => i,
+            None => usize::from(slots[0].worth() > slots[1].worth()),
         };
-        e
+        let e = self.buckets.slot_for(hash, pick, deadline);
+        if !(e.used && e.key == *key) {
+            *e = Entry {
+                key: *key,
+                won: false,
+                failed: 0,
+                best: u8::MAX,
+                used: true,
+            };
+        }
+        if won {
+            e.won = true;
+            e.best = best;
+        } else {
+            e.failed = e.failed.max(depth.min(MAX_DEPTH) as u8);
+        }
     }
 }
 
-/// The answer to one question about one position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Answer {
-    Yes,
-    No,
-    Unknown,
-}
-
-/// The deepest iteration the depth-first search runs (depths are stored in
-/// a byte).
+/// The deepest iteration the search runs (depths are stored in a byte).
 const MAX_DEPTH: u32 = 250;
 
+/// What the depth-first prover found: the deepest completed iteration and,
+/// for each root move, bounds on its value for the mover.
+pub(super) struct DfsOutcome {
+    pub(super) depth: u32,
+    pub(super) moves: Vec<(Move, Wdl, Wdl)>,
+}
+
 impl Solver<'_> {
-    /// Iterative deepening over the two questions at the root, until the
-    /// root interval closes or the budget runs out.
+    /// Iterative deepening over the two questions at the root, until both
+    /// are settled (here or by the other provers) or the budget runs out.
     pub(super) fn deepen(
         &mut self,
         pos: &Position,
         shared: &Shared,
     ) -> Result<DfsOutcome, ProbeError> {
         // The root's kazan bounds hold after every move as well (not the
-        // shared bounds: the other prover may have narrowed those already).
-        let (lo, hi) = kazan_bounds(pos);
+        // shared bounds: the other provers may have narrowed those).
+        let (lo, hi) = super::kazan_bounds(pos);
         let mut out = DfsOutcome {
             depth: 0,
             moves: pos.legal_moves().map(|mv| (mv, lo, hi)).collect(),
         };
         if self.tt.is_none() {
-            self.tt = Tt::new(self.budget.tt_entries);
+            self.tt = Tt::new((self.budget.tt_entries / DFS_SHARE).max(2));
         }
         if self.tt.is_none() {
             // No memory even for a small table: this prover proves nothing.
             return Ok(out);
         }
+        let me = pos.side_to_move();
         for depth in 1..=MAX_DEPTH {
-            for t in [Wdl::Win, Wdl::Draw] {
+            for x in [me, me.opponent()] {
                 let (lo, hi) = shared.bounds();
-                if lo >= t || hi < t {
+                // The question is moot once the root's interval answers it.
+                let moot = if x == me {
+                    lo == Wdl::Win || hi < Wdl::Win
+                } else {
+                    lo > Wdl::Loss || hi == Wdl::Loss
+                };
+                if moot {
                     continue;
                 }
-                match self.root_question(pos, depth, t, &mut out) {
-                    Ok(Answer::Yes) => shared.narrow(t, Wdl::Win),
-                    Ok(Answer::No) => shared.narrow(Wdl::Loss, below(t)),
-                    Ok(Answer::Unknown) => {}
+                match self.root_win(pos, x, depth) {
+                    Ok(None) => {}
+                    Ok(Some(mv)) => {
+                        if x == me {
+                            shared.narrow(Wdl::Win, Wdl::Win);
+                            if let Some(m) = out.moves.iter_mut().find(|m| Some(m.0) == mv) {
+                                m.1 = Wdl::Win;
+                            }
+                        } else {
+                            shared.narrow(Wdl::Loss, Wdl::Loss);
+                            for m in &mut out.moves {
+                                m.2 = Wdl::Loss;
+                            }
+                        }
+                    }
                     Err(Halt::Budget) => return Ok(out),
                     Err(Halt::Probe(e)) => return Err(e),
                 }
@@ -174,37 +201,34 @@ impl Solver<'_> {
         Ok(out)
     }
 
-    /// One question at the root, recording what each move was shown to be
-    /// worth for the mover.
-    fn root_question(
+    /// Whether `x` wins from the root within `depth` plies: `Some(mv)`
+    /// with the winning root move where `x` moves (`Some(None)` where the
+    /// opponent does), `None` if not shown.
+    fn root_win(
         &mut self,
         pos: &Position,
+        x: Side,
         depth: u32,
-        t: Wdl,
-        out: &mut DfsOutcome,
-    ) -> Result<Answer, Halt> {
-        let ct = child_question(t);
-        let mut all_yes = true;
-        for m in out.moves.iter_mut() {
-            if m.1 >= t {
-                return Ok(Answer::Yes);
-            }
-            if m.2 < t {
-                continue;
-            }
-            let child = pos.after_unchecked(m.0);
-            match self.prove(&child, depth - 1, ct)? {
-                // The child is below `ct` for its mover: this move is at
-                // least `t` for us.
-                Answer::No => {
-                    m.1 = m.1.max(t);
-                    return Ok(Answer::Yes);
-                }
-                Answer::Yes => m.2 = m.2.min(below(t)),
-                Answer::Unknown => all_yes = false,
+    ) -> Result<Option<Option<Move>>, Halt> {
+        if !self.win(pos, x, depth)? {
+            return Ok(None);
+        }
+        if pos.side_to_move() != x {
+            return Ok(Some(None));
+        }
+        // The winning move: the table's, else the first child won one
+        // ply sooner (in the table, or searched again).
+        let best = self.tt_ref().get(&dfs_key(pos, x)).map(|e| e.best);
+        let mv = pos.legal_moves().find(|m| Some(m.hole()) == best);
+        if mv.is_some() {
+            return Ok(Some(mv));
+        }
+        for mv in pos.legal_moves() {
+            if self.win(&pos.after_unchecked(mv), x, depth - 1)? {
+                return Ok(Some(Some(mv)));
             }
         }
-        Ok(if all_yes { Answer::No } else { Answer::Unknown })
+        Ok(Some(None))
     }
 
     fn count_node(&mut self) -> Result<(), Halt> {
@@ -217,133 +241,71 @@ impl Solver<'_> {
         self.tt.as_mut().expect("deepen makes the table first")
     }
 
-    /// Is the value of `pos` for its side to move at least `t`, searching
-    /// `depth` plies? Only proofs give `Yes`/`No`; the horizon gives
-    /// `Unknown`.
-    fn prove(&mut self, pos: &Position, depth: u32, t: Wdl) -> Result<Answer, Halt> {
+    fn tt_ref(&self) -> &Tt {
+        self.tt.as_ref().expect("deepen makes the table first")
+    }
+
+    /// Can `x` force a win from `pos` within `depth` plies?
+    fn win(&mut self, pos: &Position, x: Side, depth: u32) -> Result<bool, Halt> {
         self.count_node()?;
-        let (mut lo, mut hi) = static_bounds(self.tb, self.table_stones, pos)?;
-        if let Some(decided) = decide(lo, hi, t) {
-            return Ok(decided);
+        let (lo, hi) = static_bounds(self.tb, self.table_stones, pos)?;
+        let attacker = pos.side_to_move() == x;
+        // The bounds for X.
+        let (lo, hi) = if attacker {
+            (lo, hi)
+        } else {
+            (hi.flip(), lo.flip())
+        };
+        if lo == Wdl::Win {
+            return Ok(true);
         }
-        let key = key_of(pos);
-        let q = question_index(t);
-        let mut first = u8::MAX;
-        if let Some(e) = self.tt().get(&key) {
-            lo = lo.max(wdl_of(e.lower));
-            hi = hi.min(wdl_of(e.upper));
-            if let Some(decided) = decide(lo, hi, t) {
-                return Ok(decided);
+        if hi < Wdl::Win || depth == 0 {
+            return Ok(false);
+        }
+        let key = dfs_key(pos, x);
+        if let Some(e) = self.tt_ref().get(&key) {
+            if e.won || e.failed as u32 >= depth {
+                return Ok(e.won);
             }
-            if e.searched[q] as u32 >= depth {
-                return Ok(Answer::Unknown);
-            }
-            first = e.best;
         }
-        if depth == 0 {
-            return Ok(Answer::Unknown);
-        }
-        let ct = child_question(t);
-        // Children, the table's best move first; a first pass settles what
-        // the children's static bounds settle before any recursion (looking
-        // each child up in the table here as well costs more in cache
-        // misses than it saves).
-        let mut children: [(Move, Position); 9] = [(Move::new(1).expect("hole 1"), *pos); 9];
+        let mut kids: [(Move, Position); 9] = [(Move::new(1).expect("hole 1"), *pos); 9];
         let mut count = 0;
         for mv in pos.legal_moves() {
-            children[count] = (mv, pos.after_unchecked(mv));
+            kids[count] = (mv, pos.after_unchecked(mv));
             count += 1;
         }
-        let children = &mut children[..count];
-        if let Some(i) = children.iter().position(|c| c.0.hole() == first) {
-            children.swap(0, i);
-        }
-        let mut open = [true; 9];
-        let mut all_yes = true;
-        for (i, (mv, child)) in children.iter().enumerate() {
-            let (clo, chi) = static_bounds(self.tb, self.table_stones, child)?;
-            match decide(clo, chi, ct) {
-                Some(Answer::No) => return Ok(self.proved(&key, t, true, mv.hole())),
-                Some(Answer::Yes) => open[i] = false,
-                _ => {
-                    all_yes = false;
-                    // Searched next: its entry is on the way meanwhile.
-                    self.tt().prefetch(&key_of(child));
-                }
+        let kids = &mut kids[..count];
+        // The attacker's gains first, the defender's quietest moves first.
+        kids.sort_unstable_by_key(|k| {
+            let gain = k.1.kazan(x);
+            if attacker {
+                u8::MAX - gain
+            } else {
+                gain
             }
-        }
-        if all_yes {
-            return Ok(self.proved(&key, t, false, u8::MAX));
-        }
-        all_yes = true;
-        for (i, (mv, child)) in children.iter().enumerate() {
-            if !open[i] {
-                continue;
-            }
-            match self.prove(child, depth - 1, ct)? {
-                Answer::No => return Ok(self.proved(&key, t, true, mv.hole())),
-                Answer::Yes => {}
-                Answer::Unknown => all_yes = false,
-            }
-        }
-        if all_yes {
-            return Ok(self.proved(&key, t, false, u8::MAX));
-        }
+        });
         let deadline = self.deadline;
-        let e = self.tt().entry(&key, deadline);
-        e.searched[q] = e.searched[q].max(depth as u8);
-        Ok(Answer::Unknown)
-    }
-
-    /// Stores a proven answer to question `t` and returns it.
-    fn proved(&mut self, key: &Key, t: Wdl, yes: bool, best: u8) -> Answer {
-        let deadline = self.deadline;
-        let e = self.tt().entry(key, deadline);
-        if yes {
-            e.lower = e.lower.max(num(t));
-            e.best = best;
-            Answer::Yes
-        } else {
-            e.upper = e.upper.min(num(below(t)));
-            Answer::No
+        for (mv, child) in kids.iter() {
+            let won = self.win(child, x, depth - 1)?;
+            if attacker && won {
+                self.tt().put(&key, true, depth, mv.hole(), deadline);
+                return Ok(true);
+            }
+            if !attacker && !won {
+                self.tt().put(&key, false, depth, u8::MAX, deadline);
+                return Ok(false);
+            }
         }
+        // Every attacker's move failed, or every defender's move lost.
+        self.tt().put(&key, !attacker, depth, u8::MAX, deadline);
+        Ok(!attacker)
     }
 }
 
-/// What the depth-first prover found: the deepest completed iteration and,
-/// for each root move, bounds on its value for the mover.
-pub(super) struct DfsOutcome {
-    pub(super) depth: u32,
-    pub(super) moves: Vec<(Move, Wdl, Wdl)>,
-}
-
-/// The question a child must answer: the mover's value is at least a win
-/// when some child is not at least a draw, and at least a draw when some
-/// child is not a win.
-fn child_question(t: Wdl) -> Wdl {
-    if t == Wdl::Win {
-        Wdl::Draw
-    } else {
-        Wdl::Win
-    }
-}
-
-fn question_index(t: Wdl) -> usize {
-    (t == Wdl::Win) as usize
-}
-
-/// The value just below `t` (`t` is a draw or a win).
-fn below(t: Wdl) -> Wdl {
-    wdl_of(num(t) - 1)
-}
-
-/// Whether the interval answers "at least `t`?".
-fn decide(lo: Wdl, hi: Wdl, t: Wdl) -> Option<Answer> {
-    if lo >= t {
-        Some(Answer::Yes)
-    } else if hi < t {
-        Some(Answer::No)
-    } else {
-        None
-    }
+/// The table's key: the position, and the side asked about in its last
+/// byte (as df-pn keys its questions).
+fn dfs_key(pos: &Position, x: Side) -> Key {
+    let mut k = key_of(pos);
+    k[23] = 1 + x.index() as u8;
+    k
 }
