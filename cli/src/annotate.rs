@@ -43,8 +43,9 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = parse_seconds)]
     search_time: f64,
     /// Instead of a time budget: at most this many search nodes per
-    /// position (per question of the proof-number search, on one thread),
-    /// so that the report is the same on any machine.
+    /// position for each prover (per question of the proof-number search,
+    /// which asks both on one thread), so that the report is the same on
+    /// any machine.
     #[arg(long, value_name = "NODES", conflicts_with = "search_time", value_parser = clap::value_parser!(u64).range(1..))]
     search_nodes: Option<u64>,
     #[command(flatten)]
