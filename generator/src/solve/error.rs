@@ -36,6 +36,15 @@ pub enum SolveError {
     /// configuration's values in two-byte cells.
     #[error("a distance does not fit a one-byte cell")]
     CellTooNarrow,
+    /// The values of a solved kazan part could not be kept
+    /// ([`PartSink`](crate::solve::parts::PartSink)).
+    #[error("{}: keeping a solved kazan part: {source}", .path.display())]
+    Part {
+        /// The file the part went to.
+        path: std::path::PathBuf,
+        /// The operating system's (or zstd's) error.
+        source: std::io::Error,
+    },
 }
 
 /// Largest distance the solver handles: what a packed [`Value`](togyz_tb::Value) holds.
