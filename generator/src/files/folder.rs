@@ -222,3 +222,29 @@ pub fn table_levels(dir: &Path) -> Result<u32, FolderError> {
     }
     Ok(max)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kazan part's file is a temporary: stale once its process is
+    /// gone on this host, and never a unit file.
+    #[test]
+    fn part_files_are_temporaries_of_their_process() {
+        let dir = Path::new("/w");
+        let unit = UnitId::of(3);
+        let name = |p: PathBuf| p.file_name().unwrap().to_string_lossy().into_owned();
+        let mine = name(part_file_path(dir, unit, 1, 0x1f));
+        assert!(is_part_file_name(&mine), "{mine}");
+        assert!(!is_unit_file_name(&mine));
+        assert!(!is_stale_temporary(&mine), "this process runs");
+        let (host, file) = (hostname(), unit_file_name(unit));
+        let dead = format!(".{file}.part-1f-1.{host}.4000000000.tmp");
+        assert!(is_stale_temporary(&dead) && is_part_file_name(&dead));
+        let elsewhere = format!(".{file}.part-1f-1.another-host.4000000000.tmp");
+        assert!(!is_stale_temporary(&elsewhere) && is_part_file_name(&elsewhere));
+        assert!(!is_part_file_name(".notes.part-1.tmp"));
+        let no_host = format!(".{file}.part-1f-1.4000000000.tmp");
+        assert!(!is_stale_temporary(&no_host));
+    }
+}

@@ -378,14 +378,16 @@ const PART_READ_VALUES: usize = 1 << 16;
 /// temporary's name, never taken for a unit file), as little-endian
 /// packed values in one zstd frame with its checksum. The files go when
 /// the spool does; a killed run's are removed as stale temporaries when
-/// the level is next taken up ([`remove_stale_temporaries`]
-/// (crate::files::folder::remove_stale_temporaries)) or with the work
+/// the level is next taken up
+/// ([`crate::files::folder::remove_stale_temporaries`]) or with the work
 /// folder.
 pub struct PartSpool {
     dir: PathBuf,
     unit: UnitId,
     /// Side, part mask and file, in the order handed over.
     parts: Vec<(usize, u64, PathBuf)>,
+    /// Why a part could not be kept ([`SolveError::Part`] says only that).
+    failed: Option<UnitFileError>,
 }
 
 impl PartSpool {
@@ -395,7 +397,14 @@ impl PartSpool {
             dir: dir.to_path_buf(),
             unit,
             parts: Vec::new(),
+            failed: None,
         }
+    }
+
+    /// Why a part handed over could not be kept, once
+    /// ([`SolveError::Part`]).
+    pub fn failure(&mut self) -> Option<UnitFileError> {
+        self.failed.take()
     }
 
     /// The files of the spool, in the order handed over.
@@ -423,28 +432,42 @@ impl PartSink for PartSpool {
         if !self.parts.iter().any(|(s, p, _)| (*s, *p) == (side, part)) {
             self.parts.push((side, part, path.clone()));
         }
-        let err = |source| SolveError::Part {
-            path: path.clone(),
-            source,
-        };
-        let file = File::create(&path).map_err(err)?;
-        let mut encoder =
-            zstd::stream::write::Encoder::new(BufWriter::with_capacity(1 << 20, file), PART_LEVEL)
-                .map_err(err)?;
-        encoder.include_checksum(true).map_err(err)?;
-        let mut values = Vec::new();
-        let mut bytes = Vec::new();
-        while fill(&mut values)? {
-            bytes.clear();
-            values
-                .iter()
-                .for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
-            encoder.write_all(&bytes).map_err(err)?;
+        let mut io = None;
+        let r = write_part(&path, fill, &mut io);
+        if let Some(source) = io {
+            self.failed = Some(UnitFileError::Io { path, source });
         }
-        let mut out = encoder.finish().map_err(err)?;
-        out.flush().map_err(err)?;
-        Ok(())
+        r
     }
+}
+
+/// Writes the values `fill` gives into part file `path`; an I/O error is
+/// put into `io` and returned as [`SolveError::Part`].
+fn write_part(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut Vec<u16>) -> Result<bool, SolveError>,
+    io: &mut Option<io::Error>,
+) -> Result<(), SolveError> {
+    let mut failed = |e: io::Error| {
+        *io = Some(e);
+        SolveError::Part
+    };
+    let file = File::create(path).map_err(&mut failed)?;
+    let out = BufWriter::with_capacity(1 << 20, file);
+    let mut encoder = zstd::stream::write::Encoder::new(out, PART_LEVEL).map_err(&mut failed)?;
+    encoder.include_checksum(true).map_err(&mut failed)?;
+    let mut values = Vec::new();
+    let mut bytes = Vec::new();
+    while fill(&mut values)? {
+        bytes.clear();
+        values
+            .iter()
+            .for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
+        encoder.write_all(&bytes).map_err(&mut failed)?;
+    }
+    let mut out = encoder.finish().map_err(&mut failed)?;
+    out.flush().map_err(&mut failed)?;
+    Ok(())
 }
 
 /// One part file being read back, a board's splits of the part at a
@@ -936,6 +959,99 @@ pub fn remove_work_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::unit::KazanCut;
+
+    /// Hands `values` (board-major, `k` a board) to `spool` as the kazan
+    /// parts of `cut` would be, side `side`.
+    fn spool_side(spool: &mut PartSpool, side: usize, values: &[u16], k: usize, cut: KazanCut) {
+        for part in cut.parts(k as u32 - 1) {
+            let kept: Vec<u16> = values
+                .chunks(k)
+                .flat_map(|b| bits(part).map(|j| b[j]).collect::<Vec<_>>())
+                .collect();
+            let mut done = false;
+            spool
+                .put(side, part, &mut |buf| {
+                    buf.clear();
+                    buf.extend_from_slice(&kept);
+                    let more = !done;
+                    done = true;
+                    Ok(more)
+                })
+                .unwrap();
+        }
+    }
+
+    /// A unit merged from its kazan parts is the same bytes as the unit
+    /// written whole, in one- and two-byte cells; the parts' files go, and
+    /// a part file cut short is named as damaged.
+    #[test]
+    fn a_unit_merged_from_its_parts_is_the_bytes_of_the_unit_written_whole() {
+        let n = 6;
+        let k = n as usize + 1;
+        let unit = UnitId::of(1);
+        for wide in [false, true] {
+            let whole = tempfile::tempdir().unwrap();
+            let cut_dir = tempfile::tempdir().unwrap();
+            let sides: Vec<(usize, Vec<u16>)> = unit
+                .configs()
+                .into_iter()
+                .map(|c| {
+                    let len = board_count(n, TuzdykConfig::from_id(c).free_holes()) * k as u64;
+                    let top = if wide { 400 } else { 250 };
+                    (
+                        c,
+                        (0..len as usize)
+                            .map(|i| ((i * 13 + c) % top) as u16)
+                            .collect(),
+                    )
+                })
+                .collect();
+            let values: UnitValues = sides
+                .iter()
+                .map(|(c, v)| (*c, LevelValues::from_packed(v.clone())))
+                .collect();
+            write_unit(whole.path(), n, unit, &values).unwrap();
+            let expected = std::fs::read(whole.path().join(unit_file_name(unit))).unwrap();
+            for pairs in [1, 2, 3] {
+                let cut = KazanCut::pairs(pairs).unwrap();
+                let mut spool = PartSpool::new(cut_dir.path(), unit);
+                for (side, (_, v)) in sides.iter().enumerate() {
+                    spool_side(&mut spool, side, v, k, cut);
+                }
+                let files: Vec<PathBuf> = spool.files().map(Path::to_path_buf).collect();
+                assert_eq!(files.len(), 2 * cut.parts(n).len());
+                assert!(files.iter().all(|f| f.exists()));
+                let widths: Vec<(usize, u32)> =
+                    sides.iter().map(|(c, _)| (*c, 1 + wide as u32)).collect();
+                write_unit_parts(cut_dir.path(), n, unit, spool, &widths, false).unwrap();
+                let path = cut_dir.path().join(unit_file_name(unit));
+                assert_eq!(
+                    std::fs::read(&path).unwrap(),
+                    expected,
+                    "wide {wide} {pairs}"
+                );
+                assert!(files.iter().all(|f| !f.exists()), "parts removed");
+                std::fs::remove_file(path).unwrap();
+            }
+        }
+        // A part file that lost its end.
+        let dir = tempfile::tempdir().unwrap();
+        let mut spool = PartSpool::new(dir.path(), unit);
+        let cut = KazanCut::pairs(2).unwrap();
+        let widths: Vec<(usize, u32)> = unit.configs().into_iter().map(|c| (c, 1)).collect();
+        for (side, &(c, _)) in widths.iter().enumerate() {
+            let len = board_count(n, TuzdykConfig::from_id(c).free_holes()) as usize * k;
+            spool_side(&mut spool, side, &vec![3; len], k, cut);
+        }
+        let victim = spool.files().nth(1).unwrap().to_path_buf();
+        let bytes = std::fs::read(&victim).unwrap();
+        std::fs::write(&victim, &bytes[..bytes.len() / 2]).unwrap();
+        let e = write_unit_parts(dir.path(), n, unit, spool, &widths, false).unwrap_err();
+        assert!(e.to_string().contains(".part-"), "{e}");
+        assert!(!unit_done(dir.path(), n, unit));
+        assert!(!victim.exists(), "parts removed on failure too");
+    }
 
     #[test]
     fn unit_files_round_trip_and_damage_is_caught() {

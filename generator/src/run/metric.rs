@@ -101,8 +101,12 @@ impl UnitSolver for DtmBelow {
             )?));
         }
         let mut spool = PartSpool::new(dir, u);
-        let widths = dtm::solve_unit_parts(n, &exits.exits(), u, cut, progress, &mut spool)?;
-        Ok(SolvedUnit::Parts(spool, widths))
+        match dtm::solve_unit_parts(n, &exits.exits(), u, cut, progress, &mut spool) {
+            Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
+            Err(e) => Err(spool
+                .failure()
+                .map_or_else(|| e.into(), GenerateError::from)),
+        }
     }
     fn write_level(
         &self,
@@ -197,8 +201,12 @@ impl UnitSolver for DtcBelow {
                 .map_err(GenerateError::from);
         }
         let mut spool = PartSpool::new(dir, u);
-        let widths = dtc::solve_unit_parts(n, self.whole(), u, cut, progress, &mut spool)?;
-        Ok(SolvedUnit::Parts(spool, widths))
+        match dtc::solve_unit_parts(n, self.whole(), u, cut, progress, &mut spool) {
+            Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
+            Err(e) => Err(spool
+                .failure()
+                .map_or_else(|| e.into(), GenerateError::from)),
+        }
     }
     fn write_level(
         &self,

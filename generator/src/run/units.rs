@@ -310,7 +310,7 @@ mod tests {
     use crate::below::DtmBelow;
     use crate::event::silent;
     use crate::files::write::WriteSummary;
-    use crate::solve::cells::{LevelValues, UnitValues};
+    use crate::solve::cells::LevelValues;
     use crate::solve::unit::KazanCut;
     use std::path::PathBuf;
     use togyz_tb::raw::format::TableFile;

@@ -22,8 +22,8 @@ pub trait PartSink {
     ///
     /// # Errors
     ///
-    /// [`SolveError::Part`] when the values cannot be kept; what `fill`
-    /// returns.
+    /// [`SolveError::Part`] when the values cannot be kept (the sink
+    /// keeps why); what `fill` returns.
     fn put(
         &mut self,
         side: usize,
