@@ -374,8 +374,8 @@ const PART_READ_VALUES: usize = 1 << 16;
 
 /// The solved kazan parts of one unit being solved, each side of each
 /// part in its own file in the work folder
-/// ([`part_file_path`](crate::files::folder::part_file_path): a
-/// temporary's name, never taken for a unit file), as little-endian
+/// (`.unit-AA-BB.tkv.part-MASK-SIDE.HOST.PID.tmp`: a temporary's name,
+/// never taken for a unit file), as little-endian
 /// packed values in one zstd frame with its checksum. The files go when
 /// the spool does; a killed run's are removed as stale temporaries when
 /// the level is next taken up

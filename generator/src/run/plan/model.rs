@@ -41,7 +41,7 @@ pub struct Fitted {
     pub state_bytes_per_position: f64,
     /// Bytes a unit solved whole takes per position of the unit: its
     /// solved values (a unit cut into kazan parts hands each part's to
-    /// its files instead: [`PART_SPOOL_BYTES`]).
+    /// its files instead: `PART_SPOOL_BYTES`).
     pub value_bytes_per_position: f64,
     /// Bytes a unit in flight takes per board.
     pub unit_bytes_per_board: f64,
