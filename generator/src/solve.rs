@@ -1,6 +1,7 @@
 //! Retrograde solving of one level given the smaller ones, in memory: the
 //! units a level splits into ([`unit`](mod@unit)), the quiet un-moves ([`unmove`]),
-//! a board's moves played forward ([`moves`]), packed values in one- or
+//! a board's moves played forward ([`moves`]), where a cut unit's parts go
+//! ([`parts`]), packed values in one- or
 //! two-byte cells ([`cells`]), the draw split of every board ([`score`]), and the two
 //! metrics' solvers ([`dtm`], [`dtc`]).
 //!
@@ -15,6 +16,7 @@ pub mod dtm;
 pub mod error;
 pub mod held;
 pub mod moves;
+pub mod parts;
 pub mod score;
 pub mod unit;
 pub mod unmove;

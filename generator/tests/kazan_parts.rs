@@ -1,7 +1,8 @@
 //! Units cut along the kazan axis (`generate --kazan-pairs`, hidden, for
 //! tests): in both metrics, parts of one or two pairs of kazan offsets give
-//! the bytes of whole units, also after a kill and resume and from three
-//! shards; a cut that is not a number of pairs is refused.
+//! the bytes of whole units, also after a kill and resume (between a unit's
+//! parts too) and from three shards; a cut that is not a number of pairs
+//! is refused.
 
 mod support;
 use std::path::Path;
@@ -58,6 +59,53 @@ fn a_cut_run_killed_mid_level_resumes_to_the_same_bytes() {
             "{metric}: {stdout}"
         );
         assert_eq!(read_all(dir.path(), 6), whole(metric, 6), "{metric}");
+    }
+}
+
+/// The kazan part files in work folder `work`.
+fn part_files(work: &Path) -> Vec<String> {
+    std::fs::read_dir(work)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.contains(".part-"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_run_killed_mid_unit_leaves_parts_that_are_removed_and_never_taken_for_a_unit() {
+    for metric in ["dtm", "dtc"] {
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path().join("togyz-07.work");
+        let mut child = generate(metric, dir.path(), 7, 1, &["--kazan-pairs", "1"])
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        // The biggest unit goes first: kill it between its parts.
+        let start = std::time::Instant::now();
+        while part_files(&work).is_empty() && start.elapsed().as_secs() < 120 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let left = part_files(&work);
+        assert!(!left.is_empty(), "{metric}: killed with a part on disk");
+        let units = std::fs::read_dir(&work)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tkv"))
+            .count();
+        assert!(units < 37, "{metric}: the unit being solved is not done");
+        let extra = ["--kazan-pairs", "2"];
+        let stdout = ok_stdout(&generate(metric, dir.path(), 7, 2, &extra).output().unwrap());
+        assert!(
+            stdout.contains("left by an interrupted run") && stdout.contains(".part-"),
+            "{metric}: {stdout}"
+        );
+        assert!(!work.exists(), "{metric}: the work folder is gone");
+        assert_eq!(read_all(dir.path(), 7), whole(metric, 7), "{metric}");
     }
 }
 

@@ -50,6 +50,30 @@ pub(crate) fn temporary_path(dir: &Path, final_name: &str) -> PathBuf {
     ))
 }
 
+/// The file that side `side` of kazan part `part` of `unit`, being
+/// solved by this process, is kept in until the unit's file is written
+/// ([`crate::files::work::PartSpool`]):
+/// `.unit-AA-BB.tkv.part-MASK-SIDE.HOST.PID.tmp`, a temporary's name, so
+/// that a killed run's are removed as stale (and never taken for a
+/// finished unit).
+pub(crate) fn part_file_path(dir: &Path, unit: UnitId, side: usize, part: u64) -> PathBuf {
+    dir.join(format!(
+        ".{}.part-{part:x}-{side}.{}.{}.tmp",
+        unit_file_name(unit),
+        hostname(),
+        std::process::id()
+    ))
+}
+
+/// Whether `name` is a kazan part's file ([`part_file_path`]), of any
+/// host or process.
+pub(crate) fn is_part_file_name(name: &str) -> bool {
+    name.strip_prefix('.')
+        .and_then(|r| r.split_once(".part-"))
+        .is_some_and(|(unit, _)| is_unit_file_name(unit))
+        && name.ends_with(".tmp")
+}
+
 /// Whether `name` is a temporary made by [`temporary_path`] on this host
 /// (or by an older version, `.NAME.PID.tmp`, without the host) for a table
 /// or a unit file, and its process is gone.
@@ -72,8 +96,20 @@ fn is_stale_temporary(name: &str) -> bool {
         return false;
     };
     let (target, host) = rest.split_at(end);
+    // A kazan part's file names its part before the host.
+    let host = match host.strip_prefix(".part-") {
+        Some(part) => match part.split_once('.') {
+            Some((_, host)) => host,
+            None => return false,
+        },
+        None if host.is_empty() => host,
+        None => match host.strip_prefix('.') {
+            Some(host) => host,
+            None => return false,
+        },
+    };
     let ours = format::parse_file_name(target).is_some() || is_unit_file_name(target);
-    let here = host.is_empty() || host.strip_prefix('.') == Some(hostname().as_str());
+    let here = host.is_empty() || host == hostname();
     let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
     ours && here && !alive
 }
@@ -185,4 +221,30 @@ pub fn table_levels(dir: &Path) -> Result<u32, FolderError> {
         }
     }
     Ok(max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kazan part's file is a temporary: stale once its process is
+    /// gone on this host, and never a unit file.
+    #[test]
+    fn part_files_are_temporaries_of_their_process() {
+        let dir = Path::new("/w");
+        let unit = UnitId::of(3);
+        let name = |p: PathBuf| p.file_name().unwrap().to_string_lossy().into_owned();
+        let mine = name(part_file_path(dir, unit, 1, 0x1f));
+        assert!(is_part_file_name(&mine), "{mine}");
+        assert!(!is_unit_file_name(&mine));
+        assert!(!is_stale_temporary(&mine), "this process runs");
+        let (host, file) = (hostname(), unit_file_name(unit));
+        let dead = format!(".{file}.part-1f-1.{host}.4000000000.tmp");
+        assert!(is_stale_temporary(&dead) && is_part_file_name(&dead));
+        let elsewhere = format!(".{file}.part-1f-1.another-host.4000000000.tmp");
+        assert!(!is_stale_temporary(&elsewhere) && is_part_file_name(&elsewhere));
+        assert!(!is_part_file_name(".notes.part-1.tmp"));
+        let no_host = format!(".{file}.part-1f-1.4000000000.tmp");
+        assert!(!is_stale_temporary(&no_host));
+    }
 }

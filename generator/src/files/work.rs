@@ -34,16 +34,20 @@
 //! zstd frame of `count` cells.
 
 use crate::files::folder::{
-    is_unit_file_name, temporary_path, unit_file_name, unit_lock_name, TempFile,
+    is_part_file_name, is_unit_file_name, part_file_path, temporary_path, unit_file_name,
+    unit_lock_name, TempFile,
 };
 use crate::solve::cells::{LevelValues, UnitValues};
-use crate::solve::unit::UnitId;
+use crate::solve::error::SolveError;
+use crate::solve::parts::PartSink;
+use crate::solve::score::{draw_split, ScoreError};
+use crate::solve::unit::{bits, UnitId};
 use byteorder::{ByteOrder, LittleEndian as LE};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use togyz_tb::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
-use togyz_tb::Metric;
+use togyz_tb::raw::index::{board_count, Layout, TuzdykConfig, CONFIG_COUNT};
+use togyz_tb::{Metric, Value};
 use xxhash_rust::xxh3::xxh3_64;
 
 const MAGIC: [u8; 8] = *b"TOGYZUNT";
@@ -87,6 +91,10 @@ pub enum UnitFileError {
         /// The metric of this run.
         wanted: Metric,
     },
+    /// A board of a unit merged from its kazan parts is not one draw
+    /// split ([`write_unit_parts`]).
+    #[error(transparent)]
+    Score(#[from] ScoreError),
     /// zstd failed.
     #[error("{}: zstd: {detail}", .path.display())]
     Zstd {
@@ -244,11 +252,43 @@ impl Header {
 /// values are the same; a damaged one is replaced. Returns the file's path
 /// and, when a damaged file was replaced, its path and what was wrong
 /// with it (for the caller to warn).
+///
+/// # Errors
+///
+/// I/O and zstd errors, naming the file.
 pub fn write_unit(
     dir: &Path,
     n: u32,
     unit: UnitId,
     values: &UnitValues,
+) -> Result<(PathBuf, Option<(PathBuf, String)>), UnitFileError> {
+    let sides: Vec<(usize, u32, usize)> = values
+        .iter()
+        .map(|(id, cells)| match cells {
+            LevelValues::Narrow(v) => (*id, 1, v.len()),
+            LevelValues::Wide(v) => (*id, 2, v.len()),
+        })
+        .collect();
+    write_unit_with(dir, n, unit, &sides, |side, range, raw| {
+        match &values[side].1 {
+            LevelValues::Narrow(v) => raw.extend_from_slice(&v[range]),
+            LevelValues::Wide(v) => v[range]
+                .iter()
+                .for_each(|x| raw.extend_from_slice(&x.to_le_bytes())),
+        }
+        Ok(())
+    })
+}
+
+/// [`write_unit`] of the `sides` (configuration, cell width, cell count)
+/// of a unit, `fill(side, range, raw)` appending the cells `range` of a
+/// side to `raw` (called in order, a chunk at a time).
+fn write_unit_with(
+    dir: &Path,
+    n: u32,
+    unit: UnitId,
+    sides: &[(usize, u32, usize)],
+    mut fill: impl FnMut(usize, std::ops::Range<usize>, &mut Vec<u8>) -> Result<(), UnitFileError>,
 ) -> Result<(PathBuf, Option<(PathBuf, String)>), UnitFileError> {
     let path = dir.join(unit_file_name(unit));
     let tmp_path = temporary_path(dir, &unit_file_name(unit));
@@ -260,7 +300,7 @@ pub fn write_unit(
     let mut pos = HEADER_LEN as u64;
     let mut header = Header {
         n,
-        count: values.len() as u32,
+        count: sides.len() as u32,
         slots: [Slot::default(); 2],
         file_length: 0,
     };
@@ -270,13 +310,9 @@ pub fn write_unit(
             detail: e.to_string(),
         })?;
     let mut raw = Vec::new();
-    for (slot, (id, cells)) in header.slots.iter_mut().zip(values) {
-        let (width, len) = match cells {
-            LevelValues::Narrow(v) => (1, v.len()),
-            LevelValues::Wide(v) => (2, v.len()),
-        };
+    for (side, (slot, &(id, width, len))) in header.slots.iter_mut().zip(sides).enumerate() {
         *slot = Slot {
-            config: *id as u32,
+            config: id as u32,
             width,
             positions: len as u64,
             offset: pos,
@@ -286,12 +322,7 @@ pub fn write_unit(
         while start < len {
             let end = (start + CHUNK_VALUES).min(len);
             raw.clear();
-            match cells {
-                LevelValues::Narrow(v) => raw.extend_from_slice(&v[start..end]),
-                LevelValues::Wide(v) => v[start..end]
-                    .iter()
-                    .for_each(|x| raw.extend_from_slice(&x.to_le_bytes())),
-            }
+            fill(side, start..end, &mut raw)?;
             let packed = compressor.compress(&raw).map_err(|e| UnitFileError::Zstd {
                 path: tmp_path.clone(),
                 detail: e.to_string(),
@@ -334,6 +365,278 @@ pub fn write_unit(
             .map_err(io_error(dir))?;
     }
     Ok((path, replaced))
+}
+
+/// zstd level of part files: written and read once, by the same process.
+const PART_LEVEL: i32 = 1;
+/// Values a part file is read in (per part, while the unit is merged).
+const PART_READ_VALUES: usize = 1 << 16;
+
+/// The solved kazan parts of one unit being solved, each side of each
+/// part in its own file in the work folder
+/// (`.unit-AA-BB.tkv.part-MASK-SIDE.HOST.PID.tmp`: a temporary's name,
+/// never taken for a unit file), as little-endian
+/// packed values in one zstd frame with its checksum. The files go when
+/// the spool does; a killed run's are removed as stale temporaries when
+/// the level is next taken up
+/// ([`crate::files::folder::remove_stale_temporaries`]) or with the work
+/// folder.
+pub struct PartSpool {
+    dir: PathBuf,
+    unit: UnitId,
+    /// Side, part mask and file, in the order handed over.
+    parts: Vec<(usize, u64, PathBuf)>,
+    /// Why a part could not be kept ([`SolveError::Part`] says only that).
+    failed: Option<UnitFileError>,
+}
+
+impl PartSpool {
+    /// An empty spool for `unit` in work folder `dir`.
+    pub fn new(dir: &Path, unit: UnitId) -> PartSpool {
+        PartSpool {
+            dir: dir.to_path_buf(),
+            unit,
+            parts: Vec::new(),
+            failed: None,
+        }
+    }
+
+    /// Why a part handed over could not be kept, once
+    /// ([`SolveError::Part`]).
+    pub fn failure(&mut self) -> Option<UnitFileError> {
+        self.failed.take()
+    }
+
+    /// The files of the spool, in the order handed over.
+    pub fn files(&self) -> impl Iterator<Item = &Path> {
+        self.parts.iter().map(|(_, _, p)| p.as_path())
+    }
+}
+
+impl Drop for PartSpool {
+    fn drop(&mut self) {
+        for (_, _, path) in &self.parts {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+impl PartSink for PartSpool {
+    fn put(
+        &mut self,
+        side: usize,
+        part: u64,
+        fill: &mut dyn FnMut(&mut Vec<u16>) -> Result<bool, SolveError>,
+    ) -> Result<(), SolveError> {
+        let path = part_file_path(&self.dir, self.unit, side, part);
+        if !self.parts.iter().any(|(s, p, _)| (*s, *p) == (side, part)) {
+            self.parts.push((side, part, path.clone()));
+        }
+        let mut io = None;
+        let r = write_part(&path, fill, &mut io);
+        if let Some(source) = io {
+            self.failed = Some(UnitFileError::Io { path, source });
+        }
+        r
+    }
+}
+
+/// Writes the values `fill` gives into part file `path`; an I/O error is
+/// put into `io` and returned as [`SolveError::Part`].
+fn write_part(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut Vec<u16>) -> Result<bool, SolveError>,
+    io: &mut Option<io::Error>,
+) -> Result<(), SolveError> {
+    let mut failed = |e: io::Error| {
+        *io = Some(e);
+        SolveError::Part
+    };
+    let file = File::create(path).map_err(&mut failed)?;
+    let out = BufWriter::with_capacity(1 << 20, file);
+    let mut encoder = zstd::stream::write::Encoder::new(out, PART_LEVEL).map_err(&mut failed)?;
+    encoder.include_checksum(true).map_err(&mut failed)?;
+    let mut values = Vec::new();
+    let mut bytes = Vec::new();
+    while fill(&mut values)? {
+        bytes.clear();
+        values
+            .iter()
+            .for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
+        encoder.write_all(&bytes).map_err(&mut failed)?;
+    }
+    let mut out = encoder.finish().map_err(&mut failed)?;
+    out.flush().map_err(&mut failed)?;
+    Ok(())
+}
+
+/// One part file being read back, a board's splits of the part at a
+/// time.
+struct PartReader {
+    decoder: zstd::stream::read::Decoder<'static, BufReader<File>>,
+    path: PathBuf,
+    /// The part's kazan offsets.
+    mask: u64,
+    bytes: Vec<u8>,
+    values: Vec<u16>,
+    at: usize,
+}
+
+impl PartReader {
+    fn open(path: &Path, mask: u64) -> Result<PartReader, UnitFileError> {
+        let file = File::open(path).map_err(io_error(path))?;
+        let decoder = zstd::stream::read::Decoder::new(file).map_err(io_error(path))?;
+        Ok(PartReader {
+            decoder,
+            path: path.to_path_buf(),
+            mask,
+            bytes: Vec::new(),
+            values: Vec::new(),
+            at: 0,
+        })
+    }
+
+    fn damaged(&self, reason: &str) -> UnitFileError {
+        UnitFileError::Damaged {
+            path: self.path.clone(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Fills up to `want` bytes of `bytes`; how many the file had.
+    fn read_up_to(&mut self, want: usize) -> Result<usize, UnitFileError> {
+        self.bytes.resize(want, 0);
+        let mut got = 0;
+        while got < want {
+            match self.decoder.read(&mut self.bytes[got..]) {
+                Ok(0) => break,
+                Ok(r) => got += r,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_error(&self.path)(e)),
+            }
+        }
+        Ok(got)
+    }
+
+    /// Puts the next board's values of the part into `cells` (a board's
+    /// `k` cells, at the part's offsets).
+    fn next_board(&mut self, cells: &mut [u16]) -> Result<(), UnitFileError> {
+        let kp = self.mask.count_ones() as usize;
+        if self.at + kp > self.values.len() {
+            let keep = self.values.len() - self.at;
+            self.values.copy_within(self.at.., 0);
+            self.values.truncate(keep);
+            let want = (PART_READ_VALUES / kp).max(1) * kp - keep;
+            let got = self.read_up_to(2 * want)?;
+            if got % 2 != 0 {
+                return Err(self.damaged("it ends inside a value"));
+            }
+            let bytes = std::mem::take(&mut self.bytes);
+            self.values
+                .extend(bytes[..got].chunks_exact(2).map(LE::read_u16));
+            self.bytes = bytes;
+            self.at = 0;
+            if self.values.len() < kp {
+                return Err(self.damaged("fewer values than its unit"));
+            }
+        }
+        for (j, &v) in bits(self.mask).zip(&self.values[self.at..self.at + kp]) {
+            cells[j] = v;
+        }
+        self.at += kp;
+        Ok(())
+    }
+
+    /// Checks that every value of the part was read.
+    fn finish(&mut self) -> Result<(), UnitFileError> {
+        if self.at != self.values.len() || self.read_up_to(1)? != 0 {
+            return Err(self.damaged("more values than its unit"));
+        }
+        Ok(())
+    }
+}
+
+/// Writes unit `unit` of level `n` into `dir` (as [`write_unit`], the
+/// same bytes) from the kazan parts in `spool`, merged board by board:
+/// `widths` gives each configuration of the unit with its cell width (1
+/// or 2 bytes, as the solver's `solve_unit_parts` says). With `dtc`, each
+/// board is checked to have exactly one draw split, as the DTC solver
+/// checks a unit solved whole. The spool's files are removed.
+///
+/// # Errors
+///
+/// I/O and zstd errors, naming the file; [`UnitFileError::Damaged`] for a
+/// part file that does not hold its part;
+/// [`UnitFileError::Score`] naming a board that is not one draw split.
+pub fn write_unit_parts(
+    dir: &Path,
+    n: u32,
+    unit: UnitId,
+    spool: PartSpool,
+    widths: &[(usize, u32)],
+    dtc: bool,
+) -> Result<(PathBuf, Option<(PathBuf, String)>), UnitFileError> {
+    let k = n as usize + 1;
+    let layout = Layout::new(n);
+    let sides: Vec<(usize, u32, usize)> = widths
+        .iter()
+        .map(|&(id, width)| (id, width, layout.config_boards(id) as usize * k))
+        .collect();
+    let all = u64::MAX >> (64 - k);
+    let mut readers: Vec<Vec<PartReader>> = Vec::new();
+    for side in 0..sides.len() {
+        let mut side_readers = Vec::new();
+        let mut covered = 0u64;
+        for (s, mask, path) in &spool.parts {
+            if *s == side {
+                covered |= mask;
+                side_readers.push(PartReader::open(path, *mask)?);
+            }
+        }
+        if covered != all {
+            return Err(UnitFileError::Damaged {
+                path: dir.join(unit_file_name(unit)),
+                reason: format!("its kazan parts hold offsets {covered:#x}, not {all:#x}"),
+            });
+        }
+        readers.push(side_readers);
+    }
+    // The board being merged and where the next cell is in it.
+    let mut cells = vec![0u16; k];
+    let (mut at, mut board, mut side_now) = (k, 0u64, usize::MAX);
+    let written = write_unit_with(dir, n, unit, &sides, |side, range, raw| {
+        if side != side_now {
+            (at, board, side_now) = (k, 0, side);
+        }
+        let width = sides[side].1;
+        for _ in range {
+            if at == k {
+                for r in &mut readers[side] {
+                    r.next_board(&mut cells)?;
+                }
+                if dtc {
+                    let gb = layout.global_board(sides[side].0, board);
+                    let wdl = cells.iter().map(|&c| Value::unpack(c).wdl());
+                    draw_split(n, gb, wdl)?;
+                }
+                board += 1;
+                at = 0;
+            }
+            let v = cells[at];
+            if width == 1 {
+                raw.push(v as u8);
+            } else {
+                raw.extend_from_slice(&v.to_le_bytes());
+            }
+            at += 1;
+        }
+        Ok(())
+    })?;
+    for r in readers.iter_mut().flatten() {
+        r.finish()?;
+    }
+    drop(spool);
+    Ok(written)
 }
 
 /// Opens a unit file and checks its header and length.
@@ -638,7 +941,8 @@ pub fn remove_work_dir(dir: &Path) -> io::Result<()> {
         let name = entry.file_name();
         let name = name.to_string_lossy();
         let lock = (0..CONFIG_COUNT).any(|id| name == unit_lock_name(UnitId::of(id)));
-        if is_unit_file_name(&name) || lock || name == DTC_MARKER {
+        // A kazan part left by a run killed mid-unit is no use any more.
+        if is_unit_file_name(&name) || lock || name == DTC_MARKER || is_part_file_name(&name) {
             match std::fs::remove_file(entry.path()) {
                 // Another shard removing the same folder got there first.
                 Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
@@ -655,6 +959,99 @@ pub fn remove_work_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::unit::KazanCut;
+
+    /// Hands `values` (board-major, `k` a board) to `spool` as the kazan
+    /// parts of `cut` would be, side `side`.
+    fn spool_side(spool: &mut PartSpool, side: usize, values: &[u16], k: usize, cut: KazanCut) {
+        for part in cut.parts(k as u32 - 1) {
+            let kept: Vec<u16> = values
+                .chunks(k)
+                .flat_map(|b| bits(part).map(|j| b[j]).collect::<Vec<_>>())
+                .collect();
+            let mut done = false;
+            spool
+                .put(side, part, &mut |buf| {
+                    buf.clear();
+                    buf.extend_from_slice(&kept);
+                    let more = !done;
+                    done = true;
+                    Ok(more)
+                })
+                .unwrap();
+        }
+    }
+
+    /// A unit merged from its kazan parts is the same bytes as the unit
+    /// written whole, in one- and two-byte cells; the parts' files go, and
+    /// a part file cut short is named as damaged.
+    #[test]
+    fn a_unit_merged_from_its_parts_is_the_bytes_of_the_unit_written_whole() {
+        let n = 6;
+        let k = n as usize + 1;
+        let unit = UnitId::of(1);
+        for wide in [false, true] {
+            let whole = tempfile::tempdir().unwrap();
+            let cut_dir = tempfile::tempdir().unwrap();
+            let sides: Vec<(usize, Vec<u16>)> = unit
+                .configs()
+                .into_iter()
+                .map(|c| {
+                    let len = board_count(n, TuzdykConfig::from_id(c).free_holes()) * k as u64;
+                    let top = if wide { 400 } else { 250 };
+                    (
+                        c,
+                        (0..len as usize)
+                            .map(|i| ((i * 13 + c) % top) as u16)
+                            .collect(),
+                    )
+                })
+                .collect();
+            let values: UnitValues = sides
+                .iter()
+                .map(|(c, v)| (*c, LevelValues::from_packed(v.clone())))
+                .collect();
+            write_unit(whole.path(), n, unit, &values).unwrap();
+            let expected = std::fs::read(whole.path().join(unit_file_name(unit))).unwrap();
+            for pairs in [1, 2, 3] {
+                let cut = KazanCut::pairs(pairs).unwrap();
+                let mut spool = PartSpool::new(cut_dir.path(), unit);
+                for (side, (_, v)) in sides.iter().enumerate() {
+                    spool_side(&mut spool, side, v, k, cut);
+                }
+                let files: Vec<PathBuf> = spool.files().map(Path::to_path_buf).collect();
+                assert_eq!(files.len(), 2 * cut.parts(n).len());
+                assert!(files.iter().all(|f| f.exists()));
+                let widths: Vec<(usize, u32)> =
+                    sides.iter().map(|(c, _)| (*c, 1 + wide as u32)).collect();
+                write_unit_parts(cut_dir.path(), n, unit, spool, &widths, false).unwrap();
+                let path = cut_dir.path().join(unit_file_name(unit));
+                assert_eq!(
+                    std::fs::read(&path).unwrap(),
+                    expected,
+                    "wide {wide} {pairs}"
+                );
+                assert!(files.iter().all(|f| !f.exists()), "parts removed");
+                std::fs::remove_file(path).unwrap();
+            }
+        }
+        // A part file that lost its end.
+        let dir = tempfile::tempdir().unwrap();
+        let mut spool = PartSpool::new(dir.path(), unit);
+        let cut = KazanCut::pairs(2).unwrap();
+        let widths: Vec<(usize, u32)> = unit.configs().into_iter().map(|c| (c, 1)).collect();
+        for (side, &(c, _)) in widths.iter().enumerate() {
+            let len = board_count(n, TuzdykConfig::from_id(c).free_holes()) as usize * k;
+            spool_side(&mut spool, side, &vec![3; len], k, cut);
+        }
+        let victim = spool.files().nth(1).unwrap().to_path_buf();
+        let bytes = std::fs::read(&victim).unwrap();
+        std::fs::write(&victim, &bytes[..bytes.len() / 2]).unwrap();
+        let e = write_unit_parts(dir.path(), n, unit, spool, &widths, false).unwrap_err();
+        assert!(e.to_string().contains(".part-"), "{e}");
+        assert!(!unit_done(dir.path(), n, unit));
+        assert!(!victim.exists(), "parts removed on failure too");
+    }
 
     #[test]
     fn unit_files_round_trip_and_damage_is_caught() {

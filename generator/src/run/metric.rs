@@ -9,7 +9,7 @@ use crate::below::{DtcBelow, DtmBelow};
 use crate::files::decode::load_level;
 use crate::files::folder::work_dir;
 use crate::files::splits::wdl_level;
-use crate::files::work::LevelStream;
+use crate::files::work::{LevelStream, PartSpool};
 use crate::files::write::{write_table_from, Dtc, Dtm, ValueStream, WriteError, WriteSummary};
 use crate::run::error::GenerateError;
 use crate::solve::cells::{LevelBuilder, LevelValues, UnitValues};
@@ -23,6 +23,16 @@ use togyz_tb::raw::format::{Section, TableFile};
 use togyz_tb::raw::index::Layout;
 use togyz_tb::Metric;
 
+/// A solved unit, to be written to its unit file.
+pub(crate) enum SolvedUnit {
+    /// A unit solved whole: its values, held in memory.
+    Values(UnitValues),
+    /// A unit cut into kazan parts: the parts' files (never its values
+    /// whole), and each configuration with its cell width, for
+    /// [`crate::files::work::write_unit_parts`].
+    Parts(PartSpool, Vec<(usize, u32)>),
+}
+
 /// What the unit-by-unit driver needs of a metric (its memory and time are
 /// the plan's, [`crate::run::plan::Fitted`]): the DTM solver over the
 /// distances below ([`DtmBelow`]) or the DTC one over their win/draw/loss
@@ -33,14 +43,17 @@ pub(crate) trait UnitSolver: Sync {
     type Kept;
     /// The metric of the tables and units.
     fn metric(&self) -> Metric;
-    /// Solves one unit of level `n`, in the kazan parts of `cut`.
+    /// Solves one unit of level `n`, in the kazan parts of `cut`; a unit
+    /// cut into parts keeps them in files in its work folder `dir` as
+    /// they are solved ([`SolvedUnit::Parts`]).
     fn solve_unit(
         &self,
         n: u32,
         u: UnitId,
         cut: KazanCut,
+        dir: &Path,
         progress: &AtomicU64,
-    ) -> Result<UnitValues, GenerateError>;
+    ) -> Result<SolvedUnit, GenerateError>;
     /// Writes level `n`'s table into `out` from its unit files; with
     /// `keep`, also what the levels above need of it.
     fn write_level(
@@ -74,10 +87,26 @@ impl UnitSolver for DtmBelow {
         n: u32,
         u: UnitId,
         cut: KazanCut,
+        dir: &Path,
         progress: &AtomicU64,
-    ) -> Result<UnitValues, GenerateError> {
+    ) -> Result<SolvedUnit, GenerateError> {
         let exits = self.for_unit(n, u)?;
-        Ok(dtm::solve_unit(n, &exits.exits(), u, cut, progress)?)
+        if cut.is_whole(n) {
+            return Ok(SolvedUnit::Values(dtm::solve_unit(
+                n,
+                &exits.exits(),
+                u,
+                cut,
+                progress,
+            )?));
+        }
+        let mut spool = PartSpool::new(dir, u);
+        match dtm::solve_unit_parts(n, &exits.exits(), u, cut, progress, &mut spool) {
+            Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
+            Err(e) => Err(spool
+                .failure()
+                .map_or_else(|| e.into(), GenerateError::from)),
+        }
     }
     fn write_level(
         &self,
@@ -161,12 +190,23 @@ impl UnitSolver for DtcBelow {
         n: u32,
         u: UnitId,
         cut: KazanCut,
+        dir: &Path,
         progress: &AtomicU64,
-    ) -> Result<UnitValues, GenerateError> {
-        // The draw splits are checked here and found again at assembly.
-        dtc::solve_unit(n, self.whole(), u, cut, progress)
-            .map(|unit| unit.values)
-            .map_err(GenerateError::from)
+    ) -> Result<SolvedUnit, GenerateError> {
+        // The draw splits are checked here (or, for a cut unit, as its
+        // parts are merged) and found again at assembly.
+        if cut.is_whole(n) {
+            return dtc::solve_unit(n, self.whole(), u, cut, progress)
+                .map(|unit| SolvedUnit::Values(unit.values))
+                .map_err(GenerateError::from);
+        }
+        let mut spool = PartSpool::new(dir, u);
+        match dtc::solve_unit_parts(n, self.whole(), u, cut, progress, &mut spool) {
+            Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
+            Err(e) => Err(spool
+                .failure()
+                .map_or_else(|| e.into(), GenerateError::from)),
+        }
     }
     fn write_level(
         &self,

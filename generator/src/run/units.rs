@@ -11,7 +11,7 @@ use crate::files::write::{self, TableStatus};
 use crate::run::assemble::{assemble_level, Solved};
 use crate::run::error::GenerateError;
 use crate::run::lock;
-use crate::run::metric::UnitSolver;
+use crate::run::metric::{SolvedUnit, UnitSolver};
 use crate::run::options::GenerateOptions;
 use crate::run::plan;
 use crate::run::shard::Shard;
@@ -21,6 +21,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use togyz_tb::raw::format::file_name;
+use togyz_tb::Metric;
 
 /// Solves this shard's unfinished units of level `n`, then assembles the
 /// level's table (or waits for the shard that does). Returns the level's
@@ -263,8 +264,16 @@ fn solve_units<S: UnitSolver>(
                     .kazan_pairs
                     .unwrap_or_else(|| plan::pick_cut(metric, n, u, hold, free, threads));
                 let memory = plan::unit_memory(metric, n, u, hold, cut);
-                let values = budget.run(memory, || lower.solve_unit(n, u, cut, &progress))?;
-                match work::write_unit(dir, n, u, &values) {
+                let unit = budget.run(memory, || lower.solve_unit(n, u, cut, dir, &progress))?;
+                let file = match unit {
+                    SolvedUnit::Values(values) => work::write_unit(dir, n, u, &values),
+                    // The parts merged board by board: the same bytes.
+                    SolvedUnit::Parts(spool, widths) => {
+                        let dtc = lower.metric() == Metric::Dtc;
+                        work::write_unit_parts(dir, n, u, spool, &widths, dtc)
+                    }
+                };
+                match file {
                     Ok((_, replaced)) => {
                         if let Some((path, reason)) = replaced {
                             report(Event::Damaged {
@@ -301,7 +310,7 @@ mod tests {
     use crate::below::DtmBelow;
     use crate::event::silent;
     use crate::files::write::WriteSummary;
-    use crate::solve::cells::{LevelValues, UnitValues};
+    use crate::solve::cells::LevelValues;
     use crate::solve::unit::KazanCut;
     use std::path::PathBuf;
     use togyz_tb::raw::format::TableFile;
@@ -324,15 +333,16 @@ mod tests {
             n: u32,
             u: UnitId,
             cut: KazanCut,
+            dir: &Path,
             progress: &AtomicU64,
-        ) -> Result<UnitValues, GenerateError> {
+        ) -> Result<SolvedUnit, GenerateError> {
             for other in level_units(n).into_iter().filter(|&o| o != u) {
                 let path = self.dir.join(unit_file_name(other));
                 if path.exists() {
                     std::fs::write(path, b"").unwrap();
                 }
             }
-            self.inner.solve_unit(n, u, cut, progress)
+            self.inner.solve_unit(n, u, cut, dir, progress)
         }
         fn write_level(
             &self,

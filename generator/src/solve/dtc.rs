@@ -52,6 +52,7 @@ use crate::solve::core::{Frontier, Policy, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
 use crate::solve::held::DtcLevels;
 use crate::solve::moves::split_moves;
+use crate::solve::parts::{put_side, PartSink};
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
 use crate::solve::unit::{bits, config_infos, solve_by_config, ConfigInfo, KazanCut, UnitId};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -128,9 +129,10 @@ pub fn solve_unit(
     progress: &AtomicU64,
 ) -> Result<DtcUnit, DtcError> {
     let infos = config_infos();
-    let (values, splits) = match solve_unit_into::<u8>(n, lower, &infos, unit, cut, progress) {
+    let (values, splits) = match solve_unit_into::<u8>(n, lower, &infos, unit, cut, progress, None)
+    {
         Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
-            let sides = solve_unit_into::<u16>(n, lower, &infos, unit, cut, progress)?;
+            let sides = solve_unit_into::<u16>(n, lower, &infos, unit, cut, progress, None)?;
             sides
                 .into_iter()
                 .map(|(id, v, s)| ((id, LevelValues::Wide(v)), s))
@@ -142,6 +144,41 @@ pub fn solve_unit(
             .unzip(),
     };
     Ok(DtcUnit { values, splits })
+}
+
+/// Solves one unit of level `n` as [`solve_unit`] does, but hands each
+/// kazan part's values to `sink` as soon as the part is solved instead of
+/// gathering the unit's values (for a unit cut into parts: the values
+/// are then never held whole). Returns each configuration of the unit
+/// with the width of its cells (1 or 2 bytes, as [`solve_unit`] gives
+/// them); the draw splits are not checked here (the sink's reader does:
+/// [`crate::files::work::write_unit_parts`]).
+///
+/// # Errors
+///
+/// As [`solve_unit`], and what the sink returns.
+pub fn solve_unit_parts(
+    n: u32,
+    lower: &DtcLevels,
+    unit: UnitId,
+    cut: KazanCut,
+    progress: &AtomicU64,
+    sink: &mut dyn PartSink,
+) -> Result<Vec<(usize, u32)>, DtcError> {
+    let infos = config_infos();
+    let width = match solve_unit_into::<u8>(n, lower, &infos, unit, cut, progress, Some(&mut *sink))
+    {
+        Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
+            // The parts handed over so far are replaced, part by part.
+            solve_unit_into::<u16>(n, lower, &infos, unit, cut, progress, Some(sink))?;
+            2
+        }
+        r => {
+            r?;
+            1
+        }
+    };
+    Ok(unit.configs().into_iter().map(|id| (id, width)).collect())
 }
 
 /// Solves level `n` whole in memory given the win/draw/loss of every level
@@ -202,6 +239,7 @@ fn solve_unit_into<T: Cell>(
     unit: UnitId,
     cut: KazanCut,
     progress: &AtomicU64,
+    mut sink: Option<&mut dyn PartSink>,
 ) -> Result<Vec<SolvedSide<T>>, DtcError> {
     check_level(n, lower.max_stones())?;
     if UnitId::of(unit.first) != unit {
@@ -223,6 +261,15 @@ fn solve_unit_into<T: Cell>(
     // graph is freed.
     let mut values: Vec<Vec<T>> = Vec::new();
     u.solve_parts(&cut.parts(n), |u, part| {
+        if let Some(sink) = sink.as_deref_mut() {
+            for side in 0..configs.len() {
+                // Unresolved at the fixed point: a draw (packed 0).
+                put_side(sink, side, part, u.part_states(side), |s: T| {
+                    s.into().saturating_sub(RESOLVED)
+                })?;
+            }
+            return Ok(());
+        }
         if values.is_empty() {
             values = configs
                 .iter()
@@ -235,6 +282,10 @@ fn solve_unit_into<T: Cell>(
         Ok::<_, DtcError>(())
     })?;
     let mut sides = Vec::new();
+    if sink.is_some() {
+        progress.fetch_add(u.positions(), Ordering::Relaxed);
+        return Ok(sides);
+    }
     for (id, values) in configs.into_iter().zip(values) {
         let first_board = layout.global_board(id, 0);
         let splits = side_splits(n, &values, first_board)?;
@@ -427,11 +478,14 @@ mod tests {
         for n in 1..=5 {
             for u in level_units(n) {
                 let whole = KazanCut::WHOLE;
-                let narrow = solve_unit_into::<u8>(n, &lower, &infos, u, whole, &progress).unwrap();
-                let wide = solve_unit_into::<u16>(n, &lower, &infos, u, whole, &progress).unwrap();
+                let narrow =
+                    solve_unit_into::<u8>(n, &lower, &infos, u, whole, &progress, None).unwrap();
+                let wide =
+                    solve_unit_into::<u16>(n, &lower, &infos, u, whole, &progress, None).unwrap();
                 // Cut into kazan parts of one pair: the same values.
                 let one = KazanCut::pairs(1).unwrap();
-                let cut = solve_unit_into::<u8>(n, &lower, &infos, u, one, &progress).unwrap();
+                let cut =
+                    solve_unit_into::<u8>(n, &lower, &infos, u, one, &progress, None).unwrap();
                 assert_eq!(narrow, cut, "n={n} {u:?}");
                 for ((ia, a, sa), (ib, b, sb)) in narrow.iter().zip(&wide) {
                     assert_eq!((ia, sa), (ib, sb), "n={n}");

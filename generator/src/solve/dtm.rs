@@ -20,6 +20,7 @@ use crate::solve::core::{Frontier, Policy, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
 use crate::solve::held::{DtmExits, DtmLevels};
 use crate::solve::moves::{split_moves, Exit};
+use crate::solve::parts::{put_side, PartSink};
 use crate::solve::unit::{
     bits, config_infos, exit_configs, max_solver_stones, solve_by_config, ConfigInfo, KazanCut,
     UnitId,
@@ -78,6 +79,47 @@ pub fn solve_unit(
     cut: KazanCut,
     progress: &AtomicU64,
 ) -> Result<UnitValues, SolveError> {
+    solve_unit_into(n, exits, unit, cut, progress, None).map(|(values, _)| values)
+}
+
+/// Solves one unit of level `n` as [`solve_unit`] does, but hands each
+/// kazan part's values to `sink` as soon as the part is solved instead of
+/// gathering the unit's values (for a unit cut into parts: the values
+/// are then never held whole). Returns each configuration of the unit
+/// with the width of its cells: 1 byte, or 2 if a distance needs them,
+/// as [`solve_unit`] gives them.
+///
+/// # Errors
+///
+/// As [`solve_unit`], and what the sink returns.
+pub fn solve_unit_parts(
+    n: u32,
+    exits: &DtmExits<'_>,
+    unit: UnitId,
+    cut: KazanCut,
+    progress: &AtomicU64,
+    sink: &mut dyn PartSink,
+) -> Result<Vec<(usize, u32)>, SolveError> {
+    let (_, widest) = solve_unit_into(n, exits, unit, cut, progress, Some(sink))?;
+    Ok(unit
+        .configs()
+        .into_iter()
+        .zip(widest)
+        .map(|(id, max)| (id, if u8::from_packed(max).is_some() { 1 } else { 2 }))
+        .collect())
+}
+
+/// [`solve_unit`], the parts' values handed to `sink` when given (then
+/// the values returned are empty), with the largest packed value of each
+/// side handed over.
+fn solve_unit_into(
+    n: u32,
+    exits: &DtmExits<'_>,
+    unit: UnitId,
+    cut: KazanCut,
+    progress: &AtomicU64,
+    mut sink: Option<&mut dyn PartSink>,
+) -> Result<(UnitValues, [u16; 2]), SolveError> {
     if n == 0 || n > max_solver_stones() {
         return Err(SolveError::TooManyStones(n));
     }
@@ -106,7 +148,14 @@ pub fn solve_unit(
     let mut values: Vec<LevelValues> = Vec::new();
     let parts = cut.parts(n);
     let whole = parts.len() == 1;
+    let mut widest = [0u16; 2];
     u.solve_parts(&parts, |u, part| {
+        if let Some(sink) = sink.as_deref_mut() {
+            for (side, max) in widest.iter_mut().enumerate().take(configs.len()) {
+                *max = (*max).max(put_side(sink, side, part, u.part_states(side), packed)?);
+            }
+            return Ok(());
+        }
         if whole {
             // Every split at once, in the narrowest cells that hold them.
             for side in 0..configs.len() {
@@ -132,7 +181,7 @@ pub fn solve_unit(
     })?;
     let out = configs.into_iter().zip(values).collect();
     u.report_done();
-    Ok(out)
+    Ok((out, widest))
 }
 
 /// Solves level `n` whole in memory (all smaller levels must be in

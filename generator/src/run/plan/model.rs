@@ -16,6 +16,16 @@ pub const UNIT_BYTES_PER_BOARD: f64 = 25.0;
 /// Working memory besides the levels and units: the table writer's batches
 /// and the program itself.
 pub const BASE_BYTES: f64 = 100e6;
+/// Bytes a unit cut into kazan parts holds for its values besides its
+/// graph and part: the buffers that hand a part to its files as it is
+/// solved and merge the parts into the unit file when it ends
+/// ([`crate::files::work::PartSpool`]); its values are never held whole.
+pub const PART_SPOOL_BYTES: f64 = 64e6;
+/// Bytes on disk per position of a unit cut into kazan parts while it is
+/// solved: its parts' files (zstd level 1 of two-byte values), an upper
+/// bound: the biggest 10-stone DTC unit (117 M positions, parts of one
+/// pair) took 19.8 MB, 0.17.
+pub const PART_FILE_BYTES_PER_POSITION: f64 = 0.25;
 /// Unit-file bytes per position on disk (zstd level 1 of one-byte cells,
 /// the same for both metrics), an upper bound: the 10-stone level's units
 /// took 0.07.
@@ -29,8 +39,9 @@ pub struct Fitted {
     /// Bytes a unit in flight takes per position of the kazan part being
     /// solved: its working state.
     pub state_bytes_per_position: f64,
-    /// Bytes a unit in flight takes per position of the unit: its solved
-    /// values, gathered part after part.
+    /// Bytes a unit solved whole takes per position of the unit: its
+    /// solved values (a unit cut into kazan parts hands each part's to
+    /// its files instead: `PART_SPOOL_BYTES`).
     pub value_bytes_per_position: f64,
     /// Bytes a unit in flight takes per board.
     pub unit_bytes_per_board: f64,
@@ -133,16 +144,21 @@ pub struct Plan {
 }
 
 /// Memory of one unit of level `n` of `metric` in flight, solved in the
-/// kazan parts of `cut`: the state of its largest part, its values, its
-/// predecessor lists and frontier, and what its exits decode of the levels
-/// below not held whole (up to `hold_whole`: [`below::held_whole`]).
+/// kazan parts of `cut`: the state of its largest part, its values (held
+/// whole for a whole unit; for a cut one, only the buffers that spool its
+/// parts to disk), its predecessor lists and frontier, and what its exits
+/// decode of the levels below not held whole (up to `hold_whole`:
+/// [`below::held_whole`]).
 pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> u64 {
     let f = Fitted::of(metric);
     let boards = u.boards(n) as f64;
     let part = boards * cut.part_splits(n) as f64;
-    (part * f.state_bytes_per_position
-        + u.positions(n) as f64 * f.value_bytes_per_position
-        + boards * f.unit_bytes_per_board) as u64
+    let values = if cut.is_whole(n) {
+        u.positions(n) as f64 * f.value_bytes_per_position
+    } else {
+        PART_SPOOL_BYTES
+    };
+    (part * f.state_bytes_per_position + values + boards * f.unit_bytes_per_board) as u64
         + below::unit_exit_bytes(metric, n, u, f.solve_limit(hold_whole))
 }
 
@@ -353,8 +369,17 @@ pub fn plan(
         let left = positions - solved(n).min(positions);
         p.positions += left / shards as u64;
         disk_tables += table_bytes(metric, n);
-        work_peak = work_peak.max((left as f64 * UNIT_FILE_BYTES_PER_POSITION) as u64);
         let (m, parts) = level_memory(metric, n, threads, n < max, hold_whole, bound);
+        // The parts' files of the units in flight, when units are cut.
+        let spooled = if parts > 1 {
+            let mut units: Vec<u64> = level_units(n).iter().map(|u| u.positions(n)).collect();
+            units.sort_unstable_by(|a, b| b.cmp(a));
+            let biggest: u64 = units.iter().take(threads.max(1)).sum();
+            biggest as f64 * PART_FILE_BYTES_PER_POSITION
+        } else {
+            0.0
+        };
+        work_peak = work_peak.max((left as f64 * UNIT_FILE_BYTES_PER_POSITION + spooled) as u64);
         if m > p.memory {
             p.memory = m;
             p.memory_at = n;
