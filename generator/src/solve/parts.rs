@@ -53,8 +53,11 @@ pub(crate) fn put_side<S: Copy>(
             return Ok(false);
         }
         let end = (at + step).min(states.len());
-        buf.extend(states[at..end].iter().map(|&s| packed(s)));
-        max = buf.iter().copied().fold(max, u16::max);
+        buf.extend(states[at..end].iter().map(|&s| {
+            let v = packed(s);
+            max = max.max(v);
+            v
+        }));
         at = end;
         Ok(true)
     })?;
