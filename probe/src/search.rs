@@ -20,8 +20,10 @@
 //!   defender's other moves are not searched), captures first, with a
 //!   transposition table keyed by the whole position and the side asked
 //!   about that stores proven wins and the depth each search failed at
-//!   (path-independent: there is no repetition rule). It proves wins and
-//!   losses that df-pn leaves open and the other way round, never a draw;
+//!   (path-independent: there is no repetition rule), and "cannot win"
+//!   where a failure met no horizon. It proves wins and losses that df-pn
+//!   leaves open and the other way round, and draws whose lines all end
+//!   within its depth;
 //! * a bounded retrograde solve (`graph`) of the positions reachable from
 //!   the root above the tables: if the enumeration closes, the finite graph
 //!   (cycles included) is solved exactly, and positions unresolved at the

@@ -8,7 +8,16 @@
 //! defender's quietest moves first (captures first, as in the Kalah
 //! solvers). A win within `d` plies is a finite tree, so a proof is sound
 //! whatever the path; a failure says only "not within `d`", and the table
-//! keeps the depth it failed at. It never proves a draw.
+//! keeps the depth it failed at. A failure where no line met the horizon
+//! (every line ended in the tables, the end of the game or the kazans'
+//! bounds) is "X can never win", also whatever the path: there is no
+//! repetition rule, and a line that repeats meets the horizon. Two such
+//! answers prove a draw; one, a bound ("cannot lose").
+//!
+//! Where an entry of the table already answers a node by one of its
+//! children (an attacker's child won, a defender's child failed at that
+//! depth), the node is settled without searching (enhanced transposition
+//! cutoffs); near the horizon the lookups cost more than they save.
 //!
 //! Where df-pn goes where the proof numbers are smallest, this search goes
 //! through every line to the same depth: on real positions of 20 to 24
@@ -31,9 +40,11 @@ struct Entry {
     key: Key,
     /// X wins, at whatever depth.
     won: bool,
-    /// The depth to which X was shown not to win (when not `won`).
+    /// The depth to which X was shown not to win (when not `won`);
+    /// [`NEVER`]: X cannot win at all.
     failed: u8,
-    /// Hole number of X's winning move where X moves (`u8::MAX`: none).
+    /// Hole number of X's winning move where X moves, or of the
+    /// defender's refutation where the other side moves (`u8::MAX`: none).
     best: u8,
     used: bool,
 }
@@ -53,7 +64,7 @@ impl Entry {
     fn worth(&self) -> u32 {
         if !self.used {
             0
-        } else if self.won {
+        } else if self.won || self.failed == NEVER {
             u32::MAX
         } else {
             1 + self.failed as u32
@@ -92,18 +103,26 @@ impl Tt {
         self.buckets.bytes()
     }
 
-    fn get(&self, key: &Key) -> Option<&Entry> {
+    /// The entry of `key`, whose hash is `hash`.
+    fn get(&self, key: &Key, hash: u64) -> Option<&Entry> {
         self.buckets
-            .slots(key_hash(key))
+            .slots(hash)
             .iter()
             .find(|e| e.used && e.key == *key)
     }
 
-    /// Records what was found of `key`, claiming the less valuable slot of
-    /// its bucket when it is new (the table may grow first, until
-    /// `deadline`).
-    fn put(&mut self, key: &Key, won: bool, depth: u32, best: u8, deadline: Option<Instant>) {
-        let hash = key_hash(key);
+    /// Records what was found of `key` (hashed to `hash`), claiming the
+    /// less valuable slot of its bucket when it is new (the table may grow
+    /// first, until `deadline`).
+    fn put(
+        &mut self,
+        key: &Key,
+        hash: u64,
+        found: Found,
+        depth: u32,
+        best: u8,
+        deadline: Option<Instant>,
+    ) {
         let slots = self.buckets.slots(hash);
         let pick = match slots.iter().position(|e| e.used && e.key == *key) {
             Some(i) => i,
@@ -119,17 +138,36 @@ impl Tt {
                 used: true,
             };
         }
-        if won {
-            e.won = true;
+        match found {
+            Found::Won => e.won = true,
+            Found::Never => e.failed = NEVER,
+            Found::Failed => e.failed = e.failed.max(depth.min(MAX_DEPTH) as u8),
+        }
+        if best != u8::MAX {
             e.best = best;
-        } else {
-            e.failed = e.failed.max(depth.min(MAX_DEPTH) as u8);
         }
     }
 }
 
 /// The deepest iteration the search runs (depths are stored in a byte).
 const MAX_DEPTH: u32 = 250;
+
+/// [`Entry::failed`] of a position from which X cannot win at all.
+const NEVER: u8 = u8::MAX;
+
+const _: () = assert!(MAX_DEPTH < NEVER as u32);
+
+/// What "can X win within `d` plies?" found.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Found {
+    /// X wins, within `d` plies.
+    Won,
+    /// X does not win within `d` plies; some line was cut at the horizon.
+    Failed,
+    /// X cannot win at all: every line was followed to the end of the game,
+    /// the tables or the kazans' bounds, none to the horizon.
+    Never,
+}
 
 /// What the depth-first prover found: the deepest completed iteration and,
 /// for each root move, bounds on its value for the mover.
@@ -174,8 +212,8 @@ impl Solver<'_> {
                     continue;
                 }
                 match self.root_win(pos, x, depth) {
-                    Ok(None) => {}
-                    Ok(Some(mv)) => {
+                    Ok((Found::Failed, _)) => {}
+                    Ok((Found::Won, mv)) => {
                         if x == me {
                             shared.narrow(Wdl::Win, Wdl::Win);
                             if let Some(m) = out.moves.iter_mut().find(|m| Some(m.0) == mv) {
@@ -185,6 +223,21 @@ impl Solver<'_> {
                             shared.narrow(Wdl::Loss, Wdl::Loss);
                             for m in &mut out.moves {
                                 m.2 = Wdl::Loss;
+                            }
+                        }
+                    }
+                    Ok((Found::Never, mv)) => {
+                        if x == me {
+                            // No move of the mover's wins.
+                            shared.narrow(Wdl::Loss, Wdl::Draw);
+                            for m in &mut out.moves {
+                                m.2 = m.2.min(Wdl::Draw);
+                            }
+                        } else {
+                            // After the refutation the opponent cannot win.
+                            shared.narrow(Wdl::Draw, Wdl::Win);
+                            if let Some(m) = out.moves.iter_mut().find(|m| Some(m.0) == mv) {
+                                m.1 = m.1.max(Wdl::Draw);
                             }
                         }
                     }
@@ -201,34 +254,36 @@ impl Solver<'_> {
         Ok(out)
     }
 
-    /// Whether `x` wins from the root within `depth` plies: `Some(mv)`
-    /// with the winning root move where `x` moves (`Some(None)` where the
-    /// opponent does), `None` if not shown.
+    /// Whether `x` wins from the root within `depth` plies, with the move
+    /// that shows it: `x`'s winning move where `x` moves, the refutation
+    /// where the other side moves and `x` can never win (`None` when there
+    /// is no such move or it is not known).
     fn root_win(
         &mut self,
         pos: &Position,
         x: Side,
         depth: u32,
-    ) -> Result<Option<Option<Move>>, Halt> {
-        if !self.win(pos, x, depth)? {
-            return Ok(None);
-        }
-        if pos.side_to_move() != x {
-            return Ok(Some(None));
-        }
-        // The winning move: the table's, else the first child won one
-        // ply sooner (in the table, or searched again).
-        let best = self.tt_ref().get(&dfs_key(pos, x)).map(|e| e.best);
+    ) -> Result<(Found, Option<Move>), Halt> {
+        let found = self.win(pos, x, depth)?;
+        let key = dfs_key(pos, x);
+        let best = self.tt_ref().get(&key, key_hash(&key)).map(|e| e.best);
         let mv = pos.legal_moves().find(|m| Some(m.hole()) == best);
-        if mv.is_some() {
-            return Ok(Some(mv));
-        }
-        for mv in pos.legal_moves() {
-            if self.win(&pos.after_unchecked(mv), x, depth - 1)? {
-                return Ok(Some(Some(mv)));
+        let x_moves = pos.side_to_move() == x;
+        match found {
+            Found::Failed => Ok((found, None)),
+            Found::Never => Ok((found, if x_moves { None } else { mv })),
+            Found::Won if !x_moves || mv.is_some() => Ok((found, mv.filter(|_| x_moves))),
+            Found::Won => {
+                // The winning move's entry was replaced: the first child
+                // won one ply sooner.
+                for mv in pos.legal_moves() {
+                    if self.win(&pos.after_unchecked(mv), x, depth - 1)? == Found::Won {
+                        return Ok((found, Some(mv)));
+                    }
+                }
+                Ok((found, None))
             }
         }
-        Ok(Some(None))
     }
 
     fn count_node(&mut self) -> Result<(), Halt> {
@@ -246,7 +301,7 @@ impl Solver<'_> {
     }
 
     /// Can `x` force a win from `pos` within `depth` plies?
-    fn win(&mut self, pos: &Position, x: Side, depth: u32) -> Result<bool, Halt> {
+    fn win(&mut self, pos: &Position, x: Side, depth: u32) -> Result<Found, Halt> {
         self.count_node()?;
         let (lo, hi) = static_bounds(self.tb, self.table_stones, pos)?;
         let attacker = pos.side_to_move() == x;
@@ -257,16 +312,28 @@ impl Solver<'_> {
             (hi.flip(), lo.flip())
         };
         if lo == Wdl::Win {
-            return Ok(true);
+            return Ok(Found::Won);
         }
-        if hi < Wdl::Win || depth == 0 {
-            return Ok(false);
+        if hi < Wdl::Win {
+            return Ok(Found::Never);
+        }
+        if depth == 0 {
+            return Ok(Found::Failed);
         }
         let key = dfs_key(pos, x);
-        if let Some(e) = self.tt_ref().get(&key) {
-            if e.won || e.failed as u32 >= depth {
-                return Ok(e.won);
+        let hash = key_hash(&key);
+        let mut hint = u8::MAX;
+        if let Some(e) = self.tt_ref().get(&key, hash) {
+            if e.won {
+                return Ok(Found::Won);
             }
+            if e.failed == NEVER {
+                return Ok(Found::Never);
+            }
+            if e.failed as u32 >= depth {
+                return Ok(Found::Failed);
+            }
+            hint = e.best;
         }
         let mut kids: [(Move, Position); 9] = [(Move::new(1).expect("hole 1"), *pos); 9];
         let mut count = 0;
@@ -275,30 +342,87 @@ impl Solver<'_> {
             count += 1;
         }
         let kids = &mut kids[..count];
-        // The attacker's gains first, the defender's quietest moves first.
+        if depth >= ETC_FROM {
+            if let Some(found) = self.cutoff(kids, x, attacker, depth - 1) {
+                let deadline = self.deadline;
+                self.tt().put(&key, hash, found.0, depth, found.1, deadline);
+                return Ok(found.0);
+            }
+        }
+        // The refutation of a shallower search first; then the attacker's
+        // gains first, the defender's quietest moves first.
         kids.sort_unstable_by_key(|k| {
             let gain = k.1.kazan(x);
-            if attacker {
-                u8::MAX - gain
-            } else {
-                gain
-            }
+            let order = if attacker { u8::MAX - gain } else { gain };
+            (k.0.hole() != hint, order)
         });
         let deadline = self.deadline;
+        // Whether every attacker's move so far can never win.
+        let mut never = true;
         for (mv, child) in kids.iter() {
-            let won = self.win(child, x, depth - 1)?;
-            if attacker && won {
-                self.tt().put(&key, true, depth, mv.hole(), deadline);
-                return Ok(true);
-            }
-            if !attacker && !won {
-                self.tt().put(&key, false, depth, u8::MAX, deadline);
-                return Ok(false);
+            let found = self.win(child, x, depth - 1)?;
+            match (attacker, found) {
+                (true, Found::Won) | (false, Found::Failed | Found::Never) => {
+                    self.tt().put(&key, hash, found, depth, mv.hole(), deadline);
+                    return Ok(found);
+                }
+                (true, Found::Failed) => never = false,
+                (true, Found::Never) | (false, Found::Won) => {}
             }
         }
         // Every attacker's move failed, or every defender's move lost.
-        self.tt().put(&key, !attacker, depth, u8::MAX, deadline);
-        Ok(!attacker)
+        let found = match (attacker, never) {
+            (false, _) => Found::Won,
+            (true, true) => Found::Never,
+            (true, false) => Found::Failed,
+        };
+        self.tt().put(&key, hash, found, depth, u8::MAX, deadline);
+        Ok(found)
+    }
+}
+
+/// The least depth left at which a node first looks its children up
+/// ([`Solver::cutoff`]): on real 20-24-stone positions, from 3 proved as
+/// much as from 1 in 0.5 s with a quarter more nodes a second
+/// (docs/performance.md, "Exact failures and transposition cutoffs").
+const ETC_FROM: u32 = 3;
+
+impl Solver<'_> {
+    /// Settles a node from its children's entries alone, when one of them
+    /// already answers it (enhanced transposition cutoff): an attacker's
+    /// child won, or a defender's child failed at `depth` or can never be
+    /// won. With the move that shows it.
+    fn cutoff(
+        &self,
+        kids: &[(Move, Position)],
+        x: Side,
+        attacker: bool,
+        depth: u32,
+    ) -> Option<(Found, u8)> {
+        let tt = self.tt_ref();
+        let mut keys = [([0u8; 24], 0u64); 9];
+        for (i, (_, child)) in kids.iter().enumerate() {
+            let key = dfs_key(child, x);
+            let hash = key_hash(&key);
+            tt.buckets.prefetch(hash);
+            keys[i] = (key, hash);
+        }
+        let mut failed = None;
+        for (i, (mv, _)) in kids.iter().enumerate() {
+            let Some(e) = tt.get(&keys[i].0, keys[i].1) else {
+                continue;
+            };
+            if attacker {
+                if e.won {
+                    return Some((Found::Won, mv.hole()));
+                }
+            } else if e.failed == NEVER {
+                return Some((Found::Never, mv.hole()));
+            } else if !e.won && e.failed as u32 >= depth && failed.is_none() {
+                failed = Some((Found::Failed, mv.hole()));
+            }
+        }
+        failed
     }
 }
 
