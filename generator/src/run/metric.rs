@@ -8,13 +8,16 @@
 use crate::below::{DtcBelow, DtmBelow};
 use crate::files::decode::load_level;
 use crate::files::folder::work_dir;
+use crate::files::seeds::SeedFiles;
 use crate::files::splits::wdl_level;
 use crate::files::work::{LevelStream, PartSpool};
 use crate::files::write::{write_table_from, Dtc, Dtm, ValueStream, WriteError, WriteSummary};
 use crate::run::error::GenerateError;
+use crate::run::plan;
 use crate::solve::cells::{LevelBuilder, LevelValues, UnitValues};
 use crate::solve::dtc;
 use crate::solve::dtm;
+use crate::solve::error::SolveError;
 use crate::solve::score::WdlLevel;
 use crate::solve::unit::{KazanCut, UnitId};
 use std::path::Path;
@@ -90,8 +93,8 @@ impl UnitSolver for DtmBelow {
         dir: &Path,
         progress: &AtomicU64,
     ) -> Result<SolvedUnit, GenerateError> {
-        let exits = self.for_unit(n, u)?;
         if cut.is_whole(n) {
+            let exits = self.for_unit(n, u)?;
             return Ok(SolvedUnit::Values(dtm::solve_unit(
                 n,
                 &exits.exits(),
@@ -100,12 +103,22 @@ impl UnitSolver for DtmBelow {
                 progress,
             )?));
         }
+        // Every part seeded first, pass by pass over the levels below,
+        // each pass's exits freed before the next is decoded; the graph
+        // is built only once the last is freed (plan::unit_memory).
+        let mut seeds = SeedFiles::new(dir, u);
+        let groups = plan::seed_groups(n, u, self.limit(), cut);
+        let parts = cut.parts(n);
+        for (pass, &levels) in groups.iter().enumerate() {
+            let exits = self.for_unit_levels(n, u, levels)?;
+            let last = (pass + 1 == groups.len()).then_some(&parts[..]);
+            dtm::seed_pass(n, &exits.exits(), u, levels, pass as u32, last, &mut seeds)
+                .map_err(|e| failed(e, &mut seeds, None))?;
+        }
         let mut spool = PartSpool::new(dir, u);
-        match dtm::solve_unit_parts(n, &exits.exits(), u, cut, progress, &mut spool) {
+        match dtm::solve_seeded(n, u, cut, progress, &mut seeds, &mut spool) {
             Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
-            Err(e) => Err(spool
-                .failure()
-                .map_or_else(|| e.into(), GenerateError::from)),
+            Err(e) => Err(failed(e, &mut seeds, Some(&mut spool))),
         }
     }
     fn write_level(
@@ -133,6 +146,18 @@ impl UnitSolver for DtmBelow {
     }
     fn metric_flag(&self) -> &'static str {
         ""
+    }
+}
+
+/// The error of a unit cut into parts: what its seed files or part files
+/// could not do (they keep why), else the solver's.
+fn failed(e: SolveError, seeds: &mut SeedFiles, spool: Option<&mut PartSpool>) -> GenerateError {
+    match seeds
+        .failure()
+        .or_else(|| spool.and_then(PartSpool::failure))
+    {
+        Some(f) => f.into(),
+        None => e.into(),
     }
 }
 

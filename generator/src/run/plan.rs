@@ -26,8 +26,9 @@ pub use machine::{
     units_budget,
 };
 pub use model::{
-    level_memory, pick_cut, plan, table_bytes, unit_memory, verify_level_memory, verify_plan,
-    Fitted, Plan, UnitBudget, BASE_BYTES, UNIT_BYTES_PER_BOARD, UNIT_FILE_BYTES_PER_POSITION,
+    level_memory, pick_cut, plan, seed_groups, seeds_apart, table_bytes, unit_memory,
+    verify_level_memory, verify_plan, Fitted, Plan, UnitBudget, BASE_BYTES, UNIT_BYTES_PER_BOARD,
+    UNIT_FILE_BYTES_PER_POSITION,
 };
 pub use text::{disk_free_text, plan_lines, PlanError, PlanOptions};
 

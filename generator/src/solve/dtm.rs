@@ -16,16 +16,17 @@
 //! at the fixed point is a draw.
 
 use crate::solve::cells::{Cell, ConfigValues, LevelBuilder, LevelValues, UnitValues};
-use crate::solve::core::{Frontier, Policy, Unit};
+use crate::solve::core::{Frontier, Policy, Reseed, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
 use crate::solve::held::{DtmExits, DtmLevels};
 use crate::solve::moves::{split_moves, Exit};
-use crate::solve::parts::{put_side, PartSink};
+use crate::solve::parts::{put_side, PartSink, SeedKey, SeedStore};
 use crate::solve::unit::{
     bits, config_infos, exit_configs, max_solver_stones, solve_by_config, ConfigInfo, KazanCut,
     UnitId,
 };
 use std::sync::atomic::AtomicU64;
+use togyz_tb::raw::index::BoardWalker;
 use togyz_tb::raw::index::{rank_board, Layout};
 use togyz_tb::Value;
 use togyz_tb::{CYCLE, ROW};
@@ -182,6 +183,208 @@ fn solve_unit_into(
     let out = configs.into_iter().zip(values).collect();
     u.report_done();
     Ok((out, widest))
+}
+
+/// One pass of the seeding of unit `unit` of level `n` cut into kazan
+/// parts, apart from its solve ([`solve_seeded`]), so that the exits are
+/// never held beside the quiet-move graph: every board's exits into the
+/// levels of `levels` (a mask of stone counts, bit 0 the empty board) are
+/// scored for every kazan split, over the best exits that pass `pass - 1`
+/// kept in `store` ([`SeedKey::Carry`], from the second pass on). A pass
+/// with `parts` (the last) keeps the seeded states of each part
+/// ([`SeedKey::Part`]), the others their best exits for the next pass.
+/// The passes together must cover every level below `n`; `exits` must
+/// hold the configurations of [`exit_configs`]`(unit)` at each level of
+/// `levels` from 1 up. A best exit is the same whichever pass scores it
+/// (the best of a set), so the seeds are those of [`solve_unit`].
+///
+/// # Errors
+///
+/// [`SolveError::MissingExits`] when `exits` lacks a configuration the
+/// pass reads; what the store returns.
+pub fn seed_pass(
+    n: u32,
+    exits: &DtmExits<'_>,
+    unit: UnitId,
+    levels: u64,
+    pass: u32,
+    parts: Option<&[u64]>,
+    store: &mut dyn SeedStore,
+) -> Result<(), SolveError> {
+    if n == 0 || n > max_solver_stones() {
+        return Err(SolveError::TooManyStones(n));
+    }
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second));
+    }
+    for m in (1..n).filter(|&m| levels >> m & 1 == 1) {
+        for config in exit_configs(unit) {
+            if exits.get(m, config).is_none() {
+                return Err(SolveError::MissingExits { stones: m, config });
+            }
+        }
+    }
+    let infos = config_infos();
+    let mut policy = Dtm {
+        exits,
+        infos: &infos,
+        exit_best: Vec::new(),
+    };
+    let k = n as usize + 1;
+    let keys: Vec<SeedKey> = match parts {
+        Some(parts) => parts.iter().map(|&p| SeedKey::Part(p)).collect(),
+        None => vec![SeedKey::Carry(pass)],
+    };
+    for &key in &keys {
+        store.create(key)?;
+    }
+    let mut words = vec![0u32; k];
+    let mut part_words = Vec::with_capacity(k);
+    for config in unit.configs() {
+        let info = infos[config];
+        let mut walker = BoardWalker::new(n, info.config, 0, u64::MAX);
+        while let Some((_, board)) = walker.current() {
+            let board = *board;
+            walker.advance();
+            policy.exit_best.clear();
+            if pass > 0 {
+                store.read(SeedKey::Carry(pass - 1), &mut words, false)?;
+                policy.exit_best.extend(words.iter().map(|&w| carried(w)));
+            } else {
+                policy.exit_best.resize(k, Value::Loss(0));
+            }
+            let quiet = split_moves(&board, &info, |e| {
+                if levels >> (n - e.gain - e.lost) & 1 == 1 {
+                    policy.score_exit(n, e);
+                }
+            });
+            let Some(parts) = parts else {
+                for (w, &v) in words.iter_mut().zip(&policy.exit_best) {
+                    *w = carry(v);
+                }
+                store.write(SeedKey::Carry(pass), &words)?;
+                continue;
+            };
+            seed_words(&board, &policy.exit_best, quiet, &mut words);
+            for &part in parts {
+                part_words.clear();
+                part_words.extend(bits(part).map(|j| words[j]));
+                store.write(SeedKey::Part(part), &part_words)?;
+            }
+        }
+    }
+    if pass > 0 {
+        store.read(SeedKey::Carry(pass - 1), &mut [], true)?;
+    }
+    for &key in &keys {
+        store.finish(key)?;
+    }
+    Ok(())
+}
+
+/// Solves unit `unit` of level `n` in the kazan parts of `cut` from the
+/// seeds that [`seed_pass`] kept in `store`, handing each part's values
+/// to `sink` as [`solve_unit_parts`] does (the same values, the same
+/// widths returned); reads no exit.
+///
+/// # Errors
+///
+/// The solver's limits; what the store or the sink returns.
+pub fn solve_seeded(
+    n: u32,
+    unit: UnitId,
+    cut: KazanCut,
+    progress: &AtomicU64,
+    store: &mut dyn SeedStore,
+    sink: &mut dyn PartSink,
+) -> Result<Vec<(usize, u32)>, SolveError> {
+    if n == 0 || n > max_solver_stones() {
+        return Err(SolveError::TooManyStones(n));
+    }
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second));
+    }
+    let infos = config_infos();
+    let none = DtmExits::below(n);
+    let policy = Dtm {
+        exits: &none,
+        infos: &infos,
+        exit_best: Vec::new(),
+    };
+    let mut u = Unit::new(n, &infos, unit.first, unit.second, policy, progress);
+    let configs = unit.configs();
+    let mut widest = [0u16; 2];
+    u.solve_seeded(
+        &cut.parts(n),
+        |part, states| store.read(SeedKey::Part(part), states, true),
+        |u, part| {
+            for (side, max) in widest.iter_mut().enumerate().take(configs.len()) {
+                *max = (*max).max(put_side(sink, side, part, u.part_states(side), packed)?);
+            }
+            Ok::<_, SolveError>(())
+        },
+    )?;
+    u.report_done();
+    Ok(configs
+        .into_iter()
+        .zip(widest)
+        .map(|(id, max)| (id, if u8::from_packed(max).is_some() { 1 } else { 2 }))
+        .collect())
+}
+
+/// A best exit as a pass of [`seed_pass`] carries it to the next: a
+/// state word of its kind and distance.
+fn carry(v: Value) -> u32 {
+    match v {
+        Value::Win(d) => word(WIN_TENTATIVE, d),
+        Value::Draw => word(DRAW_FLOOR, 0),
+        Value::Loss(d) => word(PENDING, d),
+    }
+}
+
+/// The best exit that [`carry`] made `w`.
+fn carried(w: u32) -> Value {
+    match kind(w) {
+        WIN_TENTATIVE => Value::Win(w & DIST_MASK),
+        DRAW_FLOOR => Value::Draw,
+        _ => Value::Loss(w & DIST_MASK),
+    }
+}
+
+/// The seeded states of a board (`words[j]` for kazan offset `j`) from
+/// its best exit of every split and its quiet moves: what
+/// [`Dtm::seed`] makes of them.
+fn seed_words(board: &[u8; CYCLE], exit_best: &[Value], quiet: u8, words: &mut [u32]) {
+    let k = words.len();
+    if board[..ROW].iter().all(|&h| h == 0) {
+        for (j, s) in words.iter_mut().enumerate() {
+            *s = if j == k - 1 {
+                word(DRAW_FLOOR, 0)
+            } else {
+                word(LOSS, 0)
+            };
+        }
+        return;
+    }
+    for (s, &v) in words.iter_mut().zip(exit_best) {
+        *s = match v {
+            Value::Win(d) => word(WIN_TENTATIVE, d),
+            Value::Draw => word(DRAW_FLOOR, 0),
+            Value::Loss(d) if quiet == 0 => word(LOSS, d),
+            Value::Loss(d) => word(PENDING, d),
+        } | (quiet as u32) << CNT_SHIFT;
+    }
+}
+
+impl Reseed for Dtm<'_> {
+    #[inline]
+    fn seeded(s: u32) -> Option<(bool, u32)> {
+        match kind(s) {
+            WIN_TENTATIVE => Some((true, s & DIST_MASK)),
+            LOSS => Some((false, s & DIST_MASK)),
+            _ => None,
+        }
+    }
 }
 
 /// Solves level `n` whole in memory (all smaller levels must be in

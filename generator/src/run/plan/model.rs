@@ -148,8 +148,35 @@ pub struct Plan {
 /// whole for a whole unit; for a cut one, only the buffers that spool its
 /// parts to disk), its predecessor lists and frontier, and what its exits
 /// decode of the levels below not held whole (up to `hold_whole`:
-/// [`below::held_whole`]).
+/// [`below::held_whole`]). A DTM unit cut into parts holds its exits and
+/// its graph one after the other, never together ([`seed_groups`]): the
+/// larger of the two phases.
 pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> u64 {
+    let f = Fitted::of(metric);
+    // DTM holds levels whole up to `hold_whole`, DTC every level.
+    let exits = below::unit_exit_bytes(metric, n, u, f.solve_limit(hold_whole));
+    if seeds_apart(metric, n, cut) {
+        let groups = seed_groups(n, u, hold_whole, cut);
+        let seeding = groups
+            .iter()
+            .map(|&g| group_exit_bytes(n, u, hold_whole, g))
+            .max()
+            .unwrap_or(0);
+        return solving_memory(metric, n, u, cut).max(seeding + PART_SPOOL_BYTES as u64);
+    }
+    solving_memory(metric, n, u, cut) + exits
+}
+
+/// Whether a unit of level `n` of `metric` cut as `cut` is seeded apart
+/// from its solve: a DTM unit cut into kazan parts (DTC reads only the
+/// levels held whole).
+pub fn seeds_apart(metric: Metric, n: u32, cut: KazanCut) -> bool {
+    metric == Metric::Dtm && !cut.is_whole(n)
+}
+
+/// Memory of one unit in flight besides its exits: its largest part's
+/// state, its values or the buffers that spool them, its graph.
+fn solving_memory(metric: Metric, n: u32, u: UnitId, cut: KazanCut) -> u64 {
     let f = Fitted::of(metric);
     let boards = u.boards(n) as f64;
     let part = boards * cut.part_splits(n) as f64;
@@ -159,7 +186,45 @@ pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: Kaza
         PART_SPOOL_BYTES
     };
     (part * f.state_bytes_per_position + values + boards * f.unit_bytes_per_board) as u64
-        + below::unit_exit_bytes(metric, n, u, f.solve_limit(hold_whole))
+}
+
+/// Bytes that unit `u` of level `n` decodes for the exits into the
+/// levels of `levels` (a mask of stone counts) not held whole.
+fn group_exit_bytes(n: u32, u: UnitId, hold_whole: u64, levels: u64) -> u64 {
+    (1..n)
+        .filter(|&m| levels >> m & 1 == 1)
+        .map(|m| below::unit_level_bytes(Metric::Dtm, m, u, hold_whole))
+        .sum()
+}
+
+/// The passes over the levels below that seed DTM unit `u` of level `n`
+/// cut as `cut` (`crate::solve::dtm::seed_pass`), each a mask of stone
+/// counts (bit 0 the empty board): the levels in ascending order, as many
+/// a pass as keep its decoded exits within what the unit's solve takes
+/// after them (or within the largest level's share, when that is more),
+/// the levels held whole (up to `hold_whole`) and the empty board in the
+/// first. A unit's memory is then the larger of its solve's and its
+/// largest level's share, and its exits are decoded once.
+pub fn seed_groups(n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> Vec<u64> {
+    let one = |m: u32| group_exit_bytes(n, u, hold_whole, 1 << m);
+    let biggest = (1..n).map(one).max().unwrap_or(0);
+    let cap = solving_memory(Metric::Dtm, n, u, cut)
+        .saturating_sub(PART_SPOOL_BYTES as u64)
+        .max(biggest);
+    let mut groups = vec![1u64];
+    let mut held = 0;
+    for m in 1..n {
+        let bytes = one(m);
+        let last = groups.len() - 1;
+        if held + bytes > cap && held > 0 {
+            groups.push(1 << m);
+            held = bytes;
+        } else {
+            groups[last] |= 1 << m;
+            held += bytes;
+        }
+    }
+    groups
 }
 
 /// The cut of unit `u` of level `n` when its units may take `budget`
