@@ -103,24 +103,10 @@ impl UnitSolver for DtmBelow {
                 progress,
             )?));
         }
-        // Every part seeded first, pass by pass over the levels below,
-        // each pass's exits freed before the next is decoded; the graph
-        // is built only once the last is freed (plan::unit_memory).
-        let mut seeds = SeedFiles::new(dir, u);
         let groups = plan::seed_groups(n, u, self.limit(), cut);
-        let parts = cut.parts(n);
-        for (pass, &levels) in groups.iter().enumerate() {
-            let exits = self.for_unit_levels(n, u, levels)?;
-            let last = (pass + 1 == groups.len()).then_some(&parts[..]);
-            dtm::seed_pass(n, &exits.exits(), u, levels, pass as u32, last, &mut seeds)
-                .map_err(|e| failed(e, &mut seeds, None))?;
-        }
-        let mut spool = PartSpool::new(dir, u);
-        match dtm::solve_seeded(n, u, cut, progress, &mut seeds, &mut spool) {
-            Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
-            Err(e) => Err(failed(e, &mut seeds, Some(&mut spool))),
-        }
+        solve_seeded_unit(self, n, u, cut, dir, progress, &groups)
     }
+
     fn write_level(
         &self,
         out: &Path,
@@ -146,6 +132,36 @@ impl UnitSolver for DtmBelow {
     }
     fn metric_flag(&self) -> &'static str {
         ""
+    }
+}
+
+/// Solves DTM unit `u` of level `n` cut as `cut` (not whole) seeded
+/// apart: every part seeded first into seed files in work folder `dir`,
+/// pass by pass over the levels below (`groups`, as
+/// [`plan::seed_groups`] makes them), each pass's exits freed before the
+/// next is decoded; the graph is built only once the last is freed
+/// ([`plan::unit_memory`]).
+fn solve_seeded_unit(
+    below: &DtmBelow,
+    n: u32,
+    u: UnitId,
+    cut: KazanCut,
+    dir: &Path,
+    progress: &AtomicU64,
+    groups: &[u64],
+) -> Result<SolvedUnit, GenerateError> {
+    let mut seeds = SeedFiles::new(dir, u);
+    let parts = cut.parts(n);
+    for (pass, &levels) in groups.iter().enumerate() {
+        let exits = below.for_unit_levels(n, u, levels)?;
+        let last = (pass + 1 == groups.len()).then_some(&parts[..]);
+        dtm::seed_pass(n, &exits.exits(), u, levels, pass as u32, last, &mut seeds)
+            .map_err(|e| failed(e, &mut seeds, None))?;
+    }
+    let mut spool = PartSpool::new(dir, u);
+    match dtm::solve_seeded(n, u, cut, progress, &mut seeds, &mut spool) {
+        Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
+        Err(e) => Err(failed(e, &mut seeds, Some(&mut spool))),
     }
 }
 
@@ -259,5 +275,61 @@ impl UnitSolver for DtcBelow {
     }
     fn metric_flag(&self) -> &'static str {
         " --metric dtc"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::files::work;
+    use crate::solve::unit::level_units;
+    use togyz_tb::raw::format::file_name;
+
+    /// A DTM unit cut into kazan parts and seeded apart from table files
+    /// none of which is held whole, in one pass a level below, writes the
+    /// bytes of the whole unit's file, and leaves no seed or part file.
+    #[test]
+    fn units_seeded_a_level_a_pass_from_files_write_the_whole_units_bytes() {
+        let n = 6;
+        let tables = tempfile::tempdir().unwrap();
+        let levels = dtm::solve_all(n - 1).unwrap();
+        crate::files::write::write_levels(tables.path(), &levels).unwrap();
+        let mut below = DtmBelow::new(0);
+        for m in 1..n {
+            UnitSolver::push(&mut below, &tables.path().join(file_name(m)), None).unwrap();
+        }
+        let progress = AtomicU64::new(0);
+        let one_a_level: Vec<u64> = (0..n).map(|m| 1 << m).collect();
+        for u in level_units(n).into_iter().filter(|u| u.first % 4 == 0) {
+            let (whole_dir, cut_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+            let SolvedUnit::Values(values) = below
+                .solve_unit(n, u, KazanCut::WHOLE, whole_dir.path(), &progress)
+                .unwrap()
+            else {
+                panic!("a whole unit is solved in memory");
+            };
+            let (whole, _) = work::write_unit(whole_dir.path(), n, u, &values).unwrap();
+            let cut = KazanCut::pairs(1).unwrap();
+            let solved =
+                solve_seeded_unit(&below, n, u, cut, cut_dir.path(), &progress, &one_a_level)
+                    .unwrap();
+            let SolvedUnit::Parts(spool, widths) = solved else {
+                panic!("a cut unit is spooled");
+            };
+            let (parts, _) =
+                work::write_unit_parts(cut_dir.path(), n, u, spool, &widths, false).unwrap();
+            assert_eq!(
+                std::fs::read(&parts).unwrap(),
+                std::fs::read(&whole).unwrap(),
+                "{u:?}"
+            );
+            let left: Vec<_> = std::fs::read_dir(cut_dir.path())
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name())
+                .filter(|name| name.to_string_lossy().contains(".part-"))
+                .collect();
+            assert!(left.is_empty(), "{u:?}: {left:?}");
+        }
     }
 }

@@ -750,6 +750,112 @@ mod tests {
         assert_eq!(v, LevelValues::Wide(vec![300, 2]));
     }
 
+    /// Seeds and part values held in memory, for the seeding apart.
+    #[derive(Default)]
+    struct Held {
+        seeds: std::collections::HashMap<SeedKey, (Vec<u32>, usize)>,
+        values: std::collections::HashMap<(usize, u64), Vec<u16>>,
+    }
+
+    impl SeedStore for Held {
+        fn create(&mut self, key: SeedKey) -> Result<(), SolveError> {
+            self.seeds.insert(key, (Vec::new(), 0));
+            Ok(())
+        }
+        fn write(&mut self, key: SeedKey, words: &[u32]) -> Result<(), SolveError> {
+            self.seeds.get_mut(&key).unwrap().0.extend_from_slice(words);
+            Ok(())
+        }
+        fn finish(&mut self, _key: SeedKey) -> Result<(), SolveError> {
+            Ok(())
+        }
+        fn read(&mut self, key: SeedKey, words: &mut [u32], last: bool) -> Result<(), SolveError> {
+            let (kept, at) = self.seeds.get_mut(&key).ok_or(SolveError::Part)?;
+            words.copy_from_slice(kept.get(*at..*at + words.len()).ok_or(SolveError::Part)?);
+            *at += words.len();
+            if last {
+                assert_eq!(*at, kept.len(), "every seed read");
+                self.seeds.remove(&key);
+            }
+            Ok(())
+        }
+    }
+
+    impl PartSink for Held {
+        fn put(
+            &mut self,
+            side: usize,
+            part: u64,
+            fill: &mut dyn FnMut(&mut Vec<u16>) -> Result<bool, SolveError>,
+        ) -> Result<(), SolveError> {
+            let mut all = Vec::new();
+            let mut buf = Vec::new();
+            while fill(&mut buf)? {
+                all.extend_from_slice(&buf);
+            }
+            self.values.insert((side, part), all);
+            Ok(())
+        }
+    }
+
+    /// A unit cut into kazan parts and seeded apart, in one pass over the
+    /// levels below or one a level (in any order), gives the values of
+    /// the whole unit, in the same cell widths, and reads every seed it
+    /// kept.
+    #[test]
+    fn units_seeded_apart_in_passes_give_the_whole_units_values() {
+        let progress = AtomicU64::new(0);
+        let levels = solve_all(5).unwrap();
+        let exits = DtmExits::whole(&levels);
+        let n = 6;
+        let k = n as usize + 1;
+        let one_a_level: Vec<u64> = (0..n).rev().map(|m| 1 << m).collect();
+        for u in level_units(n) {
+            let whole = solve_unit(n, &exits, u, KazanCut::WHOLE, &progress).unwrap();
+            for pairs in [1, 2] {
+                let cut = KazanCut::pairs(pairs).unwrap();
+                for groups in [vec![u64::MAX], one_a_level.clone()] {
+                    let mut held = Held::default();
+                    let parts = cut.parts(n);
+                    for (pass, &levels) in groups.iter().enumerate() {
+                        let last = (pass + 1 == groups.len()).then_some(&parts[..]);
+                        seed_pass(n, &exits, u, levels, pass as u32, last, &mut held).unwrap();
+                    }
+                    let mut values = Held::default();
+                    let widths =
+                        solve_seeded(n, u, cut, &progress, &mut held, &mut values).unwrap();
+                    assert!(held.seeds.is_empty(), "{u:?}: every seed read");
+                    for (side, (id, cells)) in whole.iter().enumerate() {
+                        let want = cells.widened();
+                        let mut got = vec![u16::MAX; want.len()];
+                        for &part in &parts {
+                            let kp = part.count_ones() as usize;
+                            let vals = &values.values[&(side, part)];
+                            for (b, board) in vals.chunks(kp).enumerate() {
+                                for (j, &v) in bits(part).zip(board) {
+                                    got[b * k + j] = v;
+                                }
+                            }
+                        }
+                        assert_eq!(got, &want[..], "{u:?} pairs={pairs} {groups:x?}");
+                        let width = match cells {
+                            LevelValues::Narrow(_) => 1,
+                            LevelValues::Wide(_) => 2,
+                        };
+                        assert_eq!(widths[side], (*id, width), "{u:?}");
+                    }
+                }
+            }
+        }
+        // A pass that reads a level whose exits are missing says which.
+        let none = DtmExits::below(n);
+        let mut held = Held::default();
+        assert!(matches!(
+            seed_pass(n, &none, UnitId::of(0), 1 << 3, 0, None, &mut held),
+            Err(SolveError::MissingExits { stones: 3, .. })
+        ));
+    }
+
     /// docs/rules.md example 3: the side to move loses in 4 plies.
     #[test]
     fn one_extra_move_is_lost_in_four() {
