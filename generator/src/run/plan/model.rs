@@ -188,29 +188,27 @@ fn solving_memory(metric: Metric, n: u32, u: UnitId, cut: KazanCut) -> u64 {
     (part * f.state_bytes_per_position + values + boards * f.unit_bytes_per_board) as u64
 }
 
-/// Bytes that unit `u` of level `n` decodes for the exits into the
-/// levels of `levels` (a mask of stone counts) not held whole.
+/// Bytes that unit `u` of level `n` of DTM decodes for the exits into
+/// the levels of `levels` (a mask of stone counts) not held whole.
 fn group_exit_bytes(n: u32, u: UnitId, hold_whole: u64, levels: u64) -> u64 {
+    group_bytes(Metric::Dtm, n, u, hold_whole, levels)
+}
+
+/// Bytes that unit `u` of level `n` of `metric` decodes for the exits
+/// into the levels of `levels` (a mask of stone counts) not held whole.
+fn group_bytes(metric: Metric, n: u32, u: UnitId, hold_whole: u64, levels: u64) -> u64 {
     (1..n)
         .filter(|&m| levels >> m & 1 == 1)
-        .map(|m| below::unit_level_bytes(Metric::Dtm, m, u, hold_whole))
+        .map(|m| below::unit_level_bytes(metric, m, u, hold_whole))
         .sum()
 }
 
-/// The passes over the levels below that seed DTM unit `u` of level `n`
-/// cut as `cut` (`crate::solve::dtm::seed_pass`), each a mask of stone
-/// counts (bit 0 the empty board): the levels in ascending order, as many
-/// a pass as keep its decoded exits within what the unit's solve takes
-/// after them (or within the largest level's share, when that is more),
-/// the levels held whole (up to `hold_whole`) and the empty board in the
-/// first. A unit's memory is then the larger of its solve's and its
-/// largest level's share, and its exits are decoded once.
-pub fn seed_groups(n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> Vec<u64> {
-    let one = |m: u32| group_exit_bytes(n, u, hold_whole, 1 << m);
-    let biggest = (1..n).map(one).max().unwrap_or(0);
-    let cap = solving_memory(Metric::Dtm, n, u, cut)
-        .saturating_sub(PART_SPOOL_BYTES as u64)
-        .max(biggest);
+/// The levels below `n` in ascending order, in groups (masks of stone
+/// counts, bit 0 the empty board, in the first with the levels held
+/// whole) whose exits for unit `u` take at most `cap` bytes each, or one
+/// level's when that is more.
+fn level_groups(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cap: u64) -> Vec<u64> {
+    let one = |m: u32| below::unit_level_bytes(metric, m, u, hold_whole);
     let mut groups = vec![1u64];
     let mut held = 0;
     for m in 1..n {
@@ -225,6 +223,82 @@ pub fn seed_groups(n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> Vec<u64
         }
     }
     groups
+}
+
+/// The largest share of one level below `n` that unit `u` decodes.
+fn biggest_level(metric: Metric, n: u32, u: UnitId, hold_whole: u64) -> u64 {
+    (1..n)
+        .map(|m| below::unit_level_bytes(metric, m, u, hold_whole))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The passes over the levels below that seed DTM unit `u` of level `n`
+/// cut as `cut` (`crate::solve::dtm::seed_pass`), each a mask of stone
+/// counts (bit 0 the empty board): the levels in ascending order, as many
+/// a pass as keep its decoded exits within what the unit's solve takes
+/// after them (or within the largest level's share, when that is more),
+/// the levels held whole (up to `hold_whole`) and the empty board in the
+/// first. A unit's memory is then the larger of its solve's and its
+/// largest level's share, and its exits are decoded once.
+pub fn seed_groups(n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> Vec<u64> {
+    let cap = solving_memory(Metric::Dtm, n, u, cut)
+        .saturating_sub(PART_SPOOL_BYTES as u64)
+        .max(biggest_level(Metric::Dtm, n, u, hold_whole));
+    level_groups(Metric::Dtm, n, u, hold_whole, cap)
+}
+
+/// The passes over the levels below in which `verify` checks unit `u` of
+/// level `n` of a `metric` table (decoded in `cell` bytes a position),
+/// each a mask of stone counts as [`seed_groups`] makes them: one, with
+/// every exit decoded at once, when that fits `budget` bytes (or no
+/// budget is given); else as few as keep the unit, a bit a position and
+/// each pass's exits within it (or one level a pass, when even that does
+/// not fit). Each pass checks the moves into its levels; the last, the
+/// others.
+pub fn verify_groups(
+    metric: Metric,
+    n: u32,
+    u: UnitId,
+    hold_whole: u64,
+    cell: u64,
+    budget: Option<u64>,
+) -> Vec<u64> {
+    let values = u.positions(n) * cell;
+    let exits = below::unit_exit_bytes(metric, n, u, hold_whole);
+    match budget {
+        Some(b) if values + exits > b => {
+            let cap = b
+                .saturating_sub(values + u.positions(n) / 8)
+                .max(biggest_level(metric, n, u, hold_whole));
+            level_groups(metric, n, u, hold_whole, cap)
+        }
+        _ => vec![u64::MAX],
+    }
+}
+
+/// Memory of checking unit `u` of level `n` in the passes of
+/// [`verify_groups`]: its values, and its exits at once, or a bit a
+/// position and the largest pass's exits.
+pub fn verify_unit_memory(
+    metric: Metric,
+    n: u32,
+    u: UnitId,
+    hold_whole: u64,
+    cell: u64,
+    budget: Option<u64>,
+) -> u64 {
+    let values = u.positions(n) * cell;
+    let groups = verify_groups(metric, n, u, hold_whole, cell, budget);
+    if groups.len() == 1 {
+        return values + below::unit_exit_bytes(metric, n, u, hold_whole);
+    }
+    let exits = groups
+        .iter()
+        .map(|&g| group_bytes(metric, n, u, hold_whole, g))
+        .max()
+        .unwrap_or(0);
+    values + u.positions(n) / 8 + exits
 }
 
 /// The cut of unit `u` of level `n` when its units may take `budget`
@@ -327,13 +401,22 @@ pub fn table_bytes(metric: Metric, n: u32) -> u64 {
 /// (one byte a position for DTM, a board for DTC), and the largest of the
 /// unit being checked (decoded in `cell` bytes a position: 1, or 2 if its
 /// longest distance passes 126 plies) with what its exits decode of the
-/// larger levels below, and of the level's own draw splits or values when
+/// larger levels below, in passes over them to fit `bound`
+/// ([`verify_groups`]), and of the level's own draw splits or values when
 /// they are added to the levels held whole for the next level (`keep`).
-pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_whole: u64) -> u64 {
-    let whole = below::whole_bytes(metric, n, hold_whole);
+pub fn verify_level_memory(
+    metric: Metric,
+    n: u32,
+    cell: u64,
+    keep: bool,
+    hold_whole: u64,
+    bound: Option<u64>,
+) -> u64 {
+    let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
+    let budget = bound.map(|b| b.saturating_sub(whole));
     let unit = level_units(n)
         .into_iter()
-        .map(|u| u.positions(n) * cell + below::unit_exit_bytes(metric, n, u, hold_whole))
+        .map(|u| verify_unit_memory(metric, n, u, hold_whole, cell, budget))
         .max()
         .unwrap_or(0);
     let added = if keep && below::held_whole(metric, n, hold_whole) {
@@ -341,28 +424,29 @@ pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_w
     } else {
         0
     };
-    whole + unit.max(added) + BASE_BYTES as u64
+    whole + unit.max(added)
 }
 
 /// The plan of `togyz-gen verify` over levels `1..=max` of `metric`
-/// tables with `threads` workers: the peak memory (at one-byte cells if
-/// `narrow`, else two) and the time. Its disk is zero. The memory counts
-/// the table files too: `verify` checks every checksum first through the
-/// files' memory maps, and the pages read stay in its resident set (the
-/// kernel may drop them when memory runs short: they are the files').
+/// tables with `threads` workers, within `bound` bytes when given
+/// ([`verify_level_memory`]): the peak memory (at one-byte cells if
+/// `narrow`, else two) and the time. Its disk is zero. The table files
+/// are not in the memory: `verify` reads them by positioned reads, a
+/// block at a time, never through a memory map (whose pages, once read,
+/// would stay in its resident set).
 pub fn verify_plan(
     metric: Metric,
     max: u32,
     threads: usize,
     narrow: bool,
     hold_whole: u64,
+    bound: Option<u64>,
 ) -> Plan {
     let cell = if narrow { 1 } else { 2 };
     let mut p = Plan::default();
     for n in 1..=max {
         p.positions += Layout::new(n).positions();
-        let m = verify_level_memory(metric, n, cell, n < max, hold_whole)
-            + (1..=max).map(|m| table_bytes(metric, m)).sum::<u64>();
+        let m = verify_level_memory(metric, n, cell, n < max, hold_whole, bound);
         if m > p.memory {
             p.memory = m;
             p.memory_at = n;

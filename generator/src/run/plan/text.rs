@@ -73,8 +73,8 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
     // --max-memory may be more than this machine has: a plan for another.
     let bound = args.max_memory.or_else(memory_available);
     let g = plan(args.metric, &todo, max, threads, 1, hold, bound, |_| 0);
-    let v = verify_plan(args.metric, max, threads, true, hold);
-    let wide = verify_plan(args.metric, max, threads, false, hold);
+    let v = verify_plan(args.metric, max, threads, true, hold, bound);
+    let wide = verify_plan(args.metric, max, threads, false, hold, bound);
     let s = if threads == 1 { "" } else { "s" };
     let mut lines = Vec::new();
     let solver_max = max_solver_stones();
