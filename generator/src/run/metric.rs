@@ -125,7 +125,7 @@ impl UnitSolver for DtmBelow {
         self.holds_whole(n)
     }
     fn push(&mut self, path: &Path, kept: Option<LevelValues>) -> Result<(), GenerateError> {
-        Ok(DtmBelow::push(self, TableFile::open(path)?, kept)?)
+        Ok(DtmBelow::push(self, open_below(path)?, kept)?)
     }
     fn kept_table(&self, _table: &TableFile) -> String {
         "complete table".into()
@@ -163,6 +163,14 @@ fn solve_seeded_unit(
         Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
         Err(e) => Err(failed(e, &mut seeds, Some(&mut spool))),
     }
+}
+
+/// A level below, as the levels above read it for the rest of the run:
+/// by positioned reads, not a map, whose pages, once read, would stay in
+/// the resident set (every level's read, over the run: memory the plan
+/// does not count, and `--max-memory` does not allow).
+fn open_below(path: &Path) -> Result<TableFile, togyz_tb::TableError> {
+    TableFile::open_with(path, togyz_tb::Backend::Pread)
 }
 
 /// The error of a unit cut into parts: what its seed files or part files
@@ -267,7 +275,7 @@ impl UnitSolver for DtcBelow {
         self.holds_whole(n)
     }
     fn push(&mut self, path: &Path, kept: Option<WdlLevel>) -> Result<(), GenerateError> {
-        Ok(DtcBelow::push(self, TableFile::open(path)?, kept)?)
+        Ok(DtcBelow::push(self, open_below(path)?, kept)?)
     }
     fn kept_table(&self, table: &TableFile) -> String {
         // A folder may hold DTM tables below DTC ones: say which is kept.
