@@ -22,7 +22,7 @@ type Writer = zstd::stream::write::Encoder<'static, BufWriter<File>>;
 type Reader = zstd::stream::read::Decoder<'static, BufReader<File>>;
 
 /// The seeds of one unit, each key in its own file in the work folder
-/// (named by [`seed_file_path`], a temporary's name: a killed run's are
+/// (`.unit-AA-BB.tkv.part-NAME.HOST.PID.tmp`, a temporary's name: a killed run's are
 /// removed as stale when the level is next taken up), as little-endian
 /// 32-bit words in one zstd frame with its checksum. A file goes once it
 /// is read to its end, and every file when the store goes.

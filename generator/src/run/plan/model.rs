@@ -139,7 +139,9 @@ pub struct Plan {
     /// Seconds, estimated.
     pub seconds: f64,
     /// The most kazan parts a unit is cut into, and the first level
-    /// where a unit is cut (1 and 0 when none is).
+    /// where a unit is cut (1 and 0 when none is); for `verify`, the most
+    /// passes over the levels below a unit is checked in, and the first
+    /// level where there are more than one.
     pub parts: (usize, u32),
 }
 
@@ -451,6 +453,18 @@ pub fn verify_plan(
             p.memory = m;
             p.memory_at = n;
         }
+        // The most passes a unit is checked in, and from which level.
+        let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
+        let budget = bound.map(|b| b.saturating_sub(whole));
+        let passes = level_units(n)
+            .into_iter()
+            .map(|u| verify_groups(metric, n, u, hold_whole, cell, budget).len())
+            .max()
+            .unwrap_or(1);
+        if passes > 1 && p.parts.1 == 0 {
+            p.parts.1 = n;
+        }
+        p.parts.0 = p.parts.0.max(passes);
     }
     p.seconds = p.positions as f64 / (Fitted::of(metric).verify_rate * threads.max(1) as f64);
     p

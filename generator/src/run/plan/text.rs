@@ -103,11 +103,18 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
             ),
         },
         format!(
-            "verify: a peak of about {} of memory (at {} stones; {} if a level's longest distance passes 126 plies), about {} with {threads} thread{s}",
+            "verify: a peak of about {} of memory (at {} stones; {} if a level's longest distance passes 126 plies), about {} with {threads} thread{s}{}",
             human_bytes(v.memory),
             v.memory_at,
             human_bytes(wide.memory),
             human_seconds(v.seconds),
+            match v.parts {
+                (1, _) => String::new(),
+                (passes, from) => format!(
+                    "; from {} on, units checked in up to {passes} passes over the levels below",
+                    stones(from)
+                ),
+            },
         ),
     ]);
     if let Some(out) = &args.out {
