@@ -28,7 +28,7 @@ pub use machine::{
 pub use model::{
     level_memory, pick_cut, plan, seed_groups, seeds_apart, table_bytes, unit_memory,
     verify_groups, verify_level_memory, verify_plan, verify_unit_memory, Fitted, Plan, UnitBudget,
-    BASE_BYTES, UNIT_BYTES_PER_BOARD, UNIT_FILE_BYTES_PER_POSITION,
+    BASE_BYTES, SEED_FILE_BYTES_PER_POSITION, UNIT_BYTES_PER_BOARD, UNIT_FILE_BYTES_PER_POSITION,
 };
 pub use text::{disk_free_text, plan_lines, PlanError, PlanOptions};
 

@@ -26,7 +26,7 @@ use crate::solve::unit::{
     UnitId,
 };
 use std::sync::atomic::AtomicU64;
-use togyz_tb::raw::index::BoardWalker;
+use togyz_tb::raw::index::{board_count, BoardWalker};
 use togyz_tb::raw::index::{rank_board, Layout};
 use togyz_tb::Value;
 use togyz_tb::{CYCLE, ROW};
@@ -238,8 +238,17 @@ pub fn seed_pass(
     for &key in &keys {
         store.create(key)?;
     }
+    // Words go to the store, and come from it, a batch at a time: a
+    // board's few words a call cost more in the calls than in the work.
+    let mut out: Vec<Vec<u32>> = vec![Vec::with_capacity(SEED_BATCH + k); keys.len()];
+    let mut carried_in: Vec<u32> = Vec::new();
+    let mut at = 0;
+    let mut left: u64 = unit
+        .configs()
+        .iter()
+        .map(|&c| board_count(n, infos[c].m) * k as u64)
+        .sum();
     let mut words = vec![0u32; k];
-    let mut part_words = Vec::with_capacity(k);
     for config in unit.configs() {
         let info = infos[config];
         let mut walker = BoardWalker::new(n, info.config, 0, u64::MAX);
@@ -248,8 +257,16 @@ pub fn seed_pass(
             walker.advance();
             policy.exit_best.clear();
             if pass > 0 {
-                store.read(SeedKey::Carry(pass - 1), &mut words, false)?;
-                policy.exit_best.extend(words.iter().map(|&w| carried(w)));
+                if at == carried_in.len() {
+                    let batch = left.min((SEED_BATCH / k * k) as u64) as usize;
+                    carried_in.resize(batch, 0);
+                    store.read(SeedKey::Carry(pass - 1), &mut carried_in, false)?;
+                    left -= batch as u64;
+                    at = 0;
+                }
+                let from = carried_in.get(at..at + k).ok_or(SolveError::Part)?;
+                policy.exit_best.extend(from.iter().map(|&w| carried(w)));
+                at += k;
             } else {
                 policy.exit_best.resize(k, Value::Loss(0));
             }
@@ -258,29 +275,35 @@ pub fn seed_pass(
                     policy.score_exit(n, e);
                 }
             });
-            let Some(parts) = parts else {
-                for (w, &v) in words.iter_mut().zip(&policy.exit_best) {
-                    *w = carry(v);
+            match parts {
+                None => out[0].extend(policy.exit_best.iter().map(|&v| carry(v))),
+                Some(parts) => {
+                    seed_words(&board, &policy.exit_best, quiet, &mut words);
+                    for (buf, &part) in out.iter_mut().zip(parts) {
+                        buf.extend(bits(part).map(|j| words[j]));
+                    }
                 }
-                store.write(SeedKey::Carry(pass), &words)?;
-                continue;
-            };
-            seed_words(&board, &policy.exit_best, quiet, &mut words);
-            for &part in parts {
-                part_words.clear();
-                part_words.extend(bits(part).map(|j| words[j]));
-                store.write(SeedKey::Part(part), &part_words)?;
+            }
+            for (buf, &key) in out.iter_mut().zip(&keys) {
+                if buf.len() >= SEED_BATCH {
+                    store.write(key, buf)?;
+                    buf.clear();
+                }
             }
         }
     }
     if pass > 0 {
         store.read(SeedKey::Carry(pass - 1), &mut [], true)?;
     }
-    for &key in &keys {
+    for (buf, &key) in out.iter().zip(&keys) {
+        store.write(key, buf)?;
         store.finish(key)?;
     }
     Ok(())
 }
+
+/// Words [`seed_pass`] hands to its store, or takes from it, a call.
+const SEED_BATCH: usize = 1 << 16;
 
 /// Solves unit `unit` of level `n` in the kazan parts of `cut` from the
 /// seeds that [`seed_pass`] kept in `store`, handing each part's values

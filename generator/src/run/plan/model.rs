@@ -26,6 +26,12 @@ pub const PART_SPOOL_BYTES: f64 = 64e6;
 /// bound: the biggest 10-stone DTC unit (117 M positions, parts of one
 /// pair) took 19.8 MB, 0.17.
 pub const PART_FILE_BYTES_PER_POSITION: f64 = 0.25;
+/// Bytes on disk per position of a DTM unit seeded apart
+/// ([`seed_groups`]), for its seeds (zstd level 1 of 4-byte state words)
+/// and again for the best exits carried between passes, an upper bound:
+/// the biggest 8-stone unit's seeds (13.2 M positions, parts of one pair,
+/// no level held whole) peaked at 2.09 MB, 0.16.
+pub const SEED_FILE_BYTES_PER_POSITION: f64 = 0.5;
 /// Unit-file bytes per position on disk (zstd level 1 of one-byte cells,
 /// the same for both metrics), an upper bound: the 10-stone level's units
 /// took 0.07.
@@ -533,12 +539,19 @@ pub fn plan(
         p.positions += left / shards as u64;
         disk_tables += table_bytes(metric, n);
         let (m, parts) = level_memory(metric, n, threads, n < max, hold_whole, bound);
-        // The parts' files of the units in flight, when units are cut.
+        // The parts' files of the units in flight, when units are cut,
+        // and a DTM unit's seeds and carried exits while it is seeded
+        // apart.
         let spooled = if parts > 1 {
             let mut units: Vec<u64> = level_units(n).iter().map(|u| u.positions(n)).collect();
             units.sort_unstable_by(|a, b| b.cmp(a));
             let biggest: u64 = units.iter().take(threads.max(1)).sum();
-            biggest as f64 * PART_FILE_BYTES_PER_POSITION
+            let seeds = if metric == Metric::Dtm {
+                2.0 * SEED_FILE_BYTES_PER_POSITION
+            } else {
+                0.0
+            };
+            biggest as f64 * (PART_FILE_BYTES_PER_POSITION + seeds)
         } else {
             0.0
         };
