@@ -83,15 +83,20 @@ pub fn whole_bytes(metric: Metric, n: u32, limit: u64) -> u64 {
 /// Bytes one unit of level `n` decodes for its exits from the levels not
 /// held whole: the configurations it reaches ([`exit_configs`]).
 pub fn unit_exit_bytes(metric: Metric, n: u32, unit: UnitId, limit: u64) -> u64 {
-    let configs = exit_configs(unit);
     (1..n)
-        .filter(|&m| !held_whole(metric, m, limit))
-        .map(|m| {
-            let layout = Layout::new(m);
-            configs
-                .iter()
-                .map(|&c| layout.config_boards(c) * per_board(metric, &layout))
-                .sum::<u64>()
-        })
+        .map(|m| unit_level_bytes(metric, m, unit, limit))
+        .sum()
+}
+
+/// Bytes a unit decodes for its exits of level `m` (none if the level
+/// is held whole): the configurations it reaches ([`exit_configs`]).
+pub fn unit_level_bytes(metric: Metric, m: u32, unit: UnitId, limit: u64) -> u64 {
+    if held_whole(metric, m, limit) {
+        return 0;
+    }
+    let layout = Layout::new(m);
+    exit_configs(unit)
+        .iter()
+        .map(|&c| layout.config_boards(c) * per_board(metric, &layout))
         .sum()
 }

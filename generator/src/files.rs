@@ -8,6 +8,7 @@
 pub mod decode;
 pub mod folder;
 pub mod recover;
+pub mod seeds;
 pub mod splits;
 pub mod work;
 pub mod write;

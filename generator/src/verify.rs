@@ -44,6 +44,7 @@ use crate::files::decode::DecodeAll;
 use crate::files::folder::{table_levels, FolderError};
 use crate::files::write::Census;
 use crate::pool::with_threads;
+use crate::run::plan;
 use crate::solve::cells::{ConfigValues, LevelValues};
 use crate::solve::moves::{play_each, quiet_slot};
 use crate::solve::unit::UnitId;
@@ -55,6 +56,7 @@ use togyz_tb::raw::format::{self, TableFile};
 use togyz_tb::raw::index::Slot;
 use togyz_tb::raw::index::{BoardWalker, Layout, TuzdykConfig};
 use togyz_tb::terminal_value;
+use togyz_tb::Backend;
 use togyz_tb::TableError;
 use togyz_tb::{Metric, Value, Wdl};
 use togyz_tb::{Move, Position, HALF};
@@ -71,6 +73,10 @@ pub struct VerifyOptions {
     /// up to and including the level, total at most this; the larger ones
     /// are read a unit's share at a time (as `generate`'s `hold_whole`).
     pub hold_whole: u64,
+    /// At most this much memory (`None`: what the system has available):
+    /// a unit whose exits do not fit beside it is checked in passes over
+    /// the levels below ([`crate::run::plan::verify_groups`]).
+    pub max_memory: Option<u64>,
 }
 
 impl VerifyOptions {
@@ -81,6 +87,7 @@ impl VerifyOptions {
             tables: tables.into(),
             threads: None,
             hold_whole: below::WHOLE_POSITIONS,
+            max_memory: None,
         }
     }
 }
@@ -164,7 +171,12 @@ pub struct LevelReport {
 pub fn verify(options: &VerifyOptions, report: Report<'_>) -> Result<Verified, VerifyError> {
     let (levels, threads) = with_threads(options.threads, || {
         (
-            verify_dir_holding(&options.tables, options.hold_whole, report),
+            verify_dir_within(
+                &options.tables,
+                options.hold_whole,
+                options.max_memory,
+                report,
+            ),
             rayon::current_num_threads(),
         )
     })
@@ -199,11 +211,31 @@ pub fn verify_dir_holding(
     hold_whole: u64,
     report: Report<'_>,
 ) -> Result<Vec<LevelReport>, VerifyError> {
+    verify_dir_within(dir, hold_whole, None, report)
+}
+
+/// [`verify_dir_holding`] within `max_memory` bytes (`None`: what the
+/// system has available): a unit whose exits do not fit beside it is
+/// checked in passes over the levels below
+/// ([`crate::run::plan::verify_groups`]).
+///
+/// # Errors
+///
+/// The first problem found ([`VerifyError`]).
+pub fn verify_dir_within(
+    dir: &Path,
+    hold_whole: u64,
+    max_memory: Option<u64>,
+    report: Report<'_>,
+) -> Result<Vec<LevelReport>, VerifyError> {
     let max = table_levels(dir)?;
     // All checksums first: a damaged file stops the run before the long part.
+    // Read by positioned reads, never mapped: the pages of a map, once
+    // read, stay in the resident set (every table's, over a run), and
+    // the plan keeps verify within --max-memory without them.
     let mut files = Vec::new();
     for n in 1..=max {
-        let file = TableFile::open(dir.join(format::file_name(n)))?;
+        let file = TableFile::open_with(dir.join(format::file_name(n)), Backend::Pread)?;
         file.verify_checksums()?;
         files.push(file);
     }
@@ -232,13 +264,13 @@ pub fn verify_dir_holding(
             })
         };
         let result = polled(&checked, tick, || match file.metric() {
-            Metric::Dtm => check_level(n, &file, &dtm, &checked),
-            Metric::Dtc => check_level(n, &file, &dtc, &checked),
+            Metric::Dtm => check_level(n, &file, &dtm, max_memory, &checked),
+            Metric::Dtc => check_level(n, &file, &dtc, max_memory, &checked),
         });
         report(Event::Checked { stones: n });
         check_header_census(&file, &result?)?;
         if n < max && any_dtc {
-            dtc.push(TableFile::open(file.path())?, None)?;
+            dtc.push(TableFile::open_with(file.path(), Backend::Pread)?, None)?;
         }
         let level = LevelReport {
             stones: n,
@@ -312,9 +344,13 @@ pub(crate) trait CheckBelow: Sync {
     type Exits<'a>: ExitValue
     where
         Self: 'a;
-    /// Decodes what `unit` of level `n` reads of the levels not held
-    /// whole.
-    fn for_unit(&self, n: u32, unit: UnitId) -> Result<Self::Unit<'_>, VerifyError>;
+    /// Decodes what `unit` of level `n` reads of the levels of `levels`
+    /// (a mask of stone counts) not held whole.
+    fn for_unit(&self, n: u32, unit: UnitId, levels: u64) -> Result<Self::Unit<'_>, VerifyError>;
+    /// The metric of the levels below, as the plan models them.
+    fn metric(&self) -> Metric;
+    /// Up to what the levels below are held whole ([`below::held_whole`]).
+    fn limit(&self) -> u64;
     /// The unit's share as its exits read it.
     fn exits<'a>(unit: &'a Self::Unit<'_>) -> Self::Exits<'a>;
 }
@@ -332,8 +368,14 @@ pub(crate) trait ExitValue: Sync {
 impl CheckBelow for DtmBelow {
     type Unit<'a> = DtmUnitBelow<'a>;
     type Exits<'a> = DtmExits<'a>;
-    fn for_unit(&self, n: u32, unit: UnitId) -> Result<DtmUnitBelow<'_>, VerifyError> {
-        Ok(DtmBelow::for_unit(self, n, unit)?)
+    fn for_unit(&self, n: u32, unit: UnitId, levels: u64) -> Result<DtmUnitBelow<'_>, VerifyError> {
+        Ok(self.for_unit_levels(n, unit, levels)?)
+    }
+    fn metric(&self) -> Metric {
+        Metric::Dtm
+    }
+    fn limit(&self) -> u64 {
+        DtmBelow::limit(self)
     }
     fn exits<'a>(unit: &'a DtmUnitBelow<'_>) -> DtmExits<'a> {
         unit.exits()
@@ -360,8 +402,14 @@ impl ExitValue for DtmExits<'_> {
 impl CheckBelow for DtcBelow {
     type Unit<'a> = DtcUnitBelow<'a>;
     type Exits<'a> = &'a DtcUnitBelow<'a>;
-    fn for_unit(&self, n: u32, unit: UnitId) -> Result<DtcUnitBelow<'_>, VerifyError> {
-        Ok(DtcBelow::for_unit(self, n, unit)?)
+    fn for_unit(&self, n: u32, unit: UnitId, levels: u64) -> Result<DtcUnitBelow<'_>, VerifyError> {
+        Ok(self.for_unit_levels(n, unit, levels)?)
+    }
+    fn metric(&self) -> Metric {
+        Metric::Dtc
+    }
+    fn limit(&self) -> u64 {
+        DtcBelow::limit(self)
     }
     fn exits<'a>(unit: &'a DtcUnitBelow<'_>) -> &'a DtcUnitBelow<'a> {
         unit
@@ -423,49 +471,264 @@ pub(crate) fn check_level<B: CheckBelow>(
     n: u32,
     file: &TableFile,
     smaller: &B,
+    max_memory: Option<u64>,
+    checked: &AtomicU64,
+) -> Result<Census, VerifyError> {
+    let mut census = Census::default();
+    // What a unit may take now, the smaller levels loaded.
+    let budget = plan::units_budget(max_memory);
+    let cell = if file.fits_in_bytes() { 1 } else { 2 };
+    for unit in crate::solve::unit::level_units(n) {
+        let groups = plan::verify_groups(
+            smaller.metric(),
+            n,
+            unit,
+            smaller.limit(),
+            cell,
+            Some(budget),
+        );
+        let found = if groups.len() == 1 {
+            check_unit(n, file, smaller, unit, checked)?
+        } else {
+            match check_unit_in_passes(n, file, smaller, unit, &groups, checked)? {
+                Some(c) => c,
+                // Found again whole, to name the first one with every
+                // move's value (more memory, only on the way out).
+                None => check_unit(n, file, smaller, unit, checked)?,
+            }
+        };
+        census.merge(&found);
+    }
+    Ok(census)
+}
+
+/// The work items of `unit` of level `n`: (configuration, first board,
+/// end board).
+fn unit_work(n: u32, unit: UnitId) -> Vec<(usize, u64, u64)> {
+    Layout::new(n)
+        .board_chunks(CHUNK_BOARDS)
+        .into_iter()
+        .filter(|w| unit.configs().contains(&w.0))
+        .collect()
+}
+
+/// Checks every entry of `unit` of level `n` against its successors, all
+/// its exits decoded at once; its census.
+fn check_unit<B: CheckBelow>(
+    n: u32,
+    file: &TableFile,
+    smaller: &B,
+    unit: UnitId,
     checked: &AtomicU64,
 ) -> Result<Census, VerifyError> {
     let layout = &Layout::new(n);
     let mut census = Census::default();
-    for unit in crate::solve::unit::level_units(n) {
-        // A DTC table's losses come recovered from its wins, so the check
-        // below also holds them to their moves.
-        let parts = file.decode_unit(unit)?;
-        let share = smaller.for_unit(n, unit)?;
+    // A DTC table's losses come recovered from its wins, so the check
+    // below also holds them to their moves.
+    let parts = file.decode_unit(unit)?;
+    let share = smaller.for_unit(n, unit, u64::MAX)?;
+    let lookup = Lookup {
+        exits: B::exits(&share),
+        n,
+        parts: &parts,
+    };
+    let work = unit_work(n, unit);
+    let results: Vec<Result<Census, Mismatch>> = work
+        .par_iter()
+        .map(|&(id, start, end)| {
+            let found = check_boards(n, id, start, end, &lookup);
+            checked.fetch_add((end - start) * layout.kazans(), Ordering::Relaxed);
+            found
+        })
+        .collect();
+    for r in results {
+        match r {
+            Ok(c) => census.merge(&c),
+            Err(m) => {
+                return Err(VerifyError::Inconsistent {
+                    stones: n,
+                    fen: m.pos.fen(),
+                    stored: m.stored,
+                    expected: m.expected,
+                    moves: describe_moves(&m.pos, &lookup),
+                })
+            }
+        }
+    }
+    Ok(census)
+}
+
+/// Checks every entry of `unit` of level `n` in passes over the levels
+/// below (`groups`, masks of stone counts, [`plan::verify_groups`]), each
+/// pass holding the exits into its levels only: an entry must be at least
+/// each of its moves' values, and equal one of them (a bit a position
+/// remembers that a pass found it), which is being their best. Returns
+/// the unit's census, or `None` when an entry does not follow from its
+/// successors (the caller finds which, and why, with every exit).
+fn check_unit_in_passes<B: CheckBelow>(
+    n: u32,
+    file: &TableFile,
+    smaller: &B,
+    unit: UnitId,
+    groups: &[u64],
+    checked: &AtomicU64,
+) -> Result<Option<Census>, VerifyError> {
+    let layout = &Layout::new(n);
+    let parts = file.decode_unit(unit)?;
+    // A bit a position of each configuration: a move found equal to it.
+    let justified: Vec<(usize, Vec<AtomicU64>)> = parts
+        .iter()
+        .map(|(id, v)| {
+            (
+                *id,
+                (0..v.len().div_ceil(64))
+                    .map(|_| AtomicU64::new(0))
+                    .collect(),
+            )
+        })
+        .collect();
+    let work = unit_work(n, unit);
+    let mut census = Census::default();
+    for (i, &levels) in groups.iter().enumerate() {
+        let last = i + 1 == groups.len();
+        let share = smaller.for_unit(n, unit, levels)?;
         let lookup = Lookup {
             exits: B::exits(&share),
             n,
             parts: &parts,
         };
-        let work: Vec<(usize, u64, u64)> = layout
-            .board_chunks(CHUNK_BOARDS)
-            .into_iter()
-            .filter(|w| unit.configs().contains(&w.0))
-            .collect();
-        let results: Vec<Result<Census, Mismatch>> = work
+        let results: Vec<Option<Census>> = work
             .par_iter()
             .map(|&(id, start, end)| {
-                let found = check_boards(n, id, start, end, &lookup);
-                checked.fetch_add((end - start) * layout.kazans(), Ordering::Relaxed);
+                let bits = &justified
+                    .iter()
+                    .find(|(c, _)| *c == id)
+                    .expect("a unit's work is of its configurations")
+                    .1;
+                let pass = Pass { levels, last, bits };
+                let found = check_boards_pass(n, id, start, end, &lookup, &pass);
+                if last {
+                    checked.fetch_add((end - start) * layout.kazans(), Ordering::Relaxed);
+                }
                 found
             })
             .collect();
         for r in results {
             match r {
-                Ok(c) => census.merge(&c),
-                Err(m) => {
-                    return Err(VerifyError::Inconsistent {
-                        stones: n,
-                        fen: m.pos.fen(),
-                        stored: m.stored,
-                        expected: m.expected,
-                        moves: describe_moves(&m.pos, &lookup),
-                    })
-                }
+                Some(c) => census.merge(&c),
+                None => return Ok(None),
             }
         }
     }
-    Ok(census)
+    Ok(Some(census))
+}
+
+/// One pass of [`check_unit_in_passes`] over a configuration's boards.
+struct Pass<'a> {
+    /// The levels below whose exits the pass reads.
+    levels: u64,
+    /// The last pass: it also reads the quiet moves and the moves that
+    /// end the game, and checks that some move equals each entry.
+    last: bool,
+    /// A bit a position of the configuration: some move equals it.
+    bits: &'a [AtomicU64],
+}
+
+/// Boards `start..end` of configuration `id` at level `n` checked in one
+/// pass ([`Pass`]); their census (from the last pass only), or `None`
+/// when an entry is less than a move's value or (last pass) equals none.
+fn check_boards_pass<E: ExitValue>(
+    n: u32,
+    id: usize,
+    start: u64,
+    end: u64,
+    tables: &Lookup<E>,
+    pass: &Pass<'_>,
+) -> Option<Census> {
+    let config = TuzdykConfig::from_id(id);
+    let own = tables.part(id);
+    let mut census = Census::default();
+    let mut walker = BoardWalker::new(n, config, start, end);
+    while let Some((rank, board)) = walker.current() {
+        let mut slots = [None; 9];
+        let (pos0, played, legal) = board_moves(n, config, board, tables);
+        for j in 0..=n {
+            let index = (rank * (n as u64 + 1) + j as u64) as usize;
+            let stored = Value::unpack(own.get(index));
+            if legal == 0 {
+                if pass.last {
+                    let end = terminal_value(&at_offset(&pos0, j))
+                        .expect("the side to move has no stones: the game is over");
+                    if stored != end {
+                        return None;
+                    }
+                    census.add(stored);
+                }
+                continue;
+            }
+            let (word, bit) = (&pass.bits[index / 64], 1u64 << (index % 64));
+            if let Some(best) = pass_value(j, tables, &played, legal, &mut slots, pass) {
+                if best > stored {
+                    return None;
+                }
+                if best == stored {
+                    word.fetch_or(bit, Ordering::Relaxed);
+                }
+            }
+            if pass.last {
+                if word.load(Ordering::Relaxed) & bit == 0 {
+                    return None;
+                }
+                census.add(stored);
+            }
+        }
+        walker.advance();
+    }
+    Some(census)
+}
+
+/// The best of the move values at kazan offset `j` of a board (as
+/// [`expected_value`]) among the moves a pass reads: its exits into the
+/// levels of `pass`, and in the last pass every other move too; `None`
+/// when it reads none.
+#[inline]
+fn pass_value<E: ExitValue>(
+    j: u32,
+    tables: &Lookup<E>,
+    played: &[Option<Played>; 9],
+    legal: u16,
+    slots: &mut [Option<(u32, usize, u64)>; 9],
+    pass: &Pass<'_>,
+) -> Option<Value> {
+    let mut best: Option<Value> = None;
+    let mut mask = legal;
+    while mask != 0 {
+        let hole = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let v = match played[hole] {
+            Some(Played::Quiet(values, first)) if pass.last => {
+                Value::unpack(values.get((first + (tables.n - j) as u64) as usize)).back()
+            }
+            Some(Played::Other(child0)) => {
+                let child = at_offset(&child0, j);
+                let m = child.stones_on_board();
+                // An exit is read in the pass of its level; a move that
+                // ends the game, or stays in the level, in the last.
+                let read = if child.outcome().is_none() && m < tables.n {
+                    pass.levels >> m & 1 == 1
+                } else {
+                    pass.last
+                };
+                if !read {
+                    continue;
+                }
+                child_value(&child, tables, &mut slots[hole])
+            }
+            _ => continue,
+        };
+        best = best.max(Some(v));
+    }
+    best
 }
 
 /// The value for the mover of playing `mv` in `pos`: the rules' outcome if

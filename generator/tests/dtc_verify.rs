@@ -15,7 +15,7 @@ use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::dtm;
 use togyz_gen::stats::{collect, level_stats};
-use togyz_gen::verify::{verify_dir_holding, VerifyError};
+use togyz_gen::verify::{verify_dir_holding, verify_dir_within, VerifyError};
 use togyz_tb::raw::format::{file_name, TableFile};
 use togyz_tb::raw::index::Layout;
 use togyz_tb::Metric;
@@ -36,10 +36,13 @@ fn write_dtc(dir: &Path, from: u32, to: u32) {
     }
 }
 
-/// Verifies `dir` with the smaller levels read from files (`hold` 0) and
-/// held whole.
-fn verify_both(dir: &Path) -> [Result<usize, VerifyError>; 2] {
-    [0, u64::MAX].map(|hold| verify_dir_holding(dir, hold, &silent).map(|r| r.len()))
+/// Verifies `dir` with the smaller levels read from files (`hold` 0),
+/// held whole, and read from files in passes (a memory bound that fits
+/// no unit beside its exits).
+fn verify_both(dir: &Path) -> [Result<usize, VerifyError>; 3] {
+    let [a, b] = [0, u64::MAX].map(|hold| verify_dir_holding(dir, hold, &silent).map(|r| r.len()));
+    let passes = verify_dir_within(dir, 0, Some(1), &silent).map(|r| r.len());
+    [a, b, passes]
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Units cut along the kazan axis (`generate --kazan-pairs`, hidden, for
 //! tests): in both metrics, parts of one or two pairs of kazan offsets give
 //! the bytes of whole units, also after a kill and resume (between a unit's
-//! parts too) and from three shards; a cut that is not a number of pairs
-//! is refused.
+//! parts too, and between a DTM unit's seeding and its solve) and from
+//! three shards; a cut that is not a number of pairs is refused.
 
 mod support;
 use std::path::Path;
@@ -39,6 +39,16 @@ fn parts_of_one_or_two_pairs_give_the_bytes_of_whole_units_in_both_metrics() {
             assert_eq!(read_all(dir.path(), 6), expected, "{metric} pairs {pairs}");
         }
     }
+}
+
+#[test]
+fn dtm_parts_seeded_apart_from_table_files_give_the_bytes_of_whole_units() {
+    // No level held whole: every pass decodes its exits from the files.
+    let expected = whole("dtm", 6);
+    let dir = tempfile::tempdir().unwrap();
+    let extra = ["--kazan-pairs", "1", "--hold-whole", "0"];
+    ok_stdout(&generate("dtm", dir.path(), 6, 2, &extra).output().unwrap());
+    assert_eq!(read_all(dir.path(), 6), expected);
 }
 
 #[test]
@@ -92,6 +102,11 @@ fn a_run_killed_mid_unit_leaves_parts_that_are_removed_and_never_taken_for_a_uni
         child.wait().unwrap();
         let left = part_files(&work);
         assert!(!left.is_empty(), "{metric}: killed with a part on disk");
+        // A DTM unit keeps its parts' seeds first (seeded apart).
+        assert!(
+            metric == "dtc" || left.iter().any(|f| f.contains(".part-seed-")),
+            "{metric}: {left:?}"
+        );
         let units = std::fs::read_dir(&work)
             .unwrap()
             .flatten()

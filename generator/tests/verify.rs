@@ -144,6 +144,59 @@ fn a_consistently_rewritten_wrong_entry_is_caught() {
     );
 }
 
+/// In passes over the levels below (no level held whole, a memory bound
+/// that fits no unit beside its exits: one level or so a pass), fresh
+/// tables pass, and an entry rewritten slower or faster is caught and
+/// named as the check with every exit at once names it.
+#[test]
+fn a_check_in_passes_passes_and_catches_what_the_whole_check_does() {
+    let dir = tempfile::tempdir().unwrap();
+    write_all(dir.path(), MAX);
+    let passes = verify::verify_dir_within(dir.path(), 0, Some(1), &silent).unwrap();
+    assert_eq!(passes.len(), MAX as usize);
+    let n = MAX;
+    for faster in [false, true] {
+        let mut values = levels().table(n).to_vec();
+        let (index, d) = values
+            .iter()
+            .enumerate()
+            .find_map(|(i, &v)| match Value::unpack(v) {
+                Value::Win(d) if d >= 3 => Some((i, d)),
+                _ => None,
+            })
+            .unwrap();
+        let d = if faster { d - 2 } else { d + 2 };
+        values[index] = Value::Win(d).pack().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        write_all(dir.path(), n - 1);
+        write_table(dir.path(), Metric::Dtm, n, &values).unwrap();
+        let whole = verify::verify_dir_holding(dir.path(), 0, &silent).unwrap_err();
+        let passes = verify::verify_dir_within(dir.path(), 0, Some(1), &silent).unwrap_err();
+        assert!(
+            matches!(whole, VerifyError::Inconsistent { .. }),
+            "faster {faster}: {whole}"
+        );
+        assert_eq!(passes.to_string(), whole.to_string(), "faster {faster}");
+        // The command line, bounded.
+        let out = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+            .args([
+                "verify",
+                "--quiet",
+                "--hold-whole",
+                "0",
+                "--max-memory",
+                "1",
+            ])
+            .arg("--tables")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.trim(), format!("error: {whole}"), "faster {faster}");
+    }
+}
+
 #[test]
 fn a_corrupted_byte_is_caught_by_the_checksums() {
     let dir = tempfile::tempdir().unwrap();

@@ -51,6 +51,11 @@ impl DtcBelow {
         held_whole(Metric::Dtc, m, self.limit)
     }
 
+    /// The boards up to which levels are held whole.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
     /// The levels held whole (a prefix, the empty board first).
     pub fn whole(&self) -> &DtcLevels {
         &self.whole
@@ -101,9 +106,29 @@ impl DtcBelow {
     ///
     /// If a level below `n` was not added (a caller's bug).
     pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<DtcUnitBelow<'_>, SplitsError> {
+        self.for_unit_levels(n, unit, u64::MAX)
+    }
+
+    /// [`DtcBelow::for_unit`], decoding only the levels of `levels` (a
+    /// mask of stone counts): what one pass of a unit's check in passes
+    /// reads ([`crate::run::plan::verify_groups`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`DtcBelow::push`].
+    ///
+    /// # Panics
+    ///
+    /// If a level below `n` was not added (a caller's bug).
+    pub fn for_unit_levels(
+        &self,
+        n: u32,
+        unit: UnitId,
+        levels: u64,
+    ) -> Result<DtcUnitBelow<'_>, SplitsError> {
         assert!(self.max_stones() + 1 >= n, "levels below {n} missing");
         let mut loaded = vec![Vec::new(); n as usize];
-        for m in (1..n).filter(|&m| !self.holds_whole(m)) {
+        for m in (1..n).filter(|&m| !self.holds_whole(m) && levels >> m & 1 == 1) {
             let file = &self.files[m as usize - 1];
             let level = &mut loaded[m as usize];
             level.resize(CONFIG_COUNT, None);

@@ -85,9 +85,29 @@ impl DtmBelow {
     ///
     /// If a level below `n` was not added (a caller's bug).
     pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<DtmUnitBelow<'_>, TableError> {
+        self.for_unit_levels(n, unit, u64::MAX)
+    }
+
+    /// [`DtmBelow::for_unit`], decoding only the levels of `levels` (a
+    /// mask of stone counts): what one pass of the seeding of a unit cut
+    /// into kazan parts reads ([`crate::run::plan::seed_groups`]).
+    ///
+    /// # Errors
+    ///
+    /// A damaged block of a table.
+    ///
+    /// # Panics
+    ///
+    /// If a level below `n` was not added (a caller's bug).
+    pub fn for_unit_levels(
+        &self,
+        n: u32,
+        unit: UnitId,
+        levels: u64,
+    ) -> Result<DtmUnitBelow<'_>, TableError> {
         assert!(self.max_stones() + 1 >= n, "levels below {n} missing");
         let mut loaded = Vec::new();
-        for m in (1..n).filter(|&m| !self.holds_whole(m)) {
+        for m in (1..n).filter(|&m| !self.holds_whole(m) && levels >> m & 1 == 1) {
             let file = &self.files[m as usize - 1];
             for config in exit_configs(unit) {
                 loaded.push((m, config, file.decode_config(config)?));

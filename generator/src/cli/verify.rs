@@ -6,6 +6,7 @@ use crate::cli::Printer;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
+use togyz_answer::parse_bytes;
 use togyz_answer::text::thousands;
 use togyz_gen::below;
 use togyz_gen::verify::{self, VerifyError, VerifyOptions};
@@ -29,6 +30,12 @@ pub struct VerifyArgs {
     /// are read a unit's share at a time (as `generate --hold-whole`).
     #[arg(long, default_value_t = below::WHOLE_POSITIONS, value_name = "POSITIONS")]
     pub hold_whole: u64,
+    /// At most this much memory (`16G`, `500M`; powers of 1000): a unit
+    /// whose exits would not fit beside it is checked in passes over the
+    /// levels below, a few at a time (default: what the system has
+    /// available).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
 }
 
 impl VerifyArgs {
@@ -44,6 +51,7 @@ impl VerifyArgs {
             tables,
             threads: self.threads,
             hold_whole: self.hold_whole,
+            max_memory: self.max_memory,
         }
     }
 }

@@ -65,6 +65,20 @@ pub(crate) fn part_file_path(dir: &Path, unit: UnitId, side: usize, part: u64) -
     ))
 }
 
+/// The file that the seeds `name` (`seed-MASK` or `carry-PASS`) of
+/// `unit`, being solved by this process, are kept in between its seeding
+/// and its solve ([`crate::files::seeds::SeedFiles`]):
+/// `.unit-AA-BB.tkv.part-NAME.HOST.PID.tmp`, named as a kazan part's file
+/// ([`part_file_path`]) and so removed as stale as those are.
+pub(crate) fn seed_file_path(dir: &Path, unit: UnitId, name: &str) -> PathBuf {
+    dir.join(format!(
+        ".{}.part-{name}.{}.{}.tmp",
+        unit_file_name(unit),
+        hostname(),
+        std::process::id()
+    ))
+}
+
 /// Whether `name` is a kazan part's file ([`part_file_path`]), of any
 /// host or process.
 pub(crate) fn is_part_file_name(name: &str) -> bool {

@@ -8,13 +8,16 @@
 use crate::below::{DtcBelow, DtmBelow};
 use crate::files::decode::load_level;
 use crate::files::folder::work_dir;
+use crate::files::seeds::SeedFiles;
 use crate::files::splits::wdl_level;
 use crate::files::work::{LevelStream, PartSpool};
 use crate::files::write::{write_table_from, Dtc, Dtm, ValueStream, WriteError, WriteSummary};
 use crate::run::error::GenerateError;
+use crate::run::plan;
 use crate::solve::cells::{LevelBuilder, LevelValues, UnitValues};
 use crate::solve::dtc;
 use crate::solve::dtm;
+use crate::solve::error::SolveError;
 use crate::solve::score::WdlLevel;
 use crate::solve::unit::{KazanCut, UnitId};
 use std::path::Path;
@@ -90,8 +93,8 @@ impl UnitSolver for DtmBelow {
         dir: &Path,
         progress: &AtomicU64,
     ) -> Result<SolvedUnit, GenerateError> {
-        let exits = self.for_unit(n, u)?;
         if cut.is_whole(n) {
+            let exits = self.for_unit(n, u)?;
             return Ok(SolvedUnit::Values(dtm::solve_unit(
                 n,
                 &exits.exits(),
@@ -100,14 +103,10 @@ impl UnitSolver for DtmBelow {
                 progress,
             )?));
         }
-        let mut spool = PartSpool::new(dir, u);
-        match dtm::solve_unit_parts(n, &exits.exits(), u, cut, progress, &mut spool) {
-            Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
-            Err(e) => Err(spool
-                .failure()
-                .map_or_else(|| e.into(), GenerateError::from)),
-        }
+        let groups = plan::seed_groups(n, u, self.limit(), cut);
+        solve_seeded_unit(self, n, u, cut, dir, progress, &groups)
     }
+
     fn write_level(
         &self,
         out: &Path,
@@ -126,13 +125,63 @@ impl UnitSolver for DtmBelow {
         self.holds_whole(n)
     }
     fn push(&mut self, path: &Path, kept: Option<LevelValues>) -> Result<(), GenerateError> {
-        Ok(DtmBelow::push(self, TableFile::open(path)?, kept)?)
+        Ok(DtmBelow::push(self, open_below(path)?, kept)?)
     }
     fn kept_table(&self, _table: &TableFile) -> String {
         "complete table".into()
     }
     fn metric_flag(&self) -> &'static str {
         ""
+    }
+}
+
+/// Solves DTM unit `u` of level `n` cut as `cut` (not whole) seeded
+/// apart: every part seeded first into seed files in work folder `dir`,
+/// pass by pass over the levels below (`groups`, as
+/// [`plan::seed_groups`] makes them), each pass's exits freed before the
+/// next is decoded; the graph is built only once the last is freed
+/// ([`plan::unit_memory`]).
+fn solve_seeded_unit(
+    below: &DtmBelow,
+    n: u32,
+    u: UnitId,
+    cut: KazanCut,
+    dir: &Path,
+    progress: &AtomicU64,
+    groups: &[u64],
+) -> Result<SolvedUnit, GenerateError> {
+    let mut seeds = SeedFiles::new(dir, u);
+    let parts = cut.parts(n);
+    for (pass, &levels) in groups.iter().enumerate() {
+        let exits = below.for_unit_levels(n, u, levels)?;
+        let last = (pass + 1 == groups.len()).then_some(&parts[..]);
+        dtm::seed_pass(n, &exits.exits(), u, levels, pass as u32, last, &mut seeds)
+            .map_err(|e| failed(e, &mut seeds, None))?;
+    }
+    let mut spool = PartSpool::new(dir, u);
+    match dtm::solve_seeded(n, u, cut, progress, &mut seeds, &mut spool) {
+        Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
+        Err(e) => Err(failed(e, &mut seeds, Some(&mut spool))),
+    }
+}
+
+/// A level below, as the levels above read it for the rest of the run:
+/// by positioned reads, not a map, whose pages, once read, would stay in
+/// the resident set (every level's read, over the run: memory the plan
+/// does not count, and `--max-memory` does not allow).
+fn open_below(path: &Path) -> Result<TableFile, togyz_tb::TableError> {
+    TableFile::open_with(path, togyz_tb::Backend::Pread)
+}
+
+/// The error of a unit cut into parts: what its seed files or part files
+/// could not do (they keep why), else the solver's.
+fn failed(e: SolveError, seeds: &mut SeedFiles, spool: Option<&mut PartSpool>) -> GenerateError {
+    match seeds
+        .failure()
+        .or_else(|| spool.and_then(PartSpool::failure))
+    {
+        Some(f) => f.into(),
+        None => e.into(),
     }
 }
 
@@ -226,7 +275,7 @@ impl UnitSolver for DtcBelow {
         self.holds_whole(n)
     }
     fn push(&mut self, path: &Path, kept: Option<WdlLevel>) -> Result<(), GenerateError> {
-        Ok(DtcBelow::push(self, TableFile::open(path)?, kept)?)
+        Ok(DtcBelow::push(self, open_below(path)?, kept)?)
     }
     fn kept_table(&self, table: &TableFile) -> String {
         // A folder may hold DTM tables below DTC ones: say which is kept.
@@ -234,5 +283,61 @@ impl UnitSolver for DtcBelow {
     }
     fn metric_flag(&self) -> &'static str {
         " --metric dtc"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::files::work;
+    use crate::solve::unit::level_units;
+    use togyz_tb::raw::format::file_name;
+
+    /// A DTM unit cut into kazan parts and seeded apart from table files
+    /// none of which is held whole, in one pass a level below, writes the
+    /// bytes of the whole unit's file, and leaves no seed or part file.
+    #[test]
+    fn units_seeded_a_level_a_pass_from_files_write_the_whole_units_bytes() {
+        let n = 6;
+        let tables = tempfile::tempdir().unwrap();
+        let levels = dtm::solve_all(n - 1).unwrap();
+        crate::files::write::write_levels(tables.path(), &levels).unwrap();
+        let mut below = DtmBelow::new(0);
+        for m in 1..n {
+            UnitSolver::push(&mut below, &tables.path().join(file_name(m)), None).unwrap();
+        }
+        let progress = AtomicU64::new(0);
+        let one_a_level: Vec<u64> = (0..n).map(|m| 1 << m).collect();
+        for u in level_units(n).into_iter().filter(|u| u.first % 4 == 0) {
+            let (whole_dir, cut_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+            let SolvedUnit::Values(values) = below
+                .solve_unit(n, u, KazanCut::WHOLE, whole_dir.path(), &progress)
+                .unwrap()
+            else {
+                panic!("a whole unit is solved in memory");
+            };
+            let (whole, _) = work::write_unit(whole_dir.path(), n, u, &values).unwrap();
+            let cut = KazanCut::pairs(1).unwrap();
+            let solved =
+                solve_seeded_unit(&below, n, u, cut, cut_dir.path(), &progress, &one_a_level)
+                    .unwrap();
+            let SolvedUnit::Parts(spool, widths) = solved else {
+                panic!("a cut unit is spooled");
+            };
+            let (parts, _) =
+                work::write_unit_parts(cut_dir.path(), n, u, spool, &widths, false).unwrap();
+            assert_eq!(
+                std::fs::read(&parts).unwrap(),
+                std::fs::read(&whole).unwrap(),
+                "{u:?}"
+            );
+            let left: Vec<_> = std::fs::read_dir(cut_dir.path())
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name())
+                .filter(|name| name.to_string_lossy().contains(".part-"))
+                .collect();
+            assert!(left.is_empty(), "{u:?}: {left:?}");
+        }
     }
 }

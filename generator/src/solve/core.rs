@@ -87,6 +87,16 @@ pub(crate) trait Policy {
     fn refute(s: &mut Self::State, step: Self::Step, d: u32) -> Result<Option<u32>, SolveError>;
 }
 
+/// A policy whose seeds can be made apart from the solve: the seeded
+/// states of a kazan part, kept while the exits are decoded and loaded
+/// after they are freed ([`Unit::solve_seeded`]), tell by themselves what
+/// the seed put on the frontier.
+pub(crate) trait Reseed: Policy {
+    /// What the seed of a state put on the frontier: `(true, d)` a win in
+    /// `d`, `(false, d)` a loss in `d`, `None` nothing.
+    fn seeded(s: Self::State) -> Option<(bool, u32)>;
+}
+
 /// Positions resolved and not yet propagated, by distance: (node,
 /// kazan-split mask).
 /// Only the splits of the kazan part being solved are kept: a seed
@@ -271,6 +281,101 @@ impl<'a, P: Policy> Unit<'a, P> {
             done(self, part)?;
         }
         Ok(())
+    }
+
+    /// Solves the unit in the kazan parts `parts` (as
+    /// [`Unit::solve_parts`]) from seeds made before ([`Reseed`]): the
+    /// quiet-move graph is built without seeding, then each part's states
+    /// are filled by `load` (every node's states for the part's splits,
+    /// node-major, as [`Unit::part_states`] lays them out) and its
+    /// frontier found again from them. The policy's seed is never called:
+    /// what it reads (the exits) need not be held.
+    ///
+    /// # Panics
+    ///
+    /// As [`Unit::solve_parts`].
+    pub(crate) fn solve_seeded<E: From<SolveError>>(
+        &mut self,
+        parts: &[u64],
+        mut load: impl FnMut(u64, &mut [P::State]) -> Result<(), E>,
+        mut done: impl FnMut(&Self, u64) -> Result<(), E>,
+    ) -> Result<(), E>
+    where
+        P: Reseed,
+    {
+        for side in 0..self.sides.len() {
+            self.build_side(side);
+        }
+        for (i, &part) in parts.iter().enumerate() {
+            self.set_part(part);
+            load(part, &mut self.state)?;
+            self.frontier_from_states();
+            if self.kp == self.k {
+                self.propagate_all::<true>()?;
+            } else {
+                self.propagate_all::<false>()?;
+            }
+            if i + 1 == parts.len() {
+                self.preds = Vec::new();
+                self.pred_off = Vec::new();
+            }
+            done(self, part)?;
+        }
+        Ok(())
+    }
+
+    /// Puts on the frontier what the seeds in `state` say, node by node,
+    /// a node's splits of one distance and kind in one entry.
+    fn frontier_from_states(&mut self)
+    where
+        P: Reseed,
+    {
+        let kp = self.kp;
+        let offsets: Vec<usize> = bits(self.part).collect();
+        let mut found: Vec<(bool, u32, u64)> = Vec::with_capacity(kp);
+        for node in 0..self.nodes {
+            found.clear();
+            for (s, &j) in self.state[node * kp..(node + 1) * kp].iter().zip(&offsets) {
+                if let Some((win, d)) = P::seeded(*s) {
+                    match found.iter_mut().find(|f| (f.0, f.1) == (win, d)) {
+                        Some(f) => f.2 |= 1 << j,
+                        None => found.push((win, d, 1 << j)),
+                    }
+                }
+            }
+            for &(win, d, mask) in &found {
+                if win {
+                    self.frontier.win(d, node as u32, mask);
+                } else {
+                    self.frontier.loss(d, node as u32, mask);
+                }
+            }
+        }
+    }
+
+    /// The quiet predecessors of every board of one side, without seeding
+    /// ([`Unit::solve_seeded`]).
+    fn build_side(&mut self, side: usize) {
+        let n = self.n;
+        let info = self.sides[side];
+        let pside = self.other(side);
+        let pinfo = self.sides[pside];
+        let pbase = self.base[pside];
+        let mut walker = BoardWalker::new(n, info.config, 0, u64::MAX);
+        while let Some((rank, board)) = walker.current() {
+            let board = *board;
+            walker.advance();
+            let preds = &mut self.preds;
+            unmoves(&rotate(&board), n, &pinfo, |pre| {
+                preds.push(pbase + rank_board(pre, &pinfo.free, pinfo.m) as u32)
+            });
+            self.pred_off.push(self.preds.len() as u64);
+            if rank % 4096 == 4095 {
+                let step = 4096 * self.k as u64 / 2;
+                self.progress.fetch_add(step, Ordering::Relaxed);
+                self.reported += step;
+            }
+        }
     }
 
     /// Makes `part` the kazan part being solved: its states, all default,

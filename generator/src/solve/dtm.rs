@@ -16,16 +16,17 @@
 //! at the fixed point is a draw.
 
 use crate::solve::cells::{Cell, ConfigValues, LevelBuilder, LevelValues, UnitValues};
-use crate::solve::core::{Frontier, Policy, Unit};
+use crate::solve::core::{Frontier, Policy, Reseed, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
 use crate::solve::held::{DtmExits, DtmLevels};
 use crate::solve::moves::{split_moves, Exit};
-use crate::solve::parts::{put_side, PartSink};
+use crate::solve::parts::{put_side, PartSink, SeedKey, SeedStore};
 use crate::solve::unit::{
     bits, config_infos, exit_configs, max_solver_stones, solve_by_config, ConfigInfo, KazanCut,
     UnitId,
 };
 use std::sync::atomic::AtomicU64;
+use togyz_tb::raw::index::{board_count, BoardWalker};
 use togyz_tb::raw::index::{rank_board, Layout};
 use togyz_tb::Value;
 use togyz_tb::{CYCLE, ROW};
@@ -182,6 +183,231 @@ fn solve_unit_into(
     let out = configs.into_iter().zip(values).collect();
     u.report_done();
     Ok((out, widest))
+}
+
+/// One pass of the seeding of unit `unit` of level `n` cut into kazan
+/// parts, apart from its solve ([`solve_seeded`]), so that the exits are
+/// never held beside the quiet-move graph: every board's exits into the
+/// levels of `levels` (a mask of stone counts, bit 0 the empty board) are
+/// scored for every kazan split, over the best exits that pass `pass - 1`
+/// kept in `store` ([`SeedKey::Carry`], from the second pass on). A pass
+/// with `parts` (the last) keeps the seeded states of each part
+/// ([`SeedKey::Part`]), the others their best exits for the next pass.
+/// The passes together must cover every level below `n`; `exits` must
+/// hold the configurations of [`exit_configs`]`(unit)` at each level of
+/// `levels` from 1 up. A best exit is the same whichever pass scores it
+/// (the best of a set), so the seeds are those of [`solve_unit`].
+///
+/// # Errors
+///
+/// [`SolveError::MissingExits`] when `exits` lacks a configuration the
+/// pass reads; what the store returns.
+pub fn seed_pass(
+    n: u32,
+    exits: &DtmExits<'_>,
+    unit: UnitId,
+    levels: u64,
+    pass: u32,
+    parts: Option<&[u64]>,
+    store: &mut dyn SeedStore,
+) -> Result<(), SolveError> {
+    if n == 0 || n > max_solver_stones() {
+        return Err(SolveError::TooManyStones(n));
+    }
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second));
+    }
+    for m in (1..n).filter(|&m| levels >> m & 1 == 1) {
+        for config in exit_configs(unit) {
+            if exits.get(m, config).is_none() {
+                return Err(SolveError::MissingExits { stones: m, config });
+            }
+        }
+    }
+    let infos = config_infos();
+    let mut policy = Dtm {
+        exits,
+        infos: &infos,
+        exit_best: Vec::new(),
+    };
+    let k = n as usize + 1;
+    let keys: Vec<SeedKey> = match parts {
+        Some(parts) => parts.iter().map(|&p| SeedKey::Part(p)).collect(),
+        None => vec![SeedKey::Carry(pass)],
+    };
+    for &key in &keys {
+        store.create(key)?;
+    }
+    // Words go to the store, and come from it, a batch at a time: a
+    // board's few words a call cost more in the calls than in the work.
+    let mut out: Vec<Vec<u32>> = vec![Vec::with_capacity(SEED_BATCH + k); keys.len()];
+    let mut carried_in: Vec<u32> = Vec::new();
+    let mut at = 0;
+    let mut left: u64 = unit
+        .configs()
+        .iter()
+        .map(|&c| board_count(n, infos[c].m) * k as u64)
+        .sum();
+    let mut words = vec![0u32; k];
+    for config in unit.configs() {
+        let info = infos[config];
+        let mut walker = BoardWalker::new(n, info.config, 0, u64::MAX);
+        while let Some((_, board)) = walker.current() {
+            let board = *board;
+            walker.advance();
+            policy.exit_best.clear();
+            if pass > 0 {
+                if at == carried_in.len() {
+                    let batch = left.min((SEED_BATCH / k * k) as u64) as usize;
+                    carried_in.resize(batch, 0);
+                    store.read(SeedKey::Carry(pass - 1), &mut carried_in, false)?;
+                    left -= batch as u64;
+                    at = 0;
+                }
+                let from = carried_in.get(at..at + k).ok_or(SolveError::Part)?;
+                policy.exit_best.extend(from.iter().map(|&w| carried(w)));
+                at += k;
+            } else {
+                policy.exit_best.resize(k, Value::Loss(0));
+            }
+            let quiet = split_moves(&board, &info, |e| {
+                if levels >> (n - e.gain - e.lost) & 1 == 1 {
+                    policy.score_exit(n, e);
+                }
+            });
+            match parts {
+                None => out[0].extend(policy.exit_best.iter().map(|&v| carry(v))),
+                Some(parts) => {
+                    seed_words(&board, &policy.exit_best, quiet, &mut words);
+                    for (buf, &part) in out.iter_mut().zip(parts) {
+                        buf.extend(bits(part).map(|j| words[j]));
+                    }
+                }
+            }
+            for (buf, &key) in out.iter_mut().zip(&keys) {
+                if buf.len() >= SEED_BATCH {
+                    store.write(key, buf)?;
+                    buf.clear();
+                }
+            }
+        }
+    }
+    if pass > 0 {
+        store.read(SeedKey::Carry(pass - 1), &mut [], true)?;
+    }
+    for (buf, &key) in out.iter().zip(&keys) {
+        store.write(key, buf)?;
+        store.finish(key)?;
+    }
+    Ok(())
+}
+
+/// Words [`seed_pass`] hands to its store, or takes from it, a call.
+const SEED_BATCH: usize = 1 << 16;
+
+/// Solves unit `unit` of level `n` in the kazan parts of `cut` from the
+/// seeds that [`seed_pass`] kept in `store`, handing each part's values
+/// to `sink` as [`solve_unit_parts`] does (the same values, the same
+/// widths returned); reads no exit.
+///
+/// # Errors
+///
+/// The solver's limits; what the store or the sink returns.
+pub fn solve_seeded(
+    n: u32,
+    unit: UnitId,
+    cut: KazanCut,
+    progress: &AtomicU64,
+    store: &mut dyn SeedStore,
+    sink: &mut dyn PartSink,
+) -> Result<Vec<(usize, u32)>, SolveError> {
+    if n == 0 || n > max_solver_stones() {
+        return Err(SolveError::TooManyStones(n));
+    }
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second));
+    }
+    let infos = config_infos();
+    let none = DtmExits::below(n);
+    let policy = Dtm {
+        exits: &none,
+        infos: &infos,
+        exit_best: Vec::new(),
+    };
+    let mut u = Unit::new(n, &infos, unit.first, unit.second, policy, progress);
+    let configs = unit.configs();
+    let mut widest = [0u16; 2];
+    u.solve_seeded(
+        &cut.parts(n),
+        |part, states| store.read(SeedKey::Part(part), states, true),
+        |u, part| {
+            for (side, max) in widest.iter_mut().enumerate().take(configs.len()) {
+                *max = (*max).max(put_side(sink, side, part, u.part_states(side), packed)?);
+            }
+            Ok::<_, SolveError>(())
+        },
+    )?;
+    u.report_done();
+    Ok(configs
+        .into_iter()
+        .zip(widest)
+        .map(|(id, max)| (id, if u8::from_packed(max).is_some() { 1 } else { 2 }))
+        .collect())
+}
+
+/// A best exit as a pass of [`seed_pass`] carries it to the next: a
+/// state word of its kind and distance.
+fn carry(v: Value) -> u32 {
+    match v {
+        Value::Win(d) => word(WIN_TENTATIVE, d),
+        Value::Draw => word(DRAW_FLOOR, 0),
+        Value::Loss(d) => word(PENDING, d),
+    }
+}
+
+/// The best exit that [`carry`] made `w`.
+fn carried(w: u32) -> Value {
+    match kind(w) {
+        WIN_TENTATIVE => Value::Win(w & DIST_MASK),
+        DRAW_FLOOR => Value::Draw,
+        _ => Value::Loss(w & DIST_MASK),
+    }
+}
+
+/// The seeded states of a board (`words[j]` for kazan offset `j`) from
+/// its best exit of every split and its quiet moves: what
+/// [`Dtm::seed`] makes of them.
+fn seed_words(board: &[u8; CYCLE], exit_best: &[Value], quiet: u8, words: &mut [u32]) {
+    let k = words.len();
+    if board[..ROW].iter().all(|&h| h == 0) {
+        for (j, s) in words.iter_mut().enumerate() {
+            *s = if j == k - 1 {
+                word(DRAW_FLOOR, 0)
+            } else {
+                word(LOSS, 0)
+            };
+        }
+        return;
+    }
+    for (s, &v) in words.iter_mut().zip(exit_best) {
+        *s = match v {
+            Value::Win(d) => word(WIN_TENTATIVE, d),
+            Value::Draw => word(DRAW_FLOOR, 0),
+            Value::Loss(d) if quiet == 0 => word(LOSS, d),
+            Value::Loss(d) => word(PENDING, d),
+        } | (quiet as u32) << CNT_SHIFT;
+    }
+}
+
+impl Reseed for Dtm<'_> {
+    #[inline]
+    fn seeded(s: u32) -> Option<(bool, u32)> {
+        match kind(s) {
+            WIN_TENTATIVE => Some((true, s & DIST_MASK)),
+            LOSS => Some((false, s & DIST_MASK)),
+            _ => None,
+        }
+    }
 }
 
 /// Solves level `n` whole in memory (all smaller levels must be in
@@ -545,6 +771,112 @@ mod tests {
         let mut v = LevelValues::Narrow(vec![1, 2]);
         v.set(0, 300);
         assert_eq!(v, LevelValues::Wide(vec![300, 2]));
+    }
+
+    /// Seeds and part values held in memory, for the seeding apart.
+    #[derive(Default)]
+    struct Held {
+        seeds: std::collections::HashMap<SeedKey, (Vec<u32>, usize)>,
+        values: std::collections::HashMap<(usize, u64), Vec<u16>>,
+    }
+
+    impl SeedStore for Held {
+        fn create(&mut self, key: SeedKey) -> Result<(), SolveError> {
+            self.seeds.insert(key, (Vec::new(), 0));
+            Ok(())
+        }
+        fn write(&mut self, key: SeedKey, words: &[u32]) -> Result<(), SolveError> {
+            self.seeds.get_mut(&key).unwrap().0.extend_from_slice(words);
+            Ok(())
+        }
+        fn finish(&mut self, _key: SeedKey) -> Result<(), SolveError> {
+            Ok(())
+        }
+        fn read(&mut self, key: SeedKey, words: &mut [u32], last: bool) -> Result<(), SolveError> {
+            let (kept, at) = self.seeds.get_mut(&key).ok_or(SolveError::Part)?;
+            words.copy_from_slice(kept.get(*at..*at + words.len()).ok_or(SolveError::Part)?);
+            *at += words.len();
+            if last {
+                assert_eq!(*at, kept.len(), "every seed read");
+                self.seeds.remove(&key);
+            }
+            Ok(())
+        }
+    }
+
+    impl PartSink for Held {
+        fn put(
+            &mut self,
+            side: usize,
+            part: u64,
+            fill: &mut dyn FnMut(&mut Vec<u16>) -> Result<bool, SolveError>,
+        ) -> Result<(), SolveError> {
+            let mut all = Vec::new();
+            let mut buf = Vec::new();
+            while fill(&mut buf)? {
+                all.extend_from_slice(&buf);
+            }
+            self.values.insert((side, part), all);
+            Ok(())
+        }
+    }
+
+    /// A unit cut into kazan parts and seeded apart, in one pass over the
+    /// levels below or one a level (in any order), gives the values of
+    /// the whole unit, in the same cell widths, and reads every seed it
+    /// kept.
+    #[test]
+    fn units_seeded_apart_in_passes_give_the_whole_units_values() {
+        let progress = AtomicU64::new(0);
+        let levels = solve_all(5).unwrap();
+        let exits = DtmExits::whole(&levels);
+        let n = 6;
+        let k = n as usize + 1;
+        let one_a_level: Vec<u64> = (0..n).rev().map(|m| 1 << m).collect();
+        for u in level_units(n) {
+            let whole = solve_unit(n, &exits, u, KazanCut::WHOLE, &progress).unwrap();
+            for pairs in [1, 2] {
+                let cut = KazanCut::pairs(pairs).unwrap();
+                for groups in [vec![u64::MAX], one_a_level.clone()] {
+                    let mut held = Held::default();
+                    let parts = cut.parts(n);
+                    for (pass, &levels) in groups.iter().enumerate() {
+                        let last = (pass + 1 == groups.len()).then_some(&parts[..]);
+                        seed_pass(n, &exits, u, levels, pass as u32, last, &mut held).unwrap();
+                    }
+                    let mut values = Held::default();
+                    let widths =
+                        solve_seeded(n, u, cut, &progress, &mut held, &mut values).unwrap();
+                    assert!(held.seeds.is_empty(), "{u:?}: every seed read");
+                    for (side, (id, cells)) in whole.iter().enumerate() {
+                        let want = cells.widened();
+                        let mut got = vec![u16::MAX; want.len()];
+                        for &part in &parts {
+                            let kp = part.count_ones() as usize;
+                            let vals = &values.values[&(side, part)];
+                            for (b, board) in vals.chunks(kp).enumerate() {
+                                for (j, &v) in bits(part).zip(board) {
+                                    got[b * k + j] = v;
+                                }
+                            }
+                        }
+                        assert_eq!(got, &want[..], "{u:?} pairs={pairs} {groups:x?}");
+                        let width = match cells {
+                            LevelValues::Narrow(_) => 1,
+                            LevelValues::Wide(_) => 2,
+                        };
+                        assert_eq!(widths[side], (*id, width), "{u:?}");
+                    }
+                }
+            }
+        }
+        // A pass that reads a level whose exits are missing says which.
+        let none = DtmExits::below(n);
+        let mut held = Held::default();
+        assert!(matches!(
+            seed_pass(n, &none, UnitId::of(0), 1 << 3, 0, None, &mut held),
+            Err(SolveError::MissingExits { stones: 3, .. })
+        ));
     }
 
     /// docs/rules.md example 3: the side to move loses in 4 plies.

@@ -63,3 +63,51 @@ pub(crate) fn put_side<S: Copy>(
     })?;
     Ok(max)
 }
+
+/// What a kazan part's seeds are kept under between the seeding of a unit
+/// cut into parts and its solve ([`SeedStore`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeedKey {
+    /// The best exit of every kazan split of every board, as pass `0`
+    /// over the levels below carries it to the next (a word a split).
+    Carry(u32),
+    /// The seeded states of kazan part `mask` (its splits of every
+    /// board, board-major), read back when the part is solved.
+    Part(u64),
+}
+
+/// Where a unit cut into kazan parts keeps its seeds: every part is
+/// seeded first, while the exits are decoded, and solved after they are
+/// freed (`crate::solve::dtm::seed_pass`, `crate::solve::dtm::solve_seeded`),
+/// so that a unit never holds its exits and its quiet-move graph at once.
+/// A key written again replaces what was kept under it; a key read is
+/// gone once read to its end.
+pub trait SeedStore {
+    /// Starts keeping words under `key`.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError::Part`] when the words cannot be kept (the store keeps
+    /// why).
+    fn create(&mut self, key: SeedKey) -> Result<(), SolveError>;
+    /// Adds `words` to what `key` keeps (after [`SeedStore::create`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`SeedStore::create`].
+    fn write(&mut self, key: SeedKey, words: &[u32]) -> Result<(), SolveError>;
+    /// Ends the writing of `key`.
+    ///
+    /// # Errors
+    ///
+    /// As [`SeedStore::create`].
+    fn finish(&mut self, key: SeedKey) -> Result<(), SolveError>;
+    /// Fills `words` with the next words `key` keeps, in the order
+    /// written; with `last`, checks that none is left and forgets `key`.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError::Part`] when they cannot be read back whole (the
+    /// store keeps why).
+    fn read(&mut self, key: SeedKey, words: &mut [u32], last: bool) -> Result<(), SolveError>;
+}

@@ -5,6 +5,7 @@ use super::*;
 use crate::solve::cells::LevelValues;
 use crate::solve::moves::position_at;
 use crate::solve::unit::level_units;
+use togyz_tb::Backend;
 
 /// The census of a set of positions (one stone count, or one tuzdyk class
 /// within it).
@@ -343,7 +344,10 @@ pub fn collect(
     let max = crate::files::folder::table_levels(dir)?;
     let mut out = Vec::new();
     for n in 1..=max {
-        let file = TableFile::open(dir.join(format::file_name(n)))?;
+        // Positioned reads, not a map: a map's pages, once read, stay in
+        // the resident set (the whole table's by the level's end), and
+        // stats holds only the unit being counted (as verify does).
+        let file = TableFile::open_with(dir.join(format::file_name(n)), Backend::Pread)?;
         let layout = file.layout();
         let positions = layout.positions();
         events(Event::Counting {

@@ -26,6 +26,12 @@ pub const PART_SPOOL_BYTES: f64 = 64e6;
 /// bound: the biggest 10-stone DTC unit (117 M positions, parts of one
 /// pair) took 19.8 MB, 0.17.
 pub const PART_FILE_BYTES_PER_POSITION: f64 = 0.25;
+/// Bytes on disk per position of a DTM unit seeded apart
+/// ([`seed_groups`]), for its seeds (zstd level 1 of 4-byte state words)
+/// and again for the best exits carried between passes, an upper bound:
+/// the biggest 8-stone unit's seeds (13.2 M positions, parts of one pair,
+/// no level held whole) peaked at 2.09 MB, 0.16.
+pub const SEED_FILE_BYTES_PER_POSITION: f64 = 0.5;
 /// Unit-file bytes per position on disk (zstd level 1 of one-byte cells,
 /// the same for both metrics), an upper bound: the 10-stone level's units
 /// took 0.07.
@@ -139,7 +145,9 @@ pub struct Plan {
     /// Seconds, estimated.
     pub seconds: f64,
     /// The most kazan parts a unit is cut into, and the first level
-    /// where a unit is cut (1 and 0 when none is).
+    /// where a unit is cut (1 and 0 when none is); for `verify`, the most
+    /// passes over the levels below a unit is checked in, and the first
+    /// level where there are more than one.
     pub parts: (usize, u32),
 }
 
@@ -148,8 +156,35 @@ pub struct Plan {
 /// whole for a whole unit; for a cut one, only the buffers that spool its
 /// parts to disk), its predecessor lists and frontier, and what its exits
 /// decode of the levels below not held whole (up to `hold_whole`:
-/// [`below::held_whole`]).
+/// [`below::held_whole`]). A DTM unit cut into parts holds its exits and
+/// its graph one after the other, never together ([`seed_groups`]): the
+/// larger of the two phases.
 pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> u64 {
+    let f = Fitted::of(metric);
+    // DTM holds levels whole up to `hold_whole`, DTC every level.
+    let exits = below::unit_exit_bytes(metric, n, u, f.solve_limit(hold_whole));
+    if seeds_apart(metric, n, cut) {
+        let groups = seed_groups(n, u, hold_whole, cut);
+        let seeding = groups
+            .iter()
+            .map(|&g| group_exit_bytes(n, u, hold_whole, g))
+            .max()
+            .unwrap_or(0);
+        return solving_memory(metric, n, u, cut).max(seeding + PART_SPOOL_BYTES as u64);
+    }
+    solving_memory(metric, n, u, cut) + exits
+}
+
+/// Whether a unit of level `n` of `metric` cut as `cut` is seeded apart
+/// from its solve: a DTM unit cut into kazan parts (DTC reads only the
+/// levels held whole).
+pub fn seeds_apart(metric: Metric, n: u32, cut: KazanCut) -> bool {
+    metric == Metric::Dtm && !cut.is_whole(n)
+}
+
+/// Memory of one unit in flight besides its exits: its largest part's
+/// state, its values or the buffers that spool them, its graph.
+fn solving_memory(metric: Metric, n: u32, u: UnitId, cut: KazanCut) -> u64 {
     let f = Fitted::of(metric);
     let boards = u.boards(n) as f64;
     let part = boards * cut.part_splits(n) as f64;
@@ -159,7 +194,119 @@ pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: Kaza
         PART_SPOOL_BYTES
     };
     (part * f.state_bytes_per_position + values + boards * f.unit_bytes_per_board) as u64
-        + below::unit_exit_bytes(metric, n, u, f.solve_limit(hold_whole))
+}
+
+/// Bytes that unit `u` of level `n` of DTM decodes for the exits into
+/// the levels of `levels` (a mask of stone counts) not held whole.
+fn group_exit_bytes(n: u32, u: UnitId, hold_whole: u64, levels: u64) -> u64 {
+    group_bytes(Metric::Dtm, n, u, hold_whole, levels)
+}
+
+/// Bytes that unit `u` of level `n` of `metric` decodes for the exits
+/// into the levels of `levels` (a mask of stone counts) not held whole.
+fn group_bytes(metric: Metric, n: u32, u: UnitId, hold_whole: u64, levels: u64) -> u64 {
+    (1..n)
+        .filter(|&m| levels >> m & 1 == 1)
+        .map(|m| below::unit_level_bytes(metric, m, u, hold_whole))
+        .sum()
+}
+
+/// The levels below `n` in ascending order, in groups (masks of stone
+/// counts, bit 0 the empty board, in the first with the levels held
+/// whole) whose exits for unit `u` take at most `cap` bytes each, or one
+/// level's when that is more.
+fn level_groups(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cap: u64) -> Vec<u64> {
+    let one = |m: u32| below::unit_level_bytes(metric, m, u, hold_whole);
+    let mut groups = vec![1u64];
+    let mut held = 0;
+    for m in 1..n {
+        let bytes = one(m);
+        let last = groups.len() - 1;
+        if held + bytes > cap && held > 0 {
+            groups.push(1 << m);
+            held = bytes;
+        } else {
+            groups[last] |= 1 << m;
+            held += bytes;
+        }
+    }
+    groups
+}
+
+/// The largest share of one level below `n` that unit `u` decodes.
+fn biggest_level(metric: Metric, n: u32, u: UnitId, hold_whole: u64) -> u64 {
+    (1..n)
+        .map(|m| below::unit_level_bytes(metric, m, u, hold_whole))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The passes over the levels below that seed DTM unit `u` of level `n`
+/// cut as `cut` (`crate::solve::dtm::seed_pass`), each a mask of stone
+/// counts (bit 0 the empty board): the levels in ascending order, as many
+/// a pass as keep its decoded exits within what the unit's solve takes
+/// after them (or within the largest level's share, when that is more),
+/// the levels held whole (up to `hold_whole`) and the empty board in the
+/// first. A unit's memory is then the larger of its solve's and its
+/// largest level's share, and its exits are decoded once.
+pub fn seed_groups(n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> Vec<u64> {
+    let cap = solving_memory(Metric::Dtm, n, u, cut)
+        .saturating_sub(PART_SPOOL_BYTES as u64)
+        .max(biggest_level(Metric::Dtm, n, u, hold_whole));
+    level_groups(Metric::Dtm, n, u, hold_whole, cap)
+}
+
+/// The passes over the levels below in which `verify` checks unit `u` of
+/// level `n` of a `metric` table (decoded in `cell` bytes a position),
+/// each a mask of stone counts as [`seed_groups`] makes them: one, with
+/// every exit decoded at once, when that fits `budget` bytes (or no
+/// budget is given); else as few as keep the unit, a bit a position and
+/// each pass's exits within it (or one level a pass, when even that does
+/// not fit). Each pass checks the moves into its levels; the last, the
+/// others.
+pub fn verify_groups(
+    metric: Metric,
+    n: u32,
+    u: UnitId,
+    hold_whole: u64,
+    cell: u64,
+    budget: Option<u64>,
+) -> Vec<u64> {
+    let values = u.positions(n) * cell;
+    let exits = below::unit_exit_bytes(metric, n, u, hold_whole);
+    match budget {
+        Some(b) if values + exits > b => {
+            let cap = b
+                .saturating_sub(values + u.positions(n) / 8)
+                .max(biggest_level(metric, n, u, hold_whole));
+            level_groups(metric, n, u, hold_whole, cap)
+        }
+        _ => vec![u64::MAX],
+    }
+}
+
+/// Memory of checking unit `u` of level `n` in the passes of
+/// [`verify_groups`]: its values, and its exits at once, or a bit a
+/// position and the largest pass's exits.
+pub fn verify_unit_memory(
+    metric: Metric,
+    n: u32,
+    u: UnitId,
+    hold_whole: u64,
+    cell: u64,
+    budget: Option<u64>,
+) -> u64 {
+    let values = u.positions(n) * cell;
+    let groups = verify_groups(metric, n, u, hold_whole, cell, budget);
+    if groups.len() == 1 {
+        return values + below::unit_exit_bytes(metric, n, u, hold_whole);
+    }
+    let exits = groups
+        .iter()
+        .map(|&g| group_bytes(metric, n, u, hold_whole, g))
+        .max()
+        .unwrap_or(0);
+    values + u.positions(n) / 8 + exits
 }
 
 /// The cut of unit `u` of level `n` when its units may take `budget`
@@ -262,13 +409,22 @@ pub fn table_bytes(metric: Metric, n: u32) -> u64 {
 /// (one byte a position for DTM, a board for DTC), and the largest of the
 /// unit being checked (decoded in `cell` bytes a position: 1, or 2 if its
 /// longest distance passes 126 plies) with what its exits decode of the
-/// larger levels below, and of the level's own draw splits or values when
+/// larger levels below, in passes over them to fit `bound`
+/// ([`verify_groups`]), and of the level's own draw splits or values when
 /// they are added to the levels held whole for the next level (`keep`).
-pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_whole: u64) -> u64 {
-    let whole = below::whole_bytes(metric, n, hold_whole);
+pub fn verify_level_memory(
+    metric: Metric,
+    n: u32,
+    cell: u64,
+    keep: bool,
+    hold_whole: u64,
+    bound: Option<u64>,
+) -> u64 {
+    let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
+    let budget = bound.map(|b| b.saturating_sub(whole));
     let unit = level_units(n)
         .into_iter()
-        .map(|u| u.positions(n) * cell + below::unit_exit_bytes(metric, n, u, hold_whole))
+        .map(|u| verify_unit_memory(metric, n, u, hold_whole, cell, budget))
         .max()
         .unwrap_or(0);
     let added = if keep && below::held_whole(metric, n, hold_whole) {
@@ -276,32 +432,45 @@ pub fn verify_level_memory(metric: Metric, n: u32, cell: u64, keep: bool, hold_w
     } else {
         0
     };
-    whole + unit.max(added) + BASE_BYTES as u64
+    whole + unit.max(added)
 }
 
 /// The plan of `togyz-gen verify` over levels `1..=max` of `metric`
-/// tables with `threads` workers: the peak memory (at one-byte cells if
-/// `narrow`, else two) and the time. Its disk is zero. The memory counts
-/// the table files too: `verify` checks every checksum first through the
-/// files' memory maps, and the pages read stay in its resident set (the
-/// kernel may drop them when memory runs short: they are the files').
+/// tables with `threads` workers, within `bound` bytes when given
+/// ([`verify_level_memory`]): the peak memory (at one-byte cells if
+/// `narrow`, else two) and the time. Its disk is zero. The table files
+/// are not in the memory: `verify` reads them by positioned reads, a
+/// block at a time, never through a memory map (whose pages, once read,
+/// would stay in its resident set).
 pub fn verify_plan(
     metric: Metric,
     max: u32,
     threads: usize,
     narrow: bool,
     hold_whole: u64,
+    bound: Option<u64>,
 ) -> Plan {
     let cell = if narrow { 1 } else { 2 };
     let mut p = Plan::default();
     for n in 1..=max {
         p.positions += Layout::new(n).positions();
-        let m = verify_level_memory(metric, n, cell, n < max, hold_whole)
-            + (1..=max).map(|m| table_bytes(metric, m)).sum::<u64>();
+        let m = verify_level_memory(metric, n, cell, n < max, hold_whole, bound);
         if m > p.memory {
             p.memory = m;
             p.memory_at = n;
         }
+        // The most passes a unit is checked in, and from which level.
+        let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
+        let budget = bound.map(|b| b.saturating_sub(whole));
+        let passes = level_units(n)
+            .into_iter()
+            .map(|u| verify_groups(metric, n, u, hold_whole, cell, budget).len())
+            .max()
+            .unwrap_or(1);
+        if passes > 1 && p.parts.1 == 0 {
+            p.parts.1 = n;
+        }
+        p.parts.0 = p.parts.0.max(passes);
     }
     p.seconds = p.positions as f64 / (Fitted::of(metric).verify_rate * threads.max(1) as f64);
     p
@@ -370,12 +539,19 @@ pub fn plan(
         p.positions += left / shards as u64;
         disk_tables += table_bytes(metric, n);
         let (m, parts) = level_memory(metric, n, threads, n < max, hold_whole, bound);
-        // The parts' files of the units in flight, when units are cut.
+        // The parts' files of the units in flight, when units are cut,
+        // and a DTM unit's seeds and carried exits while it is seeded
+        // apart.
         let spooled = if parts > 1 {
             let mut units: Vec<u64> = level_units(n).iter().map(|u| u.positions(n)).collect();
             units.sort_unstable_by(|a, b| b.cmp(a));
             let biggest: u64 = units.iter().take(threads.max(1)).sum();
-            biggest as f64 * PART_FILE_BYTES_PER_POSITION
+            let seeds = if metric == Metric::Dtm {
+                2.0 * SEED_FILE_BYTES_PER_POSITION
+            } else {
+                0.0
+            };
+            biggest as f64 * (PART_FILE_BYTES_PER_POSITION + seeds)
         } else {
             0.0
         };

@@ -73,8 +73,8 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
     // --max-memory may be more than this machine has: a plan for another.
     let bound = args.max_memory.or_else(memory_available);
     let g = plan(args.metric, &todo, max, threads, 1, hold, bound, |_| 0);
-    let v = verify_plan(args.metric, max, threads, true, hold);
-    let wide = verify_plan(args.metric, max, threads, false, hold);
+    let v = verify_plan(args.metric, max, threads, true, hold, bound);
+    let wide = verify_plan(args.metric, max, threads, false, hold, bound);
     let s = if threads == 1 { "" } else { "s" };
     let mut lines = Vec::new();
     let solver_max = max_solver_stones();
@@ -103,11 +103,18 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
             ),
         },
         format!(
-            "verify: a peak of about {} of memory (at {} stones; {} if a level's longest distance passes 126 plies), about {} with {threads} thread{s}",
+            "verify: a peak of about {} of memory (at {} stones; {} if a level's longest distance passes 126 plies), about {} with {threads} thread{s}{}",
             human_bytes(v.memory),
             v.memory_at,
             human_bytes(wide.memory),
             human_seconds(v.seconds),
+            match v.parts {
+                (1, _) => String::new(),
+                (passes, from) => format!(
+                    "; from {} on, units checked in up to {passes} passes over the levels below",
+                    stones(from)
+                ),
+            },
         ),
     ]);
     if let Some(out) = &args.out {
