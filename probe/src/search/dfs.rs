@@ -60,6 +60,20 @@ pub(super) const DFS_SHARE: usize = 4;
 const _: () = assert!(DFS_ENTRY_BYTES == 28 && DFS_ENTRY_BYTES.is_multiple_of(DFS_SHARE));
 
 impl Entry {
+    /// What the entry answers of a search to `depth`: won, never, or
+    /// failed at that depth or deeper.
+    fn answer(&self, depth: u32) -> Option<Found> {
+        if self.won {
+            Some(Found::Won)
+        } else if self.failed == NEVER {
+            Some(Found::Never)
+        } else if self.failed as u32 >= depth {
+            Some(Found::Failed)
+        } else {
+            None
+        }
+    }
+
     /// What the entry is worth keeping for: a proof beats any depth.
     fn worth(&self) -> u32 {
         if !self.used {
@@ -264,9 +278,9 @@ impl Solver<'_> {
         x: Side,
         depth: u32,
     ) -> Result<(Found, Option<Move>), Halt> {
-        let found = self.win(pos, x, depth)?;
-        let key = dfs_key(pos, x);
-        let best = self.tt_ref().get(&key, key_hash(&key)).map(|e| e.best);
+        let found = self.win(pos, x, depth, None)?;
+        let (key, hash) = keyed(pos, x);
+        let best = self.tt_ref().get(&key, hash).map(|e| e.best);
         let mv = pos.legal_moves().find(|m| Some(m.hole()) == best);
         let x_moves = pos.side_to_move() == x;
         match found {
@@ -277,7 +291,7 @@ impl Solver<'_> {
                 // The winning move's entry was replaced: the first child
                 // won one ply sooner.
                 for mv in pos.legal_moves() {
-                    if self.win(&pos.after_unchecked(mv), x, depth - 1)? == Found::Won {
+                    if self.win(&pos.after_unchecked(mv), x, depth - 1, None)? == Found::Won {
                         return Ok((found, Some(mv)));
                     }
                 }
@@ -300,8 +314,15 @@ impl Solver<'_> {
         self.tt.as_ref().expect("deepen makes the table first")
     }
 
-    /// Can `x` force a win from `pos` within `depth` plies?
-    fn win(&mut self, pos: &Position, x: Side, depth: u32) -> Result<Found, Halt> {
+    /// Can `x` force a win from `pos` within `depth` plies? `known`: the
+    /// table's key of `pos` and `x` and its hash, when the parent made them.
+    fn win(
+        &mut self,
+        pos: &Position,
+        x: Side,
+        depth: u32,
+        known: Option<(Key, u64)>,
+    ) -> Result<Found, Halt> {
         self.count_node()?;
         let (lo, hi) = static_bounds(self.tb, self.table_stones, pos)?;
         let attacker = pos.side_to_move() == x;
@@ -320,30 +341,27 @@ impl Solver<'_> {
         if depth == 0 {
             return Ok(Found::Failed);
         }
-        let key = dfs_key(pos, x);
-        let hash = key_hash(&key);
+        let (key, hash) = known.unwrap_or_else(|| keyed(pos, x));
         let mut hint = u8::MAX;
         if let Some(e) = self.tt_ref().get(&key, hash) {
-            if e.won {
-                return Ok(Found::Won);
-            }
-            if e.failed == NEVER {
-                return Ok(Found::Never);
-            }
-            if e.failed as u32 >= depth {
-                return Ok(Found::Failed);
+            if let Some(found) = e.answer(depth) {
+                return Ok(found);
             }
             hint = e.best;
         }
-        let mut kids: [(Move, Position); 9] = [(Move::new(1).expect("hole 1"), *pos); 9];
+        // Where the children are looked up first, their keys are made once,
+        // for the lookups and for their own searches.
+        let etc = depth >= ETC_FROM;
+        let mut kids: [Kid; 9] = [(Move::new(1).expect("hole 1"), *pos, None); 9];
         let mut count = 0;
         for mv in pos.legal_moves() {
-            kids[count] = (mv, pos.after_unchecked(mv));
+            let child = pos.after_unchecked(mv);
+            kids[count] = (mv, child, etc.then(|| keyed(&child, x)));
             count += 1;
         }
         let kids = &mut kids[..count];
-        if depth >= ETC_FROM {
-            if let Some(found) = self.cutoff(kids, x, attacker, depth - 1) {
+        if etc {
+            if let Some(found) = self.cutoff(kids, attacker, depth - 1) {
                 let deadline = self.deadline;
                 self.tt().put(&key, hash, found.0, depth, found.1, deadline);
                 return Ok(found.0);
@@ -359,8 +377,8 @@ impl Solver<'_> {
         let deadline = self.deadline;
         // Whether every attacker's move so far can never win.
         let mut never = true;
-        for (mv, child) in kids.iter() {
-            let found = self.win(child, x, depth - 1)?;
+        for (mv, child, known) in kids.iter() {
+            let found = self.win(child, x, depth - 1, *known)?;
             match (attacker, found) {
                 (true, Found::Won) | (false, Found::Failed | Found::Never) => {
                     self.tt().put(&key, hash, found, depth, mv.hole(), deadline);
@@ -392,38 +410,35 @@ impl Solver<'_> {
     /// already answers it (enhanced transposition cutoff): an attacker's
     /// child won, or a defender's child failed at `depth` or can never be
     /// won. With the move that shows it.
-    fn cutoff(
-        &self,
-        kids: &[(Move, Position)],
-        x: Side,
-        attacker: bool,
-        depth: u32,
-    ) -> Option<(Found, u8)> {
+    fn cutoff(&self, kids: &[Kid], attacker: bool, depth: u32) -> Option<(Found, u8)> {
         let tt = self.tt_ref();
-        let mut keys = [([0u8; 24], 0u64); 9];
-        for (i, (_, child)) in kids.iter().enumerate() {
-            let key = dfs_key(child, x);
-            let hash = key_hash(&key);
+        let keys = || kids.iter().filter_map(|(mv, _, k)| Some((mv, (*k)?)));
+        for (_, (_, hash)) in keys() {
             tt.buckets.prefetch(hash);
-            keys[i] = (key, hash);
         }
         let mut failed = None;
-        for (i, (mv, _)) in kids.iter().enumerate() {
-            let Some(e) = tt.get(&keys[i].0, keys[i].1) else {
-                continue;
-            };
-            if attacker {
-                if e.won {
-                    return Some((Found::Won, mv.hole()));
+        for (mv, (key, hash)) in keys() {
+            match (attacker, tt.get(&key, hash).and_then(|e| e.answer(depth))) {
+                (true, Some(Found::Won)) => return Some((Found::Won, mv.hole())),
+                (false, Some(Found::Never)) => return Some((Found::Never, mv.hole())),
+                (false, Some(Found::Failed)) if failed.is_none() => {
+                    failed = Some((Found::Failed, mv.hole()));
                 }
-            } else if e.failed == NEVER {
-                return Some((Found::Never, mv.hole()));
-            } else if !e.won && e.failed as u32 >= depth && failed.is_none() {
-                failed = Some((Found::Failed, mv.hole()));
+                _ => {}
             }
         }
         failed
     }
+}
+
+/// A child of a node: its move, the position, and its key and hash when
+/// made ([`ETC_FROM`]).
+type Kid = (Move, Position, Option<(Key, u64)>);
+
+/// [`dfs_key`] with its hash.
+fn keyed(pos: &Position, x: Side) -> (Key, u64) {
+    let key = dfs_key(pos, x);
+    (key, key_hash(&key))
 }
 
 /// The table's key: the position, and the side asked about in its last
