@@ -266,19 +266,24 @@ impl<'a, P: Policy> Unit<'a, P> {
                     self.seed_side(side)?;
                 }
             }
-            if self.kp == self.k {
-                self.propagate_all::<true>()?;
-            } else {
-                self.propagate_all::<false>()?;
-            }
-            if i + 1 == parts.len() {
-                // The graph is done with: free it before the last part's
-                // values are copied out (for a whole unit, before any
-                // values are made).
-                self.preds = Vec::new();
-                self.pred_off = Vec::new();
-            }
+            self.propagate_part(i + 1 == parts.len())?;
             done(self, part)?;
+        }
+        Ok(())
+    }
+
+    /// Propagates the seeded part to its fixed point; after the `last`
+    /// part the graph is done with and freed, before the part's values are
+    /// copied out (for a whole unit, before any values are made).
+    fn propagate_part(&mut self, last: bool) -> Result<(), SolveError> {
+        if self.kp == self.k {
+            self.propagate_all::<true>()?;
+        } else {
+            self.propagate_all::<false>()?;
+        }
+        if last {
+            self.preds = Vec::new();
+            self.pred_off = Vec::new();
         }
         Ok(())
     }
@@ -310,15 +315,7 @@ impl<'a, P: Policy> Unit<'a, P> {
             self.set_part(part);
             load(part, &mut self.state)?;
             self.frontier_from_states();
-            if self.kp == self.k {
-                self.propagate_all::<true>()?;
-            } else {
-                self.propagate_all::<false>()?;
-            }
-            if i + 1 == parts.len() {
-                self.preds = Vec::new();
-                self.pred_off = Vec::new();
-            }
+            self.propagate_part(i + 1 == parts.len())?;
             done(self, part)?;
         }
         Ok(())
