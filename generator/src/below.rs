@@ -94,9 +94,15 @@ pub fn unit_level_bytes(metric: Metric, m: u32, unit: UnitId, limit: u64) -> u64
     if held_whole(metric, m, limit) {
         return 0;
     }
-    let layout = Layout::new(m);
     exit_configs(unit)
         .iter()
-        .map(|&c| layout.config_boards(c) * per_board(metric, &layout))
+        .map(|&c| config_bytes(metric, m, c))
         .sum()
+}
+
+/// Bytes an exit decodes of configuration `config` of level `m` not held
+/// whole.
+pub fn config_bytes(metric: Metric, m: u32, config: usize) -> u64 {
+    let layout = Layout::new(m);
+    layout.config_boards(config) * per_board(metric, &layout)
 }

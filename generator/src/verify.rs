@@ -47,7 +47,7 @@ use crate::pool::with_threads;
 use crate::run::plan;
 use crate::solve::cells::{ConfigValues, LevelValues};
 use crate::solve::moves::{play_each, quiet_slot};
-use crate::solve::unit::UnitId;
+use crate::solve::unit::{Reach, UnitId};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -344,9 +344,9 @@ pub(crate) trait CheckBelow: Sync {
     type Exits<'a>: ExitValue
     where
         Self: 'a;
-    /// Decodes what `unit` of level `n` reads of the levels of `levels`
-    /// (a mask of stone counts) not held whole.
-    fn for_unit(&self, n: u32, unit: UnitId, levels: u64) -> Result<Self::Unit<'_>, VerifyError>;
+    /// Decodes what `unit` of level `n` reads, of what `reach` reads of
+    /// the levels not held whole.
+    fn for_unit(&self, n: u32, unit: UnitId, reach: Reach) -> Result<Self::Unit<'_>, VerifyError>;
     /// The metric of the levels below, as the plan models them.
     fn metric(&self) -> Metric;
     /// Up to what the levels below are held whole ([`below::held_whole`]).
@@ -368,8 +368,13 @@ pub(crate) trait ExitValue: Sync {
 impl CheckBelow for DtmBelow {
     type Unit<'a> = DtmUnitBelow<'a>;
     type Exits<'a> = DtmExits<'a>;
-    fn for_unit(&self, n: u32, unit: UnitId, levels: u64) -> Result<DtmUnitBelow<'_>, VerifyError> {
-        Ok(self.for_unit_levels(n, unit, levels)?)
+    fn for_unit(
+        &self,
+        n: u32,
+        unit: UnitId,
+        reach: Reach,
+    ) -> Result<DtmUnitBelow<'_>, VerifyError> {
+        Ok(self.for_unit_levels(n, unit, reach)?)
     }
     fn metric(&self) -> Metric {
         Metric::Dtm
@@ -402,8 +407,13 @@ impl ExitValue for DtmExits<'_> {
 impl CheckBelow for DtcBelow {
     type Unit<'a> = DtcUnitBelow<'a>;
     type Exits<'a> = &'a DtcUnitBelow<'a>;
-    fn for_unit(&self, n: u32, unit: UnitId, levels: u64) -> Result<DtcUnitBelow<'_>, VerifyError> {
-        Ok(self.for_unit_levels(n, unit, levels)?)
+    fn for_unit(
+        &self,
+        n: u32,
+        unit: UnitId,
+        reach: Reach,
+    ) -> Result<DtcUnitBelow<'_>, VerifyError> {
+        Ok(self.for_unit_levels(n, unit, reach)?)
     }
     fn metric(&self) -> Metric {
         Metric::Dtc
@@ -526,7 +536,7 @@ fn check_unit<B: CheckBelow>(
     // A DTC table's losses come recovered from its wins, so the check
     // below also holds them to their moves.
     let parts = file.decode_unit(unit)?;
-    let share = smaller.for_unit(n, unit, u64::MAX)?;
+    let share = smaller.for_unit(n, unit, Reach::ALL)?;
     let lookup = Lookup {
         exits: B::exits(&share),
         n,
@@ -559,8 +569,8 @@ fn check_unit<B: CheckBelow>(
 }
 
 /// Checks every entry of `unit` of level `n` in passes over the levels
-/// below (`groups`, masks of stone counts, [`plan::verify_groups`]), each
-/// pass holding the exits into its levels only: an entry must be at least
+/// below (`groups`, what each reads of them, [`plan::verify_groups`]),
+/// each pass holding the exits into what it reads only: an entry must be at least
 /// each of its moves' values, and equal one of them (a bit a position
 /// remembers that a pass found it), which is being their best. Returns
 /// the unit's census, or `None` when an entry does not follow from its
@@ -570,7 +580,7 @@ fn check_unit_in_passes<B: CheckBelow>(
     file: &TableFile,
     smaller: &B,
     unit: UnitId,
-    groups: &[u64],
+    groups: &[Reach],
     checked: &AtomicU64,
 ) -> Result<Option<Census>, VerifyError> {
     let layout = &Layout::new(n);
@@ -589,9 +599,9 @@ fn check_unit_in_passes<B: CheckBelow>(
         .collect();
     let work = unit_work(n, unit);
     let mut census = Census::default();
-    for (i, &levels) in groups.iter().enumerate() {
+    for (i, &reach) in groups.iter().enumerate() {
         let last = i + 1 == groups.len();
-        let share = smaller.for_unit(n, unit, levels)?;
+        let share = smaller.for_unit(n, unit, reach)?;
         let lookup = Lookup {
             exits: B::exits(&share),
             n,
@@ -605,7 +615,7 @@ fn check_unit_in_passes<B: CheckBelow>(
                     .find(|(c, _)| *c == id)
                     .expect("a unit's work is of its configurations")
                     .1;
-                let pass = Pass { levels, last, bits };
+                let pass = Pass { reach, last, bits };
                 let found = check_boards_pass(n, id, start, end, &lookup, &pass);
                 if last {
                     checked.fetch_add((end - start) * layout.kazans(), Ordering::Relaxed);
@@ -625,8 +635,8 @@ fn check_unit_in_passes<B: CheckBelow>(
 
 /// One pass of [`check_unit_in_passes`] over a configuration's boards.
 struct Pass<'a> {
-    /// The levels below whose exits the pass reads.
-    levels: u64,
+    /// What the pass reads of the levels below.
+    reach: Reach,
     /// The last pass: it also reads the quiet moves and the moves that
     /// end the game, and checks that some move equals each entry.
     last: bool,
@@ -688,9 +698,9 @@ fn check_boards_pass<E: ExitValue>(
 }
 
 /// The best of the move values at kazan offset `j` of a board (as
-/// [`expected_value`]) among the moves a pass reads: its exits into the
-/// levels of `pass`, and in the last pass every other move too; `None`
-/// when it reads none.
+/// [`expected_value`]) among the moves a pass reads: its exits into what
+/// `pass` reads, and in the last pass every other move too; `None` when
+/// it reads none.
 #[inline]
 fn pass_value<E: ExitValue>(
     j: u32,
@@ -712,10 +722,16 @@ fn pass_value<E: ExitValue>(
             Some(Played::Other(child0)) => {
                 let child = at_offset(&child0, j);
                 let m = child.stones_on_board();
-                // An exit is read in the pass of its level; a move that
-                // ends the game, or stays in the level, in the last.
+                // An exit is read in the pass that reads its level (and
+                // configuration); a move that ends the game, or stays in
+                // the level, in the last.
                 let read = if child.outcome().is_none() && m < tables.n {
-                    pass.levels >> m & 1 == 1
+                    if pass.reach.whole_levels() {
+                        pass.reach.reads_level(m)
+                    } else {
+                        let (_, config, _) = child_slot(&child, &mut slots[hole]);
+                        pass.reach.reads(m, config)
+                    }
                 } else {
                     pass.last
                 };
@@ -738,6 +754,16 @@ fn move_value<E: ExitValue>(pos: &Position, mv: Move, tables: &Lookup<E>) -> Val
     child_value(&pos.after_unchecked(mv), tables, &mut None)
 }
 
+/// The stone count, configuration and board of a live `child`, found
+/// once a move (`slot`: they do not depend on the kazans).
+#[inline]
+fn child_slot(child: &Position, slot: &mut Option<(u32, usize, u64)>) -> (u32, usize, u64) {
+    *slot.get_or_insert_with(|| {
+        let s = Slot::of(child).expect("a live successor has an index slot");
+        (child.stones_on_board(), s.config.id(), s.board)
+    })
+}
+
 /// The value for the mover (the side not to move in `child`) of reaching
 /// `child`: see [`move_value`]. `slot` remembers the child's stone count,
 /// configuration and board, which do not depend on the kazans.
@@ -754,10 +780,7 @@ fn child_value<E: ExitValue>(
             Some(_) => Value::Win(1),
         };
     }
-    let (n, config, board) = *slot.get_or_insert_with(|| {
-        let s = Slot::of(child).expect("a live successor has an index slot");
-        (child.stones_on_board(), s.config.id(), s.board)
-    });
+    let (n, config, board) = child_slot(child, slot);
     // The child's mover (our opponent) has kazan 81 - n + j'.
     let j = child.kazan(child.side_to_move()) as u64 + n as u64 - HALF as u64;
     debug_assert_eq!(Slot::of(child).map(|s| s.kazan as u64), Some(j));

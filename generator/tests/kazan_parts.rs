@@ -1,6 +1,7 @@
 //! Units cut along the kazan axis (`generate --kazan-pairs`, hidden, for
 //! tests): in both metrics, parts of one or two pairs of kazan offsets give
-//! the bytes of whole units, also after a kill and resume (between a unit's
+//! the bytes of whole units, with the units' quiet-move graphs stored or
+//! not (`--no-graph`, hidden too), also after a kill and resume (between a unit's
 //! parts too, and between a DTM unit's seeding and its solve) and from
 //! three shards; a cut that is not a number of pairs is refused.
 
@@ -32,11 +33,16 @@ fn whole(metric: &str, max: u32) -> Vec<Vec<u8>> {
 fn parts_of_one_or_two_pairs_give_the_bytes_of_whole_units_in_both_metrics() {
     for metric in ["dtm", "dtc"] {
         let expected = whole(metric, 6);
-        for pairs in ["1", "2"] {
+        let ways: [&[&str]; 4] = [
+            &["--kazan-pairs", "1"],
+            &["--kazan-pairs", "2"],
+            &["--kazan-pairs", "1", "--no-graph"],
+            &["--no-graph"],
+        ];
+        for extra in ways {
             let dir = tempfile::tempdir().unwrap();
-            let extra = ["--kazan-pairs", pairs];
-            ok_stdout(&generate(metric, dir.path(), 6, 2, &extra).output().unwrap());
-            assert_eq!(read_all(dir.path(), 6), expected, "{metric} pairs {pairs}");
+            ok_stdout(&generate(metric, dir.path(), 6, 2, extra).output().unwrap());
+            assert_eq!(read_all(dir.path(), 6), expected, "{metric} {extra:?}");
         }
     }
 }

@@ -13,7 +13,7 @@ use super::held_whole;
 use crate::files::splits::{config_splits, wdl_level, SplitsError};
 use crate::solve::held::DtcLevels;
 use crate::solve::score::WdlLevel;
-use crate::solve::unit::{exit_configs, UnitId};
+use crate::solve::unit::{exit_configs, Reach, UnitId};
 use togyz_tb::raw::format::{wdl_at, TableFile};
 use togyz_tb::raw::index::CONFIG_COUNT;
 use togyz_tb::{Metric, Wdl};
@@ -106,12 +106,12 @@ impl DtcBelow {
     ///
     /// If a level below `n` was not added (a caller's bug).
     pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<DtcUnitBelow<'_>, SplitsError> {
-        self.for_unit_levels(n, unit, u64::MAX)
+        self.for_unit_levels(n, unit, Reach::ALL)
     }
 
-    /// [`DtcBelow::for_unit`], decoding only the levels of `levels` (a
-    /// mask of stone counts): what one pass of a unit's check in passes
-    /// reads ([`crate::run::plan::verify_groups`]).
+    /// [`DtcBelow::for_unit`], decoding only what `reach` reads: what one
+    /// pass of a unit's check in passes reads
+    /// ([`crate::run::plan::verify_groups`]).
     ///
     /// # Errors
     ///
@@ -124,15 +124,18 @@ impl DtcBelow {
         &self,
         n: u32,
         unit: UnitId,
-        levels: u64,
+        reach: Reach,
     ) -> Result<DtcUnitBelow<'_>, SplitsError> {
         assert!(self.max_stones() + 1 >= n, "levels below {n} missing");
         let mut loaded = vec![Vec::new(); n as usize];
-        for m in (1..n).filter(|&m| !self.holds_whole(m) && levels >> m & 1 == 1) {
+        for m in (1..n).filter(|&m| !self.holds_whole(m) && reach.reads_level(m)) {
             let file = &self.files[m as usize - 1];
             let level = &mut loaded[m as usize];
             level.resize(CONFIG_COUNT, None);
-            for config in exit_configs(unit) {
+            for config in exit_configs(unit)
+                .into_iter()
+                .filter(|&c| reach.reads(m, c))
+            {
                 level[config] = Some(config_splits(file, config)?);
             }
         }

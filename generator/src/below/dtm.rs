@@ -10,7 +10,7 @@ use super::held_whole;
 use crate::files::decode::{load_level, DecodeAll};
 use crate::solve::cells::LevelValues;
 use crate::solve::held::{DtmExits, DtmLevels};
-use crate::solve::unit::{exit_configs, UnitId};
+use crate::solve::unit::{exit_configs, Reach, UnitId};
 use togyz_tb::raw::format::TableFile;
 use togyz_tb::Metric;
 use togyz_tb::TableError;
@@ -85,12 +85,12 @@ impl DtmBelow {
     ///
     /// If a level below `n` was not added (a caller's bug).
     pub fn for_unit(&self, n: u32, unit: UnitId) -> Result<DtmUnitBelow<'_>, TableError> {
-        self.for_unit_levels(n, unit, u64::MAX)
+        self.for_unit_levels(n, unit, Reach::ALL)
     }
 
-    /// [`DtmBelow::for_unit`], decoding only the levels of `levels` (a
-    /// mask of stone counts): what one pass of the seeding of a unit cut
-    /// into kazan parts reads ([`crate::run::plan::seed_groups`]).
+    /// [`DtmBelow::for_unit`], decoding only what `reach` reads: what one
+    /// pass of the seeding of a unit cut into kazan parts reads
+    /// ([`crate::run::plan::seed_groups`]), or of a unit's check in passes.
     ///
     /// # Errors
     ///
@@ -103,13 +103,16 @@ impl DtmBelow {
         &self,
         n: u32,
         unit: UnitId,
-        levels: u64,
+        reach: Reach,
     ) -> Result<DtmUnitBelow<'_>, TableError> {
         assert!(self.max_stones() + 1 >= n, "levels below {n} missing");
         let mut loaded = Vec::new();
-        for m in (1..n).filter(|&m| !self.holds_whole(m) && levels >> m & 1 == 1) {
+        for m in (1..n).filter(|&m| !self.holds_whole(m) && reach.reads_level(m)) {
             let file = &self.files[m as usize - 1];
-            for config in exit_configs(unit) {
+            for config in exit_configs(unit)
+                .into_iter()
+                .filter(|&c| reach.reads(m, c))
+            {
                 loaded.push((m, config, file.decode_config(config)?));
             }
         }

@@ -59,6 +59,11 @@ pub struct GenerateArgs {
     /// fit it). For tests: the tables are the same whatever the cut.
     #[arg(long, hide = true, value_name = "PAIRS", value_parser = kazan_pairs_arg)]
     pub kazan_pairs: Option<KazanCut>,
+    /// Solve every unit without storing its quiet-move graph, whatever the
+    /// memory (default: stored unless even parts of one pair do not fit
+    /// beside it). For tests: the tables are the same either way.
+    #[arg(long, hide = true)]
+    pub no_graph: bool,
 }
 
 /// `--kazan-pairs`: a whole number of at least 1.
@@ -82,6 +87,7 @@ impl GenerateArgs {
             metric: self.metric,
             max_memory: self.max_memory,
             kazan_pairs: self.kazan_pairs,
+            no_graph: self.no_graph,
         }
     }
 }

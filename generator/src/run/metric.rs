@@ -19,7 +19,7 @@ use crate::solve::dtc;
 use crate::solve::dtm;
 use crate::solve::error::SolveError;
 use crate::solve::score::WdlLevel;
-use crate::solve::unit::{KazanCut, UnitId};
+use crate::solve::unit::{KazanCut, Reach, UnitId};
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
 use togyz_tb::raw::format::{Section, TableFile};
@@ -148,14 +148,14 @@ fn solve_seeded_unit(
     cut: KazanCut,
     dir: &Path,
     progress: &AtomicU64,
-    groups: &[u64],
+    groups: &[Reach],
 ) -> Result<SolvedUnit, GenerateError> {
     let mut seeds = SeedFiles::new(dir, u);
     let parts = cut.parts(n);
-    for (pass, &levels) in groups.iter().enumerate() {
-        let exits = below.for_unit_levels(n, u, levels)?;
+    for (pass, &reach) in groups.iter().enumerate() {
+        let exits = below.for_unit_levels(n, u, reach)?;
         let last = (pass + 1 == groups.len()).then_some(&parts[..]);
-        dtm::seed_pass(n, &exits.exits(), u, levels, pass as u32, last, &mut seeds)
+        dtm::seed_pass(n, &exits.exits(), u, reach, pass as u32, last, &mut seeds)
             .map_err(|e| failed(e, &mut seeds, None))?;
     }
     let mut spool = PartSpool::new(dir, u);
@@ -294,10 +294,12 @@ mod tests {
     use togyz_tb::raw::format::file_name;
 
     /// A DTM unit cut into kazan parts and seeded apart from table files
-    /// none of which is held whole, in one pass a level below, writes the
-    /// bytes of the whole unit's file, and leaves no seed or part file.
+    /// none of which is held whole, in one pass a level below or with the
+    /// top level's configurations over three passes, its graph stored or
+    /// not, writes the bytes of the whole unit's file, and leaves no seed
+    /// or part file.
     #[test]
-    fn units_seeded_a_level_a_pass_from_files_write_the_whole_units_bytes() {
+    fn units_seeded_in_passes_from_files_write_the_whole_units_bytes() {
         let n = 6;
         let tables = tempfile::tempdir().unwrap();
         let levels = dtm::solve_all(n - 1).unwrap();
@@ -307,9 +309,21 @@ mod tests {
             UnitSolver::push(&mut below, &tables.path().join(file_name(m)), None).unwrap();
         }
         let progress = AtomicU64::new(0);
-        let one_a_level: Vec<u64> = (0..n).map(|m| 1 << m).collect();
+        let one_a_level: Vec<Reach> = (0..n).map(|m| Reach::levels(1 << m)).collect();
+        let third = |r| {
+            Reach::configs(
+                n - 1,
+                (0..73).filter(|c| c % 3 == r).fold(0, |a, c| a | 1 << c),
+            )
+        };
+        let by_config = vec![
+            third(0),
+            Reach::levels((1 << (n - 1)) - 1),
+            third(1),
+            third(2),
+        ];
         for u in level_units(n).into_iter().filter(|u| u.first % 4 == 0) {
-            let (whole_dir, cut_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+            let whole_dir = tempfile::tempdir().unwrap();
             let SolvedUnit::Values(values) = below
                 .solve_unit(n, u, KazanCut::WHOLE, whole_dir.path(), &progress)
                 .unwrap()
@@ -317,27 +331,30 @@ mod tests {
                 panic!("a whole unit is solved in memory");
             };
             let (whole, _) = work::write_unit(whole_dir.path(), n, u, &values).unwrap();
-            let cut = KazanCut::pairs(1).unwrap();
-            let solved =
-                solve_seeded_unit(&below, n, u, cut, cut_dir.path(), &progress, &one_a_level)
-                    .unwrap();
-            let SolvedUnit::Parts(spool, widths) = solved else {
-                panic!("a cut unit is spooled");
-            };
-            let (parts, _) =
-                work::write_unit_parts(cut_dir.path(), n, u, spool, &widths, false).unwrap();
-            assert_eq!(
-                std::fs::read(&parts).unwrap(),
-                std::fs::read(&whole).unwrap(),
-                "{u:?}"
-            );
-            let left: Vec<_> = std::fs::read_dir(cut_dir.path())
-                .unwrap()
-                .flatten()
-                .map(|e| e.file_name())
-                .filter(|name| name.to_string_lossy().contains(".part-"))
-                .collect();
-            assert!(left.is_empty(), "{u:?}: {left:?}");
+            let one = KazanCut::pairs(1).unwrap();
+            for (cut, groups) in [(one, &one_a_level), (one.without_graph(), &by_config)] {
+                let cut_dir = tempfile::tempdir().unwrap();
+                let solved =
+                    solve_seeded_unit(&below, n, u, cut, cut_dir.path(), &progress, groups)
+                        .unwrap();
+                let SolvedUnit::Parts(spool, widths) = solved else {
+                    panic!("a cut unit is spooled");
+                };
+                let (parts, _) =
+                    work::write_unit_parts(cut_dir.path(), n, u, spool, &widths, false).unwrap();
+                assert_eq!(
+                    std::fs::read(&parts).unwrap(),
+                    std::fs::read(&whole).unwrap(),
+                    "{u:?} {cut}"
+                );
+                let left: Vec<_> = std::fs::read_dir(cut_dir.path())
+                    .unwrap()
+                    .flatten()
+                    .map(|e| e.file_name())
+                    .filter(|name| name.to_string_lossy().contains(".part-"))
+                    .collect();
+                assert!(left.is_empty(), "{u:?}: {left:?}");
+            }
         }
     }
 }

@@ -36,6 +36,11 @@ pub struct GenerateOptions {
     /// [`crate::run::plan::pick_cut`]). The tables are the same whatever
     /// the cut; tests force small parts with it.
     pub kazan_pairs: Option<KazanCut>,
+    /// Solve every unit without storing its quiet-move graph (`false`:
+    /// stored unless even parts of one pair would not fit beside it,
+    /// [`crate::run::plan::pick_cut`]). The tables are the same either
+    /// way; tests force it with this.
+    pub no_graph: bool,
 }
 
 impl GenerateOptions {
@@ -56,6 +61,7 @@ impl GenerateOptions {
             metric: Metric::Dtm,
             max_memory: None,
             kazan_pairs: None,
+            no_graph: false,
         }
     }
 }

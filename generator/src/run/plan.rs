@@ -36,7 +36,7 @@ pub use text::{disk_free_text, plan_lines, PlanError, PlanOptions};
 mod tests {
     use super::*;
     use crate::below;
-    use crate::solve::unit::{KazanCut, UnitId};
+    use crate::solve::unit::{exit_configs, KazanCut, Reach, UnitId};
     use std::sync::Arc;
     use togyz_answer::text::{human_bytes, human_seconds};
     use togyz_tb::raw::index::Layout;
@@ -134,7 +134,18 @@ mod tests {
         assert_eq!(pick(memory(8)), KazanCut::WHOLE);
         assert_eq!(pick(memory(3)), KazanCut::pairs(3).unwrap());
         assert_eq!(pick(memory(3) - 1), KazanCut::pairs(2).unwrap());
-        assert_eq!(pick(0), KazanCut::pairs(1).unwrap());
+        // Then the graph goes: parts of one pair without it, the last
+        // resort.
+        let one = KazanCut::pairs(1).unwrap();
+        let lean = |pairs| {
+            let c = KazanCut::pairs(pairs).unwrap().without_graph();
+            (c, unit_memory(Metric::Dtc, 14, u, W, c))
+        };
+        assert!(lean(1).1 < memory(1) && lean(3).1 < memory(1));
+        let fewest = (1..=8).rev().find(|&p| lean(p).1 < memory(1)).unwrap();
+        assert_eq!(pick(memory(1) - 1), lean(fewest).0);
+        assert_eq!(pick(lean(1).1), lean(1).0);
+        assert_eq!(pick(0), one.without_graph());
         // Two threads share the budget, else the unit runs alone.
         assert_eq!(
             pick_cut(Metric::Dtc, 14, u, W, 2 * memory(3), 2),
@@ -166,40 +177,45 @@ mod tests {
         }
     }
 
-    /// Every level below is in exactly one pass, in ascending order, the
-    /// empty board and the levels held whole in the first; a DTM unit cut
-    /// into parts at 14 stones holds its exits and its graph apart.
+    /// Every configuration a unit's exits reach of every level below is
+    /// in exactly one pass, the empty board and the levels held whole in
+    /// the first; a DTM unit cut into parts at 14 stones holds its exits
+    /// and its graph apart; at 16 stones a level too big for a pass is
+    /// read in passes by configuration.
     #[test]
     fn passes_cover_the_levels_below_once() {
-        let covers = |groups: &[u64], n: u32| {
-            let mut seen = 0u64;
-            for &g in groups {
-                assert_eq!(seen & g, 0, "{groups:x?}");
-                assert!(
-                    g.trailing_zeros() >= 64 - seen.leading_zeros(),
-                    "{groups:x?}"
-                );
-                seen |= g;
-            }
-            assert_eq!(seen & ((1 << n) - 1), (1 << n) - 1, "{groups:x?}");
-        };
         let u = UnitId::of(0);
+        let covers = |groups: &[Reach], n: u32| {
+            assert!(groups.iter().filter(|g| g.reads_level(0)).count() == 1);
+            for m in 1..n {
+                for c in exit_configs(u) {
+                    let readers = groups.iter().filter(|g| g.reads(m, c)).count();
+                    assert_eq!(readers, 1, "level {m} configuration {c}: {groups:x?}");
+                }
+            }
+        };
         let cut = KazanCut::pairs(3).unwrap();
         let seeds = seed_groups(14, u, W, cut);
         covers(&seeds, 14);
         assert!(seeds.len() > 1, "{seeds:x?}");
         assert!(
-            seeds[0] & 0x1ff == 0x1ff,
+            seeds[0].whole_levels() && (0..=8).all(|m| seeds[0].reads_level(m)),
             "levels 0 to 8 held whole: {seeds:x?}"
         );
         let whole = unit_memory(Metric::Dtm, 14, u, W, KazanCut::WHOLE);
         assert!(unit_memory(Metric::Dtm, 14, u, W, cut) < whole / 2);
+        let lean = KazanCut::pairs(1).unwrap().without_graph();
+        let big = seed_groups(16, u, W, lean);
+        covers(&big, 16);
+        assert!(big.iter().any(|g| !g.whole_levels()), "{big:x?}");
+        assert!(unit_memory(Metric::Dtm, 16, u, W, lean) < 32_000_000_000);
         // verify: one pass without a bound or when it fits; else passes,
-        // down to a level a pass (here every level is read from files).
-        assert_eq!(verify_groups(Metric::Dtm, 14, u, W, 1, None), [u64::MAX]);
+        // down to a configuration a pass (here every level is read from
+        // files).
+        assert_eq!(verify_groups(Metric::Dtm, 14, u, W, 1, None), [Reach::ALL]);
         assert_eq!(
             verify_groups(Metric::Dtm, 14, u, W, 1, Some(u64::MAX)),
-            [u64::MAX]
+            [Reach::ALL]
         );
         // The small tables of the verify tests are checked in passes.
         for metric in [Metric::Dtm, Metric::Dtc] {

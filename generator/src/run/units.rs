@@ -263,6 +263,11 @@ fn solve_units<S: UnitSolver>(
                 let cut = args
                     .kazan_pairs
                     .unwrap_or_else(|| plan::pick_cut(metric, n, u, hold, free, threads));
+                let cut = if args.no_graph {
+                    cut.without_graph()
+                } else {
+                    cut
+                };
                 let memory = plan::unit_memory(metric, n, u, hold, cut);
                 let unit = budget.run(memory, || lower.solve_unit(n, u, cut, dir, &progress))?;
                 let file = match unit {

@@ -24,10 +24,10 @@
 //! refuted takes the longest refutation.
 
 use crate::solve::error::SolveError;
-use crate::solve::unit::{bits, rotate, ConfigInfo};
-use crate::solve::unmove::unmoves;
+use crate::solve::unit::{bits, rotate, ConfigInfo, KazanCut};
+use crate::solve::unmove::{unmoves, MAX_UNMOVES};
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_tb::raw::index::{board_count, rank_board, BoardWalker};
+use togyz_tb::raw::index::{board_count, rank_board, unrank_board, BoardWalker};
 use togyz_tb::CYCLE;
 
 /// What a metric adds to the unit core. Monomorphised: the core's loops
@@ -98,12 +98,14 @@ pub(crate) trait Reseed: Policy {
 }
 
 /// Positions resolved and not yet propagated, by distance: (node,
-/// kazan-split mask).
+/// kazan-split mask), eight bytes an entry (a unit has at most 18 splits,
+/// [`togyz_tb::raw::index::max_solver_stones`]: the mask fits 32 bits), as
+/// a unit's frontier may hold an entry for nearly every board at once.
 /// Only the splits of the kazan part being solved are kept: a seed
 /// states every split of its board, and those of other parts are dropped.
 pub(crate) struct Frontier {
-    wins: Vec<Vec<(u32, u64)>>,
-    losses: Vec<Vec<(u32, u64)>>,
+    wins: Vec<Vec<(u32, u32)>>,
+    losses: Vec<Vec<(u32, u32)>>,
     /// The kazan offsets of the part being solved.
     keep: u64,
 }
@@ -140,12 +142,13 @@ impl Frontier {
     /// Pushes a non-empty `mask` of the part's splits (the core's own
     /// pushes, which stay within the part).
     #[inline]
-    fn push(bucket: &mut Vec<Vec<(u32, u64)>>, dist: u32, node: u32, mask: u64) {
+    fn push(bucket: &mut Vec<Vec<(u32, u32)>>, dist: u32, node: u32, mask: u64) {
         let d = dist as usize;
         if bucket.len() <= d {
             bucket.resize_with(d + 1, Vec::new);
         }
-        bucket[d].push((node, mask));
+        // Within the unit's splits, checked in `Unit::new`.
+        bucket[d].push((node, mask as u32));
     }
 }
 
@@ -173,12 +176,10 @@ pub(crate) struct Unit<'a, P: Policy> {
     pub(crate) base: [u32; 2],
     /// `state[node * kp + slot[j]]`.
     state: Vec<P::State>,
-    /// Quiet predecessors of every node (from un-moves, generated once per
-    /// board: a board is resolved at several distances for different kazan
-    /// splits, and each would otherwise repeat the un-move generation):
-    /// those of `node` are `preds[pred_off[node]..pred_off[node + 1]]`.
-    preds: Vec<u32>,
-    pred_off: Vec<u64>,
+    /// The quiet-move graph.
+    graph: Graph,
+    /// A board's predecessors, when the graph is not stored.
+    made: Box<[u32; MAX_UNMOVES]>,
     frontier: Frontier,
     pub(crate) policy: P,
     /// Shared progress counter (positions) and what this unit added to it.
@@ -203,6 +204,8 @@ impl<'a, P: Policy> Unit<'a, P> {
         progress: &'a AtomicU64,
     ) -> Self {
         let k = n as usize + 1;
+        // A frontier entry's mask is 32 bits wide.
+        assert!(k <= 32, "{k} kazan splits a board");
         let mut sides = vec![infos[a]];
         if b != a {
             sides.push(infos[b]);
@@ -228,8 +231,8 @@ impl<'a, P: Policy> Unit<'a, P> {
             sides,
             base: [0, boards_a],
             state: Vec::new(),
-            preds: Vec::new(),
-            pred_off: vec![0],
+            graph: Graph::new(true),
+            made: Box::new([0; MAX_UNMOVES]),
             frontier: Frontier::new(all_splits(k)),
             policy,
             progress,
@@ -242,21 +245,20 @@ impl<'a, P: Policy> Unit<'a, P> {
         (self.nodes * self.k) as u64
     }
 
-    /// Solves the unit in the kazan parts `parts` (masks of kazan offsets,
-    /// each closed under `j -> n - j`, together every offset once), one
-    /// after the other: after each, `done` is given the unit and the
-    /// part's mask, and reads the part's states ([`Unit::part_states`]).
-    /// The quiet-move graph is built with the first part and freed before
-    /// `done` is given the last.
-    ///
-    /// # Panics
-    ///
-    /// If a part is empty or not closed under `j -> n - j`.
+    /// Solves the unit in the kazan parts of `cut` (masks of kazan
+    /// offsets, each closed under `j -> n - j`, together every offset
+    /// once), one after the other: after each, `done` is given the unit
+    /// and the part's mask, and reads the part's states
+    /// ([`Unit::part_states`]). The quiet-move graph, when `cut` stores it,
+    /// is built with the first part and freed before `done` is given the
+    /// last.
     pub(crate) fn solve_parts<E: From<SolveError>>(
         &mut self,
-        parts: &[u64],
+        cut: KazanCut,
         mut done: impl FnMut(&Self, u64) -> Result<(), E>,
     ) -> Result<(), E> {
+        self.graph = Graph::new(cut.stores_graph());
+        let parts = cut.parts(self.n);
         for (i, &part) in parts.iter().enumerate() {
             self.set_part(part);
             for side in 0..self.sides.len() {
@@ -282,34 +284,33 @@ impl<'a, P: Policy> Unit<'a, P> {
             self.propagate_all::<false>()?;
         }
         if last {
-            self.preds = Vec::new();
-            self.pred_off = Vec::new();
+            self.graph = Graph::new(false);
         }
         Ok(())
     }
 
-    /// Solves the unit in the kazan parts `parts` (as
+    /// Solves the unit in the kazan parts of `cut` (as
     /// [`Unit::solve_parts`]) from seeds made before ([`Reseed`]): the
-    /// quiet-move graph is built without seeding, then each part's states
-    /// are filled by `load` (every node's states for the part's splits,
-    /// node-major, as [`Unit::part_states`] lays them out) and its
-    /// frontier found again from them. The policy's seed is never called:
-    /// what it reads (the exits) need not be held.
-    ///
-    /// # Panics
-    ///
-    /// As [`Unit::solve_parts`].
+    /// quiet-move graph, when `cut` stores it, is built without seeding,
+    /// then each part's states are filled by `load` (every node's states
+    /// for the part's splits, node-major, as [`Unit::part_states`] lays
+    /// them out) and its frontier found again from them. The policy's seed
+    /// is never called: what it reads (the exits) need not be held.
     pub(crate) fn solve_seeded<E: From<SolveError>>(
         &mut self,
-        parts: &[u64],
+        cut: KazanCut,
         mut load: impl FnMut(u64, &mut [P::State]) -> Result<(), E>,
         mut done: impl FnMut(&Self, u64) -> Result<(), E>,
     ) -> Result<(), E>
     where
         P: Reseed,
     {
-        for side in 0..self.sides.len() {
-            self.build_side(side);
+        self.graph = Graph::new(cut.stores_graph());
+        let parts = cut.parts(self.n);
+        if self.graph.stored {
+            for side in 0..self.sides.len() {
+                self.build_side(side);
+            }
         }
         for (i, &part) in parts.iter().enumerate() {
             self.set_part(part);
@@ -362,11 +363,7 @@ impl<'a, P: Policy> Unit<'a, P> {
         while let Some((rank, board)) = walker.current() {
             let board = *board;
             walker.advance();
-            let preds = &mut self.preds;
-            unmoves(&rotate(&board), n, &pinfo, |pre| {
-                preds.push(pbase + rank_board(pre, &pinfo.free, pinfo.m) as u32)
-            });
-            self.pred_off.push(self.preds.len() as u64);
+            self.graph.add(&board, n, &pinfo, pbase);
             if rank % 4096 == 4095 {
                 let step = 4096 * self.k as u64 / 2;
                 self.progress.fetch_add(step, Ordering::Relaxed);
@@ -402,12 +399,12 @@ impl<'a, P: Policy> Unit<'a, P> {
         while d < self.frontier.wins.len().max(self.frontier.losses.len()) {
             if let Some(batch) = self.frontier.losses.get_mut(d).map(std::mem::take) {
                 for (node, mask) in batch {
-                    self.propagate_loss::<WHOLE>(node, mask, d as u32)?;
+                    self.propagate_loss::<WHOLE>(node, mask as u64, d as u32)?;
                 }
             }
             if let Some(batch) = self.frontier.wins.get_mut(d).map(std::mem::take) {
                 for (node, mask) in batch {
-                    self.propagate_win::<WHOLE>(node, mask, d as u32)?;
+                    self.propagate_win::<WHOLE>(node, mask as u64, d as u32)?;
                 }
             }
             d += 1;
@@ -447,14 +444,9 @@ impl<'a, P: Policy> Unit<'a, P> {
             let node = base + rank as u32;
             let board = *board;
             walker.advance();
-            // Predecessors: the board as the previous mover saw it after
-            // his move, un-played.
-            let preds = &mut self.preds;
-            unmoves(&rotate(&board), n, &pinfo, |pre| {
-                // Below the unit's node count, which fits 32 bits.
-                preds.push(pbase + rank_board(pre, &pinfo.free, pinfo.m) as u32)
-            });
-            self.pred_off.push(self.preds.len() as u64);
+            if self.graph.stored {
+                self.graph.add(&board, n, &pinfo, pbase);
+            }
             if rank % 4096 == 4095 {
                 // Expansion is about half the work of a unit.
                 let step = 4096 * k as u64 / 2;
@@ -522,19 +514,19 @@ impl<'a, P: Policy> Unit<'a, P> {
         let step = P::win_after(d)?;
         let pmask = self.reverse(mask);
         let kp = self.kp;
-        let (lo, hi) = self.pred_range(node);
-        for i in lo..hi {
-            let pred = self.preds[i];
+        let (slot, state, frontier) = (&self.slot, &mut self.state, &mut self.frontier);
+        let made = &mut self.made;
+        for &pred in self.graph.of(node, self.n, &self.sides, self.base, made) {
             let at = pred as usize * kp;
             let mut won = 0u64;
             for j in bits(pmask) {
-                let at_j = at + self.slot::<WHOLE>(j);
-                if P::take_win(&mut self.state[at_j], step)? {
+                let at_j = at + slot_of::<WHOLE>(slot, j);
+                if P::take_win(&mut state[at_j], step)? {
                     won |= 1 << j;
                 }
             }
             if won != 0 {
-                Frontier::push(&mut self.frontier.wins, d + 1, pred, won);
+                Frontier::push(&mut frontier.wins, d + 1, pred, won);
             }
         }
         Ok(())
@@ -569,44 +561,24 @@ impl<'a, P: Policy> Unit<'a, P> {
         }
         let step = P::loss_after(d)?;
         let pmask = self.reverse(live);
-        let (lo, hi) = self.pred_range(node);
-        for i in lo..hi {
-            let pred = self.preds[i];
+        let (slot, state, frontier) = (&self.slot, &mut self.state, &mut self.frontier);
+        let made = &mut self.made;
+        for &pred in self.graph.of(node, self.n, &self.sides, self.base, made) {
             let at = pred as usize * kp;
             let mut lost = 0u64;
             for j in bits(pmask) {
-                let at_j = at + self.slot::<WHOLE>(j);
-                match P::refute(&mut self.state[at_j], step, d)? {
+                let at_j = at + slot_of::<WHOLE>(slot, j);
+                match P::refute(&mut state[at_j], step, d)? {
                     Some(dist) if dist == d + 1 => lost |= 1 << j,
-                    Some(dist) => Frontier::push(&mut self.frontier.losses, dist, pred, 1 << j),
+                    Some(dist) => Frontier::push(&mut frontier.losses, dist, pred, 1 << j),
                     None => {}
                 }
             }
             if lost != 0 {
-                Frontier::push(&mut self.frontier.losses, d + 1, pred, lost);
+                Frontier::push(&mut frontier.losses, d + 1, pred, lost);
             }
         }
         Ok(())
-    }
-
-    /// Where kazan offset `j` of the part sits among a board's states:
-    /// `j` itself when the part is the whole unit.
-    #[inline]
-    fn slot<const WHOLE: bool>(&self, j: usize) -> usize {
-        if WHOLE {
-            j
-        } else {
-            self.slot[j & 63] as usize
-        }
-    }
-
-    /// Where the quiet predecessors of `node` are in `preds`.
-    #[inline]
-    fn pred_range(&self, node: u32) -> (usize, usize) {
-        (
-            self.pred_off[node as usize] as usize,
-            self.pred_off[node as usize + 1] as usize,
-        )
     }
 
     /// Kazan offsets seen by the other player: `j -> n - j`.
@@ -623,6 +595,99 @@ impl<'a, P: Policy> Unit<'a, P> {
         let len = board_count(self.n, self.sides[side].m) as usize * self.kp;
         &self.state[first..first + len]
     }
+}
+
+/// Where kazan offset `j` of the part sits among a board's states (`slot`,
+/// [`Unit`]'s): `j` itself when the part is the whole unit.
+#[inline]
+fn slot_of<const WHOLE: bool>(slot: &[u8; 64], j: usize) -> usize {
+    if WHOLE {
+        j
+    } else {
+        slot[j & 63] as usize
+    }
+}
+
+/// A unit's quiet-move graph: every board's quiet predecessors. Stored,
+/// they are generated once per board (a board is resolved at several
+/// distances for different kazan splits, and each would otherwise repeat
+/// the un-move generation), 4 bytes an edge and 8 a board; else they are
+/// generated again from the board each time it is propagated, which
+/// takes no memory and more time (docs/performance.md), for a unit whose
+/// graph would not fit.
+struct Graph {
+    stored: bool,
+    /// Those of `node` are `preds[off[node]..off[node + 1]]`, when stored.
+    preds: Vec<u32>,
+    off: Vec<u64>,
+}
+
+impl Graph {
+    fn new(stored: bool) -> Graph {
+        Graph {
+            stored,
+            preds: Vec::new(),
+            off: vec![0],
+        }
+    }
+
+    /// Stores the predecessors of the next node, `board` (mover seated
+    /// South), whose previous mover played configuration `pinfo`, its
+    /// nodes from `pbase`: the board as he saw it after his move,
+    /// un-played.
+    #[inline]
+    fn add(&mut self, board: &[u8; CYCLE], n: u32, pinfo: &ConfigInfo, pbase: u32) {
+        let preds = &mut self.preds;
+        unmoves(&rotate(board), n, pinfo, |pre| {
+            // Below the unit's node count, which fits 32 bits.
+            preds.push(pbase + rank_board(pre, &pinfo.free, pinfo.m) as u32)
+        });
+        self.off.push(self.preds.len() as u64);
+    }
+
+    /// The predecessors of `node` in a unit of `n` stones with
+    /// configurations `sides`, their first nodes `base`: the stored ones,
+    /// or those made into `made`.
+    #[inline(always)]
+    fn of<'a>(
+        &'a self,
+        node: u32,
+        n: u32,
+        sides: &[ConfigInfo],
+        base: [u32; 2],
+        made: &'a mut [u32; MAX_UNMOVES],
+    ) -> &'a [u32] {
+        if self.stored {
+            let (lo, hi) = (self.off[node as usize], self.off[node as usize + 1]);
+            return &self.preds[lo as usize..hi as usize];
+        }
+        let count = make_preds(node, n, sides, base, made);
+        &made[..count]
+    }
+}
+
+/// Makes the quiet predecessors of `node` (see [`Graph::of`]) into
+/// `made` from its board; how many. Kept out of line: the stored graph's
+/// path stays small.
+#[inline(never)]
+fn make_preds(
+    node: u32,
+    n: u32,
+    sides: &[ConfigInfo],
+    base: [u32; 2],
+    made: &mut [u32; MAX_UNMOVES],
+) -> usize {
+    let side = usize::from(sides.len() == 2 && node >= base[1]);
+    let info = &sides[side];
+    let board = unrank_board((node - base[side]) as u64, n, &info.free, info.m);
+    let pside = if sides.len() == 1 { 0 } else { 1 - side };
+    let (pinfo, pbase) = (&sides[pside], base[pside]);
+    let mut count = 0;
+    unmoves(&rotate(&board), n, pinfo, |pre| {
+        made[count] = pbase + rank_board(pre, &pinfo.free, pinfo.m) as u32;
+        count += 1;
+    });
+    count
 }
 
 /// The mask of every kazan offset of `k` splits.

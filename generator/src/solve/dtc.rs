@@ -260,7 +260,7 @@ fn solve_unit_into<T: Cell>(
     // Made when the first part is solved: for a whole unit, once its
     // graph is freed.
     let mut values: Vec<Vec<T>> = Vec::new();
-    u.solve_parts(&cut.parts(n), |u, part| {
+    u.solve_parts(cut, |u, part| {
         if let Some(sink) = sink.as_deref_mut() {
             for side in 0..configs.len() {
                 // Unresolved at the fixed point: a draw (packed 0).
@@ -469,7 +469,8 @@ mod tests {
     use super::*;
     use crate::solve::unit::level_units;
 
-    /// One- and two-byte cells give the same level.
+    /// One- and two-byte cells give the same level, and so do units cut
+    /// into kazan parts or solved without their quiet-move graph.
     #[test]
     fn narrow_and_wide_cells_agree() {
         let progress = AtomicU64::new(0);
@@ -482,11 +483,14 @@ mod tests {
                     solve_unit_into::<u8>(n, &lower, &infos, u, whole, &progress, None).unwrap();
                 let wide =
                     solve_unit_into::<u16>(n, &lower, &infos, u, whole, &progress, None).unwrap();
-                // Cut into kazan parts of one pair: the same values.
+                // Cut into kazan parts of one pair, the quiet-move graph
+                // stored or not, and whole without it: the same values.
                 let one = KazanCut::pairs(1).unwrap();
-                let cut =
-                    solve_unit_into::<u8>(n, &lower, &infos, u, one, &progress, None).unwrap();
-                assert_eq!(narrow, cut, "n={n} {u:?}");
+                for c in [one, one.without_graph(), whole.without_graph()] {
+                    let cut =
+                        solve_unit_into::<u8>(n, &lower, &infos, u, c, &progress, None).unwrap();
+                    assert_eq!(narrow, cut, "n={n} {u:?} {c}");
+                }
                 for ((ia, a, sa), (ib, b, sb)) in narrow.iter().zip(&wide) {
                     assert_eq!((ia, sa), (ib, sb), "n={n}");
                     assert!(a.iter().zip(b).all(|(&a, &b)| a as u16 == b), "n={n}");

@@ -23,7 +23,7 @@ use crate::solve::moves::{split_moves, Exit};
 use crate::solve::parts::{put_side, PartSink, SeedKey, SeedStore};
 use crate::solve::unit::{
     bits, config_infos, exit_configs, max_solver_stones, solve_by_config, ConfigInfo, KazanCut,
-    UnitId,
+    Reach, UnitId,
 };
 use std::sync::atomic::AtomicU64;
 use togyz_tb::raw::index::{board_count, BoardWalker};
@@ -150,7 +150,7 @@ fn solve_unit_into(
     let parts = cut.parts(n);
     let whole = parts.len() == 1;
     let mut widest = [0u16; 2];
-    u.solve_parts(&parts, |u, part| {
+    u.solve_parts(cut, |u, part| {
         if let Some(sink) = sink.as_deref_mut() {
             for (side, max) in widest.iter_mut().enumerate().take(configs.len()) {
                 *max = (*max).max(put_side(sink, side, part, u.part_states(side), packed)?);
@@ -187,15 +187,14 @@ fn solve_unit_into(
 
 /// One pass of the seeding of unit `unit` of level `n` cut into kazan
 /// parts, apart from its solve ([`solve_seeded`]), so that the exits are
-/// never held beside the quiet-move graph: every board's exits into the
-/// levels of `levels` (a mask of stone counts, bit 0 the empty board) are
-/// scored for every kazan split, over the best exits that pass `pass - 1`
+/// never held beside the quiet-move graph: every board's exits into what
+/// `reach` reads of the levels below are scored for every kazan split, over the best exits that pass `pass - 1`
 /// kept in `store` ([`SeedKey::Carry`], from the second pass on). A pass
 /// with `parts` (the last) keeps the seeded states of each part
 /// ([`SeedKey::Part`]), the others their best exits for the next pass.
-/// The passes together must cover every level below `n`; `exits` must
-/// hold the configurations of [`exit_configs`]`(unit)` at each level of
-/// `levels` from 1 up. A best exit is the same whichever pass scores it
+/// The passes together must cover every level below `n` and every
+/// configuration; `exits` must hold the configurations of
+/// [`exit_configs`]`(unit)` that `reach` reads at each level from 1 up. A best exit is the same whichever pass scores it
 /// (the best of a set), so the seeds are those of [`solve_unit`].
 ///
 /// # Errors
@@ -206,7 +205,7 @@ pub fn seed_pass(
     n: u32,
     exits: &DtmExits<'_>,
     unit: UnitId,
-    levels: u64,
+    reach: Reach,
     pass: u32,
     parts: Option<&[u64]>,
     store: &mut dyn SeedStore,
@@ -217,9 +216,9 @@ pub fn seed_pass(
     if UnitId::of(unit.first) != unit {
         return Err(SolveError::BadUnit(unit.first, unit.second));
     }
-    for m in (1..n).filter(|&m| levels >> m & 1 == 1) {
+    for m in 1..n {
         for config in exit_configs(unit) {
-            if exits.get(m, config).is_none() {
+            if reach.reads(m, config) && exits.get(m, config).is_none() {
                 return Err(SolveError::MissingExits { stones: m, config });
             }
         }
@@ -271,7 +270,7 @@ pub fn seed_pass(
                 policy.exit_best.resize(k, Value::Loss(0));
             }
             let quiet = split_moves(&board, &info, |e| {
-                if levels >> (n - e.gain - e.lost) & 1 == 1 {
+                if reach.reads(n - e.gain - e.lost, e.config.id()) {
                     policy.score_exit(n, e);
                 }
             });
@@ -338,7 +337,7 @@ pub fn solve_seeded(
     let configs = unit.configs();
     let mut widest = [0u16; 2];
     u.solve_seeded(
-        &cut.parts(n),
+        cut,
         |part, states| store.read(SeedKey::Part(part), states, true),
         |u, part| {
             for (side, max) in widest.iter_mut().enumerate().take(configs.len()) {
@@ -747,7 +746,9 @@ mod tests {
     }
 
     /// Every unit cut into kazan parts of one or two pairs gives the
-    /// values of the whole unit, in the same cells.
+    /// values of the whole unit, in the same cells, with its quiet-move
+    /// graph stored or generated again as it goes; so does the whole unit
+    /// without its graph.
     #[test]
     fn kazan_parts_give_the_whole_units_values() {
         let progress = AtomicU64::new(0);
@@ -760,10 +761,15 @@ mod tests {
                 .filter(|u| n == 6 || u.first % 5 == 0)
             {
                 let whole = solve_unit(n, &exits, u, KazanCut::WHOLE, &progress).unwrap();
-                for pairs in [1, 2] {
-                    let cut = KazanCut::pairs(pairs).unwrap();
+                let lean = KazanCut::WHOLE.without_graph();
+                let cuts = [1, 2].map(|pairs| KazanCut::pairs(pairs).unwrap());
+                for cut in cuts
+                    .into_iter()
+                    .flat_map(|c| [c, c.without_graph()])
+                    .chain([lean])
+                {
                     let parts = solve_unit(n, &exits, u, cut, &progress).unwrap();
-                    assert_eq!(whole, parts, "n={n} {u:?} pairs={pairs}");
+                    assert_eq!(whole, parts, "n={n} {u:?} {cut}");
                 }
             }
         }
@@ -822,9 +828,9 @@ mod tests {
     }
 
     /// A unit cut into kazan parts and seeded apart, in one pass over the
-    /// levels below or one a level (in any order), gives the values of
-    /// the whole unit, in the same cell widths, and reads every seed it
-    /// kept.
+    /// levels below, one a level (in any order) or with a level's
+    /// configurations over three passes, gives the values of the whole
+    /// unit, in the same cell widths, and reads every seed it kept.
     #[test]
     fn units_seeded_apart_in_passes_give_the_whole_units_values() {
         let progress = AtomicU64::new(0);
@@ -832,17 +838,21 @@ mod tests {
         let exits = DtmExits::whole(&levels);
         let n = 6;
         let k = n as usize + 1;
-        let one_a_level: Vec<u64> = (0..n).rev().map(|m| 1 << m).collect();
+        let one_a_level: Vec<Reach> = (0..n).rev().map(|m| Reach::levels(1 << m)).collect();
+        // Level 5 in three passes by configuration, the others in one.
+        let thirds =
+            |r: u128| Reach::configs(5, (0..73).filter(|c| c % 3 == r).fold(0, |a, c| a | 1 << c));
+        let by_config = vec![thirds(1), Reach::levels(0b11111), thirds(0), thirds(2)];
         for u in level_units(n) {
             let whole = solve_unit(n, &exits, u, KazanCut::WHOLE, &progress).unwrap();
-            for pairs in [1, 2] {
-                let cut = KazanCut::pairs(pairs).unwrap();
-                for groups in [vec![u64::MAX], one_a_level.clone()] {
+            let cuts = [1, 2].map(|pairs| KazanCut::pairs(pairs).unwrap());
+            for cut in cuts.into_iter().flat_map(|c| [c, c.without_graph()]) {
+                for groups in [vec![Reach::ALL], one_a_level.clone(), by_config.clone()] {
                     let mut held = Held::default();
                     let parts = cut.parts(n);
-                    for (pass, &levels) in groups.iter().enumerate() {
+                    for (pass, &reach) in groups.iter().enumerate() {
                         let last = (pass + 1 == groups.len()).then_some(&parts[..]);
-                        seed_pass(n, &exits, u, levels, pass as u32, last, &mut held).unwrap();
+                        seed_pass(n, &exits, u, reach, pass as u32, last, &mut held).unwrap();
                     }
                     let mut values = Held::default();
                     let widths =
@@ -860,7 +870,7 @@ mod tests {
                                 }
                             }
                         }
-                        assert_eq!(got, &want[..], "{u:?} pairs={pairs} {groups:x?}");
+                        assert_eq!(got, &want[..], "{u:?} {cut} {groups:x?}");
                         let width = match cells {
                             LevelValues::Narrow(_) => 1,
                             LevelValues::Wide(_) => 2,
@@ -874,7 +884,15 @@ mod tests {
         let none = DtmExits::below(n);
         let mut held = Held::default();
         assert!(matches!(
-            seed_pass(n, &none, UnitId::of(0), 1 << 3, 0, None, &mut held),
+            seed_pass(
+                n,
+                &none,
+                UnitId::of(0),
+                Reach::levels(1 << 3),
+                0,
+                None,
+                &mut held
+            ),
             Err(SolveError::MissingExits { stones: 3, .. })
         ));
     }

@@ -12,6 +12,62 @@ use togyz_tb::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
 use togyz_tb::raw::tuzdyk_allowed;
 use togyz_tb::{Side, CYCLE, ROW};
 
+/// What one pass over the levels below reads: a seeding pass
+/// ([`crate::solve::dtm::seed_pass`]) or a pass of a unit's check
+/// (`verify`). Whole levels (a mask of stone counts, bit 0 the empty
+/// board) and, when one level's share is more than a pass may hold, some
+/// configurations of one level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reach {
+    levels: u64,
+    /// A level read in part, and its configurations read (bit `id`).
+    part: Option<(u32, u128)>,
+}
+
+impl Reach {
+    /// Every level below.
+    pub const ALL: Reach = Reach {
+        levels: u64::MAX,
+        part: None,
+    };
+
+    /// The levels of `mask`, whole.
+    pub fn levels(mask: u64) -> Reach {
+        Reach {
+            levels: mask,
+            part: None,
+        }
+    }
+
+    /// The configurations of `configs` (bit `id`) of level `m`.
+    pub fn configs(m: u32, configs: u128) -> Reach {
+        Reach {
+            levels: 0,
+            part: Some((m, configs)),
+        }
+    }
+
+    /// Whether the pass reads configuration `config` of level `m`.
+    #[inline]
+    pub fn reads(&self, m: u32, config: usize) -> bool {
+        self.levels >> m & 1 == 1
+            || matches!(self.part, Some((l, c)) if l == m && c >> config & 1 == 1)
+    }
+
+    /// Whether the pass reads some of level `m`.
+    #[inline]
+    pub fn reads_level(&self, m: u32) -> bool {
+        self.levels >> m & 1 == 1 || matches!(self.part, Some((l, _)) if l == m)
+    }
+
+    /// Whether the pass reads all of level `m` or none of it, so that a
+    /// move's stone count alone says whether it reads it.
+    #[inline]
+    pub fn whole_levels(&self) -> bool {
+        self.part.is_none()
+    }
+}
+
 /// The configurations of the smaller levels that the exits of `unit` reach,
 /// seen by the player who moves next: each side's swap (a capture or a
 /// stone sown into a tuzdyk keeps the tuzdyks), and the swap of each
@@ -161,19 +217,44 @@ pub(crate) fn solve_by_config<T: Send, E: Send>(
 /// an even `n` is a pair of one). A quiet move takes offset `j` to
 /// `n - j`, so the parts of a unit are solved one after the other, each
 /// holding the states of its own splits only ([`crate::solve::core`]);
-/// the values are the same whatever the cut.
+/// the values are the same whatever the cut. A cut also says whether the
+/// unit's quiet-move graph, the same for every part, is stored (the
+/// default) or generated again as each board is propagated: less memory
+/// (none a board for the graph) for more time, when even parts of one
+/// pair would not fit beside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KazanCut {
     pairs: u32,
+    stored_graph: bool,
 }
 
 impl KazanCut {
     /// No cut: one part holds every split, as the unit was always solved.
-    pub const WHOLE: KazanCut = KazanCut { pairs: u32::MAX };
+    pub const WHOLE: KazanCut = KazanCut {
+        pairs: u32::MAX,
+        stored_graph: true,
+    };
 
     /// Parts of at most `pairs` pairs (`None` for 0).
     pub fn pairs(pairs: u32) -> Option<KazanCut> {
-        (pairs > 0).then_some(KazanCut { pairs })
+        (pairs > 0).then_some(KazanCut {
+            pairs,
+            stored_graph: true,
+        })
+    }
+
+    /// The same parts, the quiet-move graph generated again as each board
+    /// is propagated instead of stored.
+    pub fn without_graph(self) -> KazanCut {
+        KazanCut {
+            stored_graph: false,
+            ..self
+        }
+    }
+
+    /// Whether the unit's quiet-move graph is stored.
+    pub fn stores_graph(self) -> bool {
+        self.stored_graph
     }
 
     /// Pairs of kazan offsets at `n` stones: `n / 2 + 1`.
@@ -217,11 +298,15 @@ impl KazanCut {
 
 impl std::fmt::Display for KazanCut {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if *self == KazanCut::WHOLE {
-            write!(f, "whole units")
+        if self.pairs == KazanCut::WHOLE.pairs {
+            write!(f, "whole units")?;
         } else {
-            write!(f, "kazan parts of at most {} pairs", self.pairs)
+            write!(f, "kazan parts of at most {} pairs", self.pairs)?;
         }
+        if !self.stored_graph {
+            write!(f, ", the quiet-move graph not stored")?;
+        }
+        Ok(())
     }
 }
 
@@ -245,6 +330,17 @@ mod tests {
 
     fn unit_swap(unit: UnitId) -> usize {
         TuzdykConfig::from_id(unit.first).swapped().id()
+    }
+
+    #[test]
+    fn a_reach_reads_its_levels_whole_and_its_configurations_of_one() {
+        let r = Reach::levels(0b1010);
+        assert!(r.reads(1, 5) && r.reads(3, 72) && !r.reads(2, 0) && !r.reads(0, 0));
+        assert!(r.reads_level(3) && !r.reads_level(2) && r.whole_levels());
+        let c = Reach::configs(7, 1 << 72 | 1 << 3);
+        assert!(c.reads(7, 72) && c.reads(7, 3) && !c.reads(7, 4) && !c.reads(6, 3));
+        assert!(c.reads_level(7) && !c.reads_level(6) && !c.whole_levels());
+        assert!((0..64).all(|m| Reach::ALL.reads(m, 0) && Reach::ALL.reads_level(m)));
     }
 
     #[test]

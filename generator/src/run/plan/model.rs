@@ -3,16 +3,33 @@
 //! to fit the memory.
 
 use crate::below;
-use crate::solve::unit::{level_units, KazanCut, UnitId};
+use crate::solve::unit::{exit_configs, level_units, KazanCut, Reach, UnitId};
 use togyz_tb::raw::index::Layout;
 use togyz_tb::Metric;
 
-/// Bytes a unit in flight takes per board, either metric: its quiet
-/// predecessor lists (4 bytes an edge, an 8-byte offset) and its frontier.
-/// With [`BASE_BYTES`], the model stays on the safe side of the measured
-/// peaks (docs/performance.md): 2.32 GB for the 10-stone set (model:
-/// 2.58 GB) and 12.04 GB for the 12-stone level (model: 14.49 GB).
-pub const UNIT_BYTES_PER_BOARD: f64 = 25.0;
+/// Bytes a unit in flight takes per board besides its graph, either
+/// metric: its frontier, 8-byte entries of which it holds at most about
+/// one a board at once (0.97 in the 9-stone unit with the most; 0.35 in
+/// most units). With [`graph_bytes_per_board`] and [`BASE_BYTES`], the
+/// model stays on the safe side of the measured peaks
+/// (docs/performance.md).
+pub const UNIT_BYTES_PER_BOARD: f64 = 8.0;
+
+/// Quiet moves a board at 9 to 17 stones, over every configuration
+/// (`cargo run --release -p togyz-gen --example quiet_moves`, 3,000 boards
+/// sampled a configuration and level): a unit's stored quiet-move graph
+/// holds one edge for each. The biggest units, without tuzdyks, have
+/// more (3.54 at 12 stones against 3.01), which the frontier's bound in
+/// [`UNIT_BYTES_PER_BOARD`] more than covers: about one entry in three
+/// boards is on it at once in most units.
+const QUIET_MOVES: [f64; 9] = [2.58, 2.74, 2.88, 3.01, 3.12, 3.23, 3.33, 3.41, 3.49];
+
+/// Bytes a unit's stored quiet-move graph takes per board at `n` stones:
+/// 4 bytes an edge and an 8-byte offset.
+pub fn graph_bytes_per_board(n: u32) -> f64 {
+    let i = n.clamp(9, 17) as usize - 9;
+    8.0 + 4.0 * QUIET_MOVES[i]
+}
 /// Working memory besides the levels and units: the table writer's batches
 /// and the program itself.
 pub const BASE_BYTES: f64 = 100e6;
@@ -21,6 +38,12 @@ pub const BASE_BYTES: f64 = 100e6;
 /// solved and merge the parts into the unit file when it ends
 /// ([`crate::files::work::PartSpool`]); its values are never held whole.
 pub const PART_SPOOL_BYTES: f64 = 64e6;
+/// How much longer a unit takes to solve without its stored quiet-move
+/// graph: 1.90 times whole, 1.68 times in parts of one pair (the three
+/// biggest 8-stone DTM units, `cargo run --release -p togyz-gen --example
+/// graph_cost`, docs/performance.md).
+pub const NO_GRAPH_TIME: f64 = 1.9;
+
 /// Bytes on disk per position of a unit cut into kazan parts while it is
 /// solved: its parts' files (zstd level 1 of two-byte values), an upper
 /// bound: the biggest 10-stone DTC unit (117 M positions, parts of one
@@ -49,7 +72,8 @@ pub struct Fitted {
     /// solved values (a unit cut into kazan parts hands each part's to
     /// its files instead: `PART_SPOOL_BYTES`).
     pub value_bytes_per_position: f64,
-    /// Bytes a unit in flight takes per board.
+    /// Bytes a unit in flight takes per board besides its quiet-move
+    /// graph ([`graph_bytes_per_board`]).
     pub unit_bytes_per_board: f64,
     /// Positions solved and written per second and worker thread.
     pub solve_rate: f64,
@@ -149,6 +173,9 @@ pub struct Plan {
     /// passes over the levels below a unit is checked in, and the first
     /// level where there are more than one.
     pub parts: (usize, u32),
+    /// The first level where a unit's quiet-move graph is not stored
+    /// (0 when every unit's is).
+    pub graph_from: u32,
 }
 
 /// Memory of one unit of level `n` of `metric` in flight, solved in the
@@ -183,87 +210,132 @@ pub fn seeds_apart(metric: Metric, n: u32, cut: KazanCut) -> bool {
 }
 
 /// Memory of one unit in flight besides its exits: its largest part's
-/// state, its values or the buffers that spool them, its graph.
+/// state, its values or the buffers that spool them, its frontier and,
+/// when the cut stores it, its quiet-move graph.
 fn solving_memory(metric: Metric, n: u32, u: UnitId, cut: KazanCut) -> u64 {
     let f = Fitted::of(metric);
     let boards = u.boards(n) as f64;
+    let graph = if cut.stores_graph() {
+        graph_bytes_per_board(n)
+    } else {
+        0.0
+    };
     let part = boards * cut.part_splits(n) as f64;
     let values = if cut.is_whole(n) {
         u.positions(n) as f64 * f.value_bytes_per_position
     } else {
         PART_SPOOL_BYTES
     };
-    (part * f.state_bytes_per_position + values + boards * f.unit_bytes_per_board) as u64
+    (part * f.state_bytes_per_position + values + boards * (f.unit_bytes_per_board + graph)) as u64
 }
 
 /// Bytes that unit `u` of level `n` of DTM decodes for the exits into
-/// the levels of `levels` (a mask of stone counts) not held whole.
-fn group_exit_bytes(n: u32, u: UnitId, hold_whole: u64, levels: u64) -> u64 {
-    group_bytes(Metric::Dtm, n, u, hold_whole, levels)
+/// what `reach` reads of the levels not held whole.
+fn group_exit_bytes(n: u32, u: UnitId, hold_whole: u64, reach: Reach) -> u64 {
+    group_bytes(Metric::Dtm, n, u, hold_whole, reach)
 }
 
 /// Bytes that unit `u` of level `n` of `metric` decodes for the exits
-/// into the levels of `levels` (a mask of stone counts) not held whole.
-fn group_bytes(metric: Metric, n: u32, u: UnitId, hold_whole: u64, levels: u64) -> u64 {
-    (1..n)
-        .filter(|&m| levels >> m & 1 == 1)
-        .map(|m| below::unit_level_bytes(metric, m, u, hold_whole))
+/// into what `reach` reads of the levels not held whole.
+fn group_bytes(metric: Metric, n: u32, u: UnitId, hold_whole: u64, reach: Reach) -> u64 {
+    pieces(metric, n, u, hold_whole)
+        .filter(|&(m, c, _)| reach.reads(m, c))
+        .map(|(_, _, bytes)| bytes)
         .sum()
 }
 
-/// The levels below `n` in ascending order, in groups (masks of stone
-/// counts, bit 0 the empty board, in the first with the levels held
-/// whole) whose exits for unit `u` take at most `cap` bytes each, or one
-/// level's when that is more.
-fn level_groups(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cap: u64) -> Vec<u64> {
+/// What unit `u` of level `n` of `metric` decodes for its exits, piece
+/// by piece: each configuration it reaches of each level below not held
+/// whole, `(stones, configuration, bytes)`, the levels in ascending
+/// order.
+fn pieces(
+    metric: Metric,
+    n: u32,
+    u: UnitId,
+    hold_whole: u64,
+) -> impl Iterator<Item = (u32, usize, u64)> {
+    let configs = exit_configs(u);
+    (1..n)
+        .filter(move |&m| !below::held_whole(metric, m, hold_whole))
+        .flat_map(move |m| {
+            configs
+                .clone()
+                .into_iter()
+                .map(move |c| (m, c, below::config_bytes(metric, m, c)))
+        })
+}
+
+/// The passes over the levels below `n`, each a [`Reach`] whose exits for
+/// unit `u` take at most `cap` bytes (or one configuration's, when that
+/// is more), in ascending order of their levels, the levels held whole
+/// and the empty board in the first group of whole levels; a level whose
+/// share alone passes `cap` is cut by configuration into passes of its
+/// own.
+fn level_groups(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cap: u64) -> Vec<Reach> {
     let one = |m: u32| below::unit_level_bytes(metric, m, u, hold_whole);
-    let mut groups = vec![1u64];
+    let mut groups = Vec::new();
+    let mut levels = 1u64;
     let mut held = 0;
     for m in 1..n {
         let bytes = one(m);
-        let last = groups.len() - 1;
-        if held + bytes > cap && held > 0 {
-            groups.push(1 << m);
+        if bytes > cap {
+            let mut configs = 0u128;
+            let mut taken = 0;
+            for c in exit_configs(u) {
+                let b = below::config_bytes(metric, m, c);
+                if taken + b > cap && taken > 0 {
+                    groups.push(Reach::configs(m, configs));
+                    (configs, taken) = (0, 0);
+                }
+                configs |= 1 << c;
+                taken += b;
+            }
+            groups.push(Reach::configs(m, configs));
+        } else if held + bytes > cap && held > 0 {
+            groups.push(Reach::levels(levels));
+            levels = 1 << m;
             held = bytes;
         } else {
-            groups[last] |= 1 << m;
+            levels |= 1 << m;
             held += bytes;
         }
     }
+    groups.push(Reach::levels(levels));
     groups
 }
 
-/// The largest share of one level below `n` that unit `u` decodes.
-fn biggest_level(metric: Metric, n: u32, u: UnitId, hold_whole: u64) -> u64 {
-    (1..n)
-        .map(|m| below::unit_level_bytes(metric, m, u, hold_whole))
+/// The largest piece ([`pieces`]) unit `u` of level `n` decodes: one
+/// configuration of a level below.
+fn biggest_piece(metric: Metric, n: u32, u: UnitId, hold_whole: u64) -> u64 {
+    pieces(metric, n, u, hold_whole)
+        .map(|(_, _, bytes)| bytes)
         .max()
         .unwrap_or(0)
 }
 
 /// The passes over the levels below that seed DTM unit `u` of level `n`
-/// cut as `cut` (`crate::solve::dtm::seed_pass`), each a mask of stone
-/// counts (bit 0 the empty board): the levels in ascending order, as many
-/// a pass as keep its decoded exits within what the unit's solve takes
-/// after them (or within the largest level's share, when that is more),
-/// the levels held whole (up to `hold_whole`) and the empty board in the
-/// first. A unit's memory is then the larger of its solve's and its
-/// largest level's share, and its exits are decoded once.
-pub fn seed_groups(n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> Vec<u64> {
+/// cut as `cut` (`crate::solve::dtm::seed_pass`), each a [`Reach`]: the
+/// levels in ascending order, as many a pass as keep its decoded exits
+/// within what the unit's solve takes after them (or within the largest
+/// configuration's share of a level, when that is more), a level too big
+/// for a pass cut by configuration ([`level_groups`]). A unit's memory is
+/// then the larger of its solve's and its largest pass's, and its exits
+/// are decoded once.
+pub fn seed_groups(n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> Vec<Reach> {
     let cap = solving_memory(Metric::Dtm, n, u, cut)
         .saturating_sub(PART_SPOOL_BYTES as u64)
-        .max(biggest_level(Metric::Dtm, n, u, hold_whole));
+        .max(biggest_piece(Metric::Dtm, n, u, hold_whole));
     level_groups(Metric::Dtm, n, u, hold_whole, cap)
 }
 
 /// The passes over the levels below in which `verify` checks unit `u` of
 /// level `n` of a `metric` table (decoded in `cell` bytes a position),
-/// each a mask of stone counts as [`seed_groups`] makes them: one, with
-/// every exit decoded at once, when that fits `budget` bytes (or no
-/// budget is given); else as few as keep the unit, a bit a position and
-/// each pass's exits within it (or one level a pass, when even that does
-/// not fit). Each pass checks the moves into its levels; the last, the
-/// others.
+/// each a [`Reach`] as [`seed_groups`] makes them: one, with every exit
+/// decoded at once, when that fits `budget` bytes (or no budget is
+/// given); else as few as keep the unit, a bit a position and each
+/// pass's exits within it (or one configuration of a level a pass, when
+/// even that does not fit). Each pass checks the moves into what it
+/// reads; the last, the others.
 pub fn verify_groups(
     metric: Metric,
     n: u32,
@@ -271,17 +343,17 @@ pub fn verify_groups(
     hold_whole: u64,
     cell: u64,
     budget: Option<u64>,
-) -> Vec<u64> {
+) -> Vec<Reach> {
     let values = u.positions(n) * cell;
     let exits = below::unit_exit_bytes(metric, n, u, hold_whole);
     match budget {
         Some(b) if values + exits > b => {
             let cap = b
                 .saturating_sub(values + u.positions(n) / 8)
-                .max(biggest_level(metric, n, u, hold_whole));
+                .max(biggest_piece(metric, n, u, hold_whole));
             level_groups(metric, n, u, hold_whole, cap)
         }
-        _ => vec![u64::MAX],
+        _ => vec![Reach::ALL],
     }
 }
 
@@ -312,7 +384,9 @@ pub fn verify_unit_memory(
 /// The cut of unit `u` of level `n` when its units may take `budget`
 /// bytes with `threads` units in flight: the fewest kazan parts that fit
 /// a thread's share of the budget, else the fewest that fit it whole (the
-/// unit then runs alone, [`UnitBudget`]), else parts of one pair.
+/// unit then runs alone, [`UnitBudget`]); else, the quiet-move graph not
+/// stored, the fewest that fit the budget; else parts of one pair without
+/// the graph.
 pub fn pick_cut(
     metric: Metric,
     n: u32,
@@ -322,19 +396,24 @@ pub fn pick_cut(
     threads: usize,
 ) -> KazanCut {
     let pairs = KazanCut::pair_count(n);
-    let fits = |b: u64| {
+    let fits = |b: u64, stored: bool| {
         (1..=pairs)
             .rev()
             .filter_map(KazanCut::pairs)
+            .map(|c| if stored { c } else { c.without_graph() })
             .find(|&c| unit_memory(metric, n, u, hold_whole, c) <= b)
     };
-    let cut = fits(budget / threads.max(1) as u64)
-        .or_else(|| fits(budget))
-        .unwrap_or(KazanCut::pairs(1).expect("one pair"));
-    if cut.is_whole(n) {
-        KazanCut::WHOLE
-    } else {
-        cut
+    // Without its graph a unit takes more time, about what a unit run
+    // alone loses: first the graph.
+    let one_pair = KazanCut::pairs(1).expect("one pair").without_graph();
+    let cut = fits(budget / threads.max(1) as u64, true)
+        .or_else(|| fits(budget, true))
+        .or_else(|| fits(budget, false))
+        .unwrap_or(one_pair);
+    match (cut.is_whole(n), cut.stores_graph()) {
+        (true, true) => KazanCut::WHOLE,
+        (true, false) => KazanCut::WHOLE.without_graph(),
+        _ => cut,
     }
 }
 
@@ -364,7 +443,8 @@ fn level_cuts(
 /// units are cut along the kazan axis ([`pick_cut`]) to fit what the
 /// bound leaves them, and run one at a time when side by side they do
 /// not; without, they are solved whole. Also returns the most kazan
-/// parts a unit of the level is cut into.
+/// parts a unit of the level is cut into, and the positions of its units
+/// whose quiet-move graphs are not stored.
 pub fn level_memory(
     metric: Metric,
     n: u32,
@@ -372,7 +452,7 @@ pub fn level_memory(
     keep: bool,
     hold_whole: u64,
     bound: Option<u64>,
-) -> (u64, usize) {
+) -> (u64, usize, u64) {
     let f = Fitted::of(metric);
     let limit = f.solve_limit(hold_whole);
     let whole = below::whole_bytes(metric, n, limit) + BASE_BYTES as u64;
@@ -395,7 +475,13 @@ pub fn level_memory(
         .map(|&(c, _)| c.parts(n).len())
         .max()
         .unwrap_or(1);
-    (whole + in_flight.max(assembly), parts)
+    let lean = level_units(n)
+        .iter()
+        .zip(&cuts)
+        .filter(|(_, (c, _))| !c.stores_graph())
+        .map(|(u, _)| u.positions(n))
+        .sum();
+    (whole + in_flight.max(assembly), parts, lean)
 }
 
 /// Bytes of the table file of level `n`, an upper bound.
@@ -533,12 +619,18 @@ pub fn plan(
     let mut p = Plan::default();
     let mut disk_tables = 0u64;
     let mut work_peak = 0u64;
+    let mut slow = 0u64;
     for &n in todo {
         let positions = Layout::new(n).positions();
         let left = positions - solved(n).min(positions);
         p.positions += left / shards as u64;
         disk_tables += table_bytes(metric, n);
-        let (m, parts) = level_memory(metric, n, threads, n < max, hold_whole, bound);
+        let (m, parts, lean) = level_memory(metric, n, threads, n < max, hold_whole, bound);
+        if lean > 0 && p.graph_from == 0 {
+            p.graph_from = n;
+        }
+        // Those units take longer: counted as more positions.
+        slow += (lean as f64 * (NO_GRAPH_TIME - 1.0)) as u64 / shards as u64;
         // The parts' files of the units in flight, when units are cut,
         // and a DTM unit's seeds and carried exits while it is seeded
         // apart.
@@ -567,6 +659,7 @@ pub fn plan(
     }
     p.parts.0 = p.parts.0.max(1);
     p.disk = disk_tables + work_peak;
-    p.seconds = p.positions as f64 / (Fitted::of(metric).solve_rate * threads.max(1) as f64);
+    p.seconds =
+        (p.positions + slow) as f64 / (Fitted::of(metric).solve_rate * threads.max(1) as f64);
     p
 }

@@ -97,9 +97,16 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
             (None, _) => "units: solved whole (the memory available is unknown)".to_string(),
             (Some(b), (1, _)) => format!("units: every unit solved whole within {}", human_bytes(b)),
             (Some(b), (parts, from)) => format!(
-                "units: cut along the kazan axis to fit {} from {} on, into at most {parts} kazan parts a unit",
+                "units: cut along the kazan axis to fit {} from {} on, into at most {parts} kazan parts a unit{}",
                 human_bytes(b),
-                stones(from)
+                stones(from),
+                match g.graph_from {
+                    0 => String::new(),
+                    at => format!(
+                        "; from {} on, the biggest units' quiet-move graphs are not stored but made again as boards are propagated (slower)",
+                        stones(at)
+                    ),
+                }
             ),
         },
         format!(
