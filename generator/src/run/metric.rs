@@ -193,7 +193,7 @@ fn write_level(
     mut into: Option<&mut LevelBuilder>,
 ) -> Result<WriteSummary, WriteError> {
     let dir = work_dir(out, n);
-    let (written, ()) = write_table_from::<Dtm, _>(
+    let (written, _) = write_table_from::<Dtm, _>(
         out,
         n,
         |section| {
@@ -208,6 +208,7 @@ fn write_level(
             })
         },
         None,
+        false,
     )?;
     Ok(written)
 }
@@ -264,9 +265,8 @@ impl UnitSolver for DtcBelow {
         keep: bool,
     ) -> Result<(WriteSummary, Option<WdlLevel>), GenerateError> {
         let dir = work_dir(out, n);
-        let (written, wdl) =
-            write_table_from::<Dtc, _>(out, n, |_| Ok(LevelStream::new(&dir, n)), None)?;
-        Ok((written, keep.then_some(wdl)))
+        let open = |_| Ok(LevelStream::new(&dir, n));
+        Ok(write_table_from::<Dtc, _>(out, n, open, None, keep)?)
     }
     fn load(&self, table: &TableFile) -> Result<WdlLevel, GenerateError> {
         Ok(wdl_level(table)?)

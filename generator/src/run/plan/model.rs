@@ -108,8 +108,8 @@ impl Fitted {
         // 0.41 bits at 9 and 10 stones.
         table_bytes_per_position: 0.0625,
         solve_holds_every_level: true,
-        // The writer gathers the level's draw splits as it goes.
-        assembly_holds_level: true,
+        // The writer gathers the level's draw splits only when kept.
+        assembly_holds_level: false,
     };
 
     /// The figures of `metric`.
