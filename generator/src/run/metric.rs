@@ -2,10 +2,11 @@
 //! unit is solved, how a level's table is written
 //! from its unit files and what the levels above keep of it. Each metric's
 //! solver is what it reads of the levels below ([`crate::below`]): DTM the
-//! distances ([`DtmBelow`]), DTC their win/draw/loss ([`DtcBelow`], every
-//! level held whole).
+//! distances ([`DtmBelow`]), DTC their win/draw/loss ([`DtcBelow`]), the
+//! small levels held whole and each unit's share of the others decoded
+//! from their table files.
 
-use crate::below::{DtcBelow, DtmBelow};
+use crate::below::{DtcBelow, DtmBelow, WdlBelow};
 use crate::files::decode::load_level;
 use crate::files::folder::work_dir;
 use crate::files::seeds::SeedFiles;
@@ -46,6 +47,9 @@ pub(crate) trait UnitSolver: Sync {
     type Kept;
     /// The metric of the tables and units.
     fn metric(&self) -> Metric;
+    /// Up to what the levels below are held whole ([`crate::below::held_whole`]):
+    /// positions for DTM, boards for DTC.
+    fn hold_whole(&self) -> u64;
     /// Solves one unit of level `n`, in the kazan parts of `cut`; a unit
     /// cut into parts keeps them in files in its work folder `dir` as
     /// they are solved ([`SolvedUnit::Parts`]).
@@ -75,15 +79,15 @@ pub(crate) trait UnitSolver: Sync {
     fn push(&mut self, path: &Path, kept: Option<Self::Kept>) -> Result<(), GenerateError>;
     /// The words naming a complete table that a run keeps.
     fn kept_table(&self, table: &TableFile) -> String;
-    /// The `--metric` option of the command that solves with it, as the
-    /// folder lock names the command (none for the default, DTM).
-    fn metric_flag(&self) -> &'static str;
 }
 
 impl UnitSolver for DtmBelow {
     type Kept = LevelValues;
     fn metric(&self) -> Metric {
         Metric::Dtm
+    }
+    fn hold_whole(&self) -> u64 {
+        self.limit()
     }
     fn solve_unit(
         &self,
@@ -129,9 +133,6 @@ impl UnitSolver for DtmBelow {
     }
     fn kept_table(&self, _table: &TableFile) -> String {
         "complete table".into()
-    }
-    fn metric_flag(&self) -> &'static str {
-        ""
     }
 }
 
@@ -235,6 +236,9 @@ impl UnitSolver for DtcBelow {
     fn metric(&self) -> Metric {
         Metric::Dtc
     }
+    fn hold_whole(&self) -> u64 {
+        self.limit()
+    }
     fn solve_unit(
         &self,
         n: u32,
@@ -243,20 +247,12 @@ impl UnitSolver for DtcBelow {
         dir: &Path,
         progress: &AtomicU64,
     ) -> Result<SolvedUnit, GenerateError> {
-        // The draw splits are checked here (or, for a cut unit, as its
-        // parts are merged) and found again at assembly.
-        if cut.is_whole(n) {
-            return dtc::solve_unit(n, self.whole(), u, cut, progress)
-                .map(|unit| SolvedUnit::Values(unit.values))
-                .map_err(GenerateError::from);
+        if self.holds_all_below(n) {
+            return solve_dtc_unit(self.whole(), n, u, cut, dir, progress);
         }
-        let mut spool = PartSpool::new(dir, u);
-        match dtc::solve_unit_parts(n, self.whole(), u, cut, progress, &mut spool) {
-            Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
-            Err(e) => Err(spool
-                .failure()
-                .map_or_else(|| e.into(), GenerateError::from)),
-        }
+        // Held beside the unit's solve: its exits read them in every part.
+        let share = self.for_unit(n, u)?;
+        solve_dtc_unit(&share, n, u, cut, dir, progress)
     }
     fn write_level(
         &self,
@@ -281,8 +277,32 @@ impl UnitSolver for DtcBelow {
         // A folder may hold DTM tables below DTC ones: say which is kept.
         format!("complete {} table", table.metric())
     }
-    fn metric_flag(&self) -> &'static str {
-        " --metric dtc"
+}
+
+/// Solves DTC unit `u` of level `n` cut as `cut` over `lower` (the levels
+/// below held whole, or the unit's share of them): in memory when whole,
+/// else kazan part by kazan part into part files in work folder `dir`.
+fn solve_dtc_unit<L: WdlBelow>(
+    lower: &L,
+    n: u32,
+    u: UnitId,
+    cut: KazanCut,
+    dir: &Path,
+    progress: &AtomicU64,
+) -> Result<SolvedUnit, GenerateError> {
+    // The draw splits are checked here (or, for a cut unit, as its parts
+    // are merged) and found again at assembly.
+    if cut.is_whole(n) {
+        return dtc::solve_unit(n, lower, u, cut, progress)
+            .map(|unit| SolvedUnit::Values(unit.values))
+            .map_err(GenerateError::from);
+    }
+    let mut spool = PartSpool::new(dir, u);
+    match dtc::solve_unit_parts(n, lower, u, cut, progress, &mut spool) {
+        Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
+        Err(e) => Err(spool
+            .failure()
+            .map_or_else(|| e.into(), GenerateError::from)),
     }
 }
 

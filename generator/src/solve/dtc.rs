@@ -50,7 +50,7 @@
 use crate::solve::cells::{Cell, LevelBuilder, LevelValues, UnitValues};
 use crate::solve::core::{Frontier, Policy, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
-use crate::solve::held::DtcLevels;
+use crate::solve::held::{DtcLevels, WdlBelow};
 use crate::solve::moves::split_moves;
 use crate::solve::parts::{put_side, PartSink};
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
@@ -113,36 +113,38 @@ pub struct DtcUnit {
 }
 
 /// Solves one unit of level `n` given the win/draw/loss of every level
-/// below it, in one-byte cells, or two-byte cells if a state does not fit
-/// one. `progress` is advanced by the unit's positions when it is solved.
+/// below it (`lower`: every level held whole, [`DtcLevels`], or what the
+/// unit's exits reach of them, [`WdlBelow`]), in one-byte cells, or
+/// two-byte cells if a state does not fit one. `progress` is advanced by
+/// the unit's positions when it is solved.
 ///
 /// # Errors
 ///
 /// [`DtcError::Solve`] for a level beyond the solver's limits, without
 /// the levels below, or a unit that is not one; [`DtcError::Score`]
 /// naming a board of the unit that is not one draw split.
-pub fn solve_unit(
+pub fn solve_unit<L: WdlBelow>(
     n: u32,
-    lower: &DtcLevels,
+    lower: &L,
     unit: UnitId,
     cut: KazanCut,
     progress: &AtomicU64,
 ) -> Result<DtcUnit, DtcError> {
     let infos = config_infos();
-    let (values, splits) = match solve_unit_into::<u8>(n, lower, &infos, unit, cut, progress, None)
-    {
-        Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
-            let sides = solve_unit_into::<u16>(n, lower, &infos, unit, cut, progress, None)?;
-            sides
+    let (values, splits) =
+        match solve_unit_into::<u8, _>(n, lower, &infos, unit, cut, progress, None) {
+            Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
+                let sides = solve_unit_into::<u16, _>(n, lower, &infos, unit, cut, progress, None)?;
+                sides
+                    .into_iter()
+                    .map(|(id, v, s)| ((id, LevelValues::Wide(v)), s))
+                    .unzip()
+            }
+            r => r?
                 .into_iter()
-                .map(|(id, v, s)| ((id, LevelValues::Wide(v)), s))
-                .unzip()
-        }
-        r => r?
-            .into_iter()
-            .map(|(id, v, s)| ((id, LevelValues::Narrow(v)), s))
-            .unzip(),
-    };
+                .map(|(id, v, s)| ((id, LevelValues::Narrow(v)), s))
+                .unzip(),
+        };
     Ok(DtcUnit { values, splits })
 }
 
@@ -157,27 +159,27 @@ pub fn solve_unit(
 /// # Errors
 ///
 /// As [`solve_unit`], and what the sink returns.
-pub fn solve_unit_parts(
+pub fn solve_unit_parts<L: WdlBelow>(
     n: u32,
-    lower: &DtcLevels,
+    lower: &L,
     unit: UnitId,
     cut: KazanCut,
     progress: &AtomicU64,
     sink: &mut dyn PartSink,
 ) -> Result<Vec<(usize, u32)>, DtcError> {
     let infos = config_infos();
-    let width = match solve_unit_into::<u8>(n, lower, &infos, unit, cut, progress, Some(&mut *sink))
-    {
-        Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
-            // The parts handed over so far are replaced, part by part.
-            solve_unit_into::<u16>(n, lower, &infos, unit, cut, progress, Some(sink))?;
-            2
-        }
-        r => {
-            r?;
-            1
-        }
-    };
+    let width =
+        match solve_unit_into::<u8, _>(n, lower, &infos, unit, cut, progress, Some(&mut *sink)) {
+            Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
+                // The parts handed over so far are replaced, part by part.
+                solve_unit_into::<u16, _>(n, lower, &infos, unit, cut, progress, Some(sink))?;
+                2
+            }
+            r => {
+                r?;
+                1
+            }
+        };
     Ok(unit.configs().into_iter().map(|id| (id, width)).collect())
 }
 
@@ -232,9 +234,9 @@ type SolvedSide<T> = (usize, Vec<T>, Vec<u8>);
 /// [`solve_unit`] into cells of type `T` (state and output alike), in the
 /// kazan parts of `cut`; fails with [`SolveError::CellTooNarrow`] if a
 /// state does not fit.
-fn solve_unit_into<T: Cell>(
+fn solve_unit_into<T: Cell, L: WdlBelow>(
     n: u32,
-    lower: &DtcLevels,
+    lower: &L,
     infos: &[ConfigInfo],
     unit: UnitId,
     cut: KazanCut,
@@ -245,7 +247,7 @@ fn solve_unit_into<T: Cell>(
     if UnitId::of(unit.first) != unit {
         return Err(SolveError::BadUnit(unit.first, unit.second).into());
     }
-    let policy = Dtc::<T> {
+    let policy = Dtc::<T, L> {
         lower,
         infos,
         cell: std::marker::PhantomData,
@@ -298,8 +300,8 @@ fn solve_unit_into<T: Cell>(
 /// The DTC policy over the unit core, in cells of type `T`: a state is
 /// [`OPEN`], a count of quiet moves not yet refuted, or `RESOLVED + packed
 /// value`; the exits read the draw splits of the levels below.
-struct Dtc<'a, T> {
-    lower: &'a DtcLevels,
+struct Dtc<'a, T, L> {
+    lower: &'a L,
     infos: &'a [ConfigInfo],
     cell: std::marker::PhantomData<T>,
 }
@@ -310,7 +312,7 @@ fn cell<T: Cell>(s: u16) -> Result<T, SolveError> {
     T::from_packed(s).ok_or(SolveError::CellTooNarrow)
 }
 
-impl<T: Cell> Policy for Dtc<'_, T> {
+impl<T: Cell, L: WdlBelow> Policy for Dtc<'_, T, L> {
     type State = T;
     /// The resolved state.
     type Step = u16;
@@ -405,7 +407,7 @@ impl<T: Cell> Policy for Dtc<'_, T> {
     }
 }
 
-impl<T> Dtc<'_, T> {
+impl<T, L: WdlBelow> Dtc<'_, T, L> {
     /// The quiet moves of `board` (mover seated South, configuration
     /// `info`) and the best exit: the least kazan offset `t` such that an
     /// exit wins for `j > t` and draws at `j = t` (`None` without exits).
@@ -418,10 +420,8 @@ impl<T> Dtc<'_, T> {
             // (and c* <= n - gain - lost keeps the threshold in 0..=n).
             let child_n = n - e.gain - e.lost;
             let ci = &self.infos[e.config.id()];
-            let layout = &self.lower.layouts[child_n as usize];
-            let gb =
-                layout.global_board(e.config.id(), rank_board(&e.board, &ci.free_rotated, ci.m));
-            let t = n - e.gain - self.lower.level(child_n).split(gb);
+            let rank = rank_board(&e.board, &ci.free_rotated, ci.m);
+            let t = n - e.gain - self.lower.split_in(child_n, e.config.id(), rank);
             best = Some(best.map_or(t, |x| x.min(t)));
         });
         (quiet.into(), best)
@@ -479,13 +479,13 @@ mod tests {
             for u in level_units(n) {
                 let whole = KazanCut::WHOLE;
                 let narrow =
-                    solve_unit_into::<u8>(n, &lower, &infos, u, whole, &progress, None).unwrap();
-                let wide =
-                    solve_unit_into::<u16>(n, &lower, &infos, u, whole, &progress, None).unwrap();
+                    solve_unit_into::<u8, _>(n, &lower, &infos, u, whole, &progress, None).unwrap();
+                let wide = solve_unit_into::<u16, _>(n, &lower, &infos, u, whole, &progress, None)
+                    .unwrap();
                 // Cut into kazan parts of one pair: the same values.
                 let one = KazanCut::pairs(1).unwrap();
                 let cut =
-                    solve_unit_into::<u8>(n, &lower, &infos, u, one, &progress, None).unwrap();
+                    solve_unit_into::<u8, _>(n, &lower, &infos, u, one, &progress, None).unwrap();
                 assert_eq!(narrow, cut, "n={n} {u:?}");
                 for ((ia, a, sa), (ib, b, sb)) in narrow.iter().zip(&wide) {
                     assert_eq!((ia, sa), (ib, sb), "n={n}");
