@@ -3,15 +3,16 @@
 //! dtc` does for the levels it does not hold whole (`--hold-whole`, or
 //! the memory): the same values as from every level held whole, for
 //! whole units and units cut into kazan parts, over DTC and DTM tables
-//! below; and the same bytes from `generate`, also resumed after a kill
-//! and from three shards.
+//! below; and the same bytes from `generate` (a cut unit then seeded
+//! apart), also resumed after a kill between a unit's seeding and its
+//! solve, and from three shards.
 
 mod support;
 use rayon::prelude::*;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicU64;
-use support::{kill_mid_level, ok_stdout, read_all};
+use support::{ok_stdout, read_all};
 use togyz_gen::below::DtcBelow;
 use togyz_gen::files::write::write_table;
 use togyz_gen::solve::unit::{level_units, KazanCut};
@@ -82,23 +83,48 @@ fn nothing_held_whole_gives_the_bytes_of_every_level_held_whole() {
     let none = ["--hold-whole", "0"];
     assert_eq!(tables(6, &none), expected, "units whole");
     let cut = ["--hold-whole", "0", "--kazan-pairs", "1"];
-    assert_eq!(tables(6, &cut), expected, "units cut");
+    assert_eq!(tables(6, &cut), expected, "units cut, seeded apart");
+}
 
-    // Killed mid-level and resumed, with another cut.
+/// The seed files in work folder `work`.
+fn seed_files(work: &Path) -> Vec<String> {
+    std::fs::read_dir(work)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.contains(".part-seed-"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A run killed while a unit seeded apart holds its seeds (or its parts)
+/// leaves them as temporaries: the next run removes them and solves the
+/// unit again, to the same bytes.
+#[test]
+fn a_run_killed_mid_unit_resumes_to_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
-    let work = dir.path().join("togyz-06.work");
-    let child = generate_dtc(dir.path(), 6, 1, &none)
+    let work = dir.path().join("togyz-07.work");
+    let cut = ["--hold-whole", "0", "--kazan-pairs", "1"];
+    let mut child = generate_dtc(dir.path(), 7, 1, &cut)
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    let kept = kill_mid_level(child, &work);
+    // The biggest unit goes first: kill it once it is seeded.
+    let start = std::time::Instant::now();
+    while seed_files(&work).is_empty() && start.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!seed_files(&work).is_empty(), "killed with seeds on disk");
     let resumed = ["--hold-whole", "0", "--kazan-pairs", "2"];
-    let stdout = ok_stdout(&generate_dtc(dir.path(), 6, 2, &resumed).output().unwrap());
+    let stdout = ok_stdout(&generate_dtc(dir.path(), 7, 2, &resumed).output().unwrap());
     assert!(
-        stdout.contains(&format!("{kept} of 37 units already solved")),
+        stdout.contains("left by an interrupted run") && stdout.contains(".part-seed-"),
         "{stdout}"
     );
-    assert_eq!(read_all(dir.path(), 6), expected, "resumed");
+    assert_eq!(read_all(dir.path(), 7), tables(7, &[]));
 }
 
 #[test]

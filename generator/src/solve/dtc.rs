@@ -48,15 +48,15 @@
 //! board that has not (the first of its unit; units run in parallel).
 
 use crate::solve::cells::{Cell, LevelBuilder, LevelValues, UnitValues};
-use crate::solve::core::{Frontier, Policy, Unit};
+use crate::solve::core::{Frontier, Policy, Reseed, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
 use crate::solve::held::{DtcLevels, WdlBelow};
 use crate::solve::moves::split_moves;
-use crate::solve::parts::{put_side, PartSink};
+use crate::solve::parts::{put_side, PartSink, SeedKey, SeedStore};
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
 use crate::solve::unit::{bits, config_infos, solve_by_config, ConfigInfo, KazanCut, UnitId};
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_tb::raw::index::{rank_board, Layout};
+use togyz_tb::raw::index::{rank_board, BoardWalker, Layout};
 use togyz_tb::Value;
 use togyz_tb::{CYCLE, ROW};
 
@@ -181,6 +181,153 @@ pub fn solve_unit_parts<L: WdlBelow>(
             }
         };
     Ok(unit.configs().into_iter().map(|id| (id, width)).collect())
+}
+
+/// Seeds every kazan part of unit `unit` of level `n` cut as `cut` into
+/// `store` ([`SeedKey::Part`]), apart from its solve ([`solve_seeded`]):
+/// its exits read `lower` (the unit's share of the levels below) once a
+/// board, and the caller frees it before the unit's quiet-move graph is
+/// built, so that a cut unit never holds both. The seeds are the states
+/// [`solve_unit_parts`] seeds each part with, so the values are its own.
+///
+/// # Errors
+///
+/// [`DtcError::Solve`] for a level beyond the solver's limits, without
+/// the levels below, or a unit that is not one; what the store returns.
+pub fn seed_parts<L: WdlBelow>(
+    n: u32,
+    lower: &L,
+    unit: UnitId,
+    cut: KazanCut,
+    store: &mut dyn SeedStore,
+) -> Result<(), DtcError> {
+    check_level(n, lower.max_stones())?;
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second).into());
+    }
+    let infos = config_infos();
+    // A seed fits a byte whatever the cells the solve takes.
+    let policy = Dtc::<u8, L> {
+        lower,
+        infos: &infos,
+        cell: std::marker::PhantomData,
+    };
+    let k = n as usize + 1;
+    let parts = cut.parts(n);
+    for &part in &parts {
+        store.create(SeedKey::Part(part))?;
+    }
+    // Words go to the store a batch at a time, as DTM's seeds do.
+    let mut out: Vec<Vec<u32>> = vec![Vec::with_capacity(SEED_BATCH + k); parts.len()];
+    let mut states = vec![0u8; k];
+    for config in unit.configs() {
+        let info = infos[config];
+        let mut walker = BoardWalker::new(n, info.config, 0, u64::MAX);
+        while let Some((_, board)) = walker.current() {
+            let board = *board;
+            walker.advance();
+            // What the core's states start as (the seed leaves some).
+            states.fill(u8::default());
+            policy.seed_states(n, &board, &info, &mut states)?;
+            for (buf, &part) in out.iter_mut().zip(&parts) {
+                buf.extend(bits(part).map(|j| states[j] as u32));
+                if buf.len() >= SEED_BATCH {
+                    store.write(SeedKey::Part(part), buf)?;
+                    buf.clear();
+                }
+            }
+        }
+    }
+    for (buf, &part) in out.iter().zip(&parts) {
+        store.write(SeedKey::Part(part), buf)?;
+        store.finish(SeedKey::Part(part))?;
+    }
+    Ok(())
+}
+
+/// Words [`seed_parts`] hands to its store, and [`solve_seeded`] takes
+/// from it, a call.
+const SEED_BATCH: usize = 1 << 16;
+
+/// Solves unit `unit` of level `n` in the kazan parts of `cut` from the
+/// seeds that [`seed_parts`] kept in `store`, reading no exit, and hands
+/// each part's values to `sink` as [`solve_unit_parts`] does (the same
+/// values, the same widths returned): in one-byte cells, or in two-byte
+/// ones with `wide`, after a solve in one-byte cells failed with
+/// [`SolveError::CellTooNarrow`] (it has read the seeds of the parts it
+/// solved: they must be made again first). `progress` is advanced by the
+/// unit's positions when it is solved.
+///
+/// # Errors
+///
+/// The solver's limits; what the store or the sink returns.
+pub fn solve_seeded(
+    n: u32,
+    unit: UnitId,
+    cut: KazanCut,
+    wide: bool,
+    progress: &AtomicU64,
+    store: &mut dyn SeedStore,
+    sink: &mut dyn PartSink,
+) -> Result<Vec<(usize, u32)>, DtcError> {
+    let width = if wide {
+        solve_seeded_into::<u16>(n, unit, cut, store, sink)?;
+        2
+    } else {
+        solve_seeded_into::<u8>(n, unit, cut, store, sink)?;
+        1
+    };
+    progress.fetch_add(unit.positions(n), Ordering::Relaxed);
+    Ok(unit.configs().into_iter().map(|id| (id, width)).collect())
+}
+
+/// [`solve_seeded`] into cells of type `T`.
+fn solve_seeded_into<T: Cell>(
+    n: u32,
+    unit: UnitId,
+    cut: KazanCut,
+    store: &mut dyn SeedStore,
+    sink: &mut dyn PartSink,
+) -> Result<(), DtcError> {
+    check_level(n, n.saturating_sub(1))?;
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second).into());
+    }
+    let infos = config_infos();
+    // Never read: the seeds are made.
+    let none = DtcLevels::new();
+    let policy = Dtc::<T, DtcLevels> {
+        lower: &none,
+        infos: &infos,
+        cell: std::marker::PhantomData,
+    };
+    // Progress counts a unit once solved, as solve_unit_into does.
+    let expanding = AtomicU64::new(0);
+    let mut u = Unit::new(n, &infos, unit.first, unit.second, policy, &expanding);
+    let sides = unit.configs().len();
+    let mut words: Vec<u32> = Vec::new();
+    u.solve_seeded(
+        &cut.parts(n),
+        |part, states| {
+            for chunk in states.chunks_mut(SEED_BATCH) {
+                words.resize(chunk.len(), 0);
+                store.read(SeedKey::Part(part), &mut words, false)?;
+                for (s, &w) in chunk.iter_mut().zip(&words) {
+                    *s = cell(w as u16)?;
+                }
+            }
+            Ok(store.read(SeedKey::Part(part), &mut [], true)?)
+        },
+        |u, part| {
+            for side in 0..sides {
+                // Unresolved at the fixed point: a draw (packed 0).
+                put_side(sink, side, part, u.part_states(side), |s: T| {
+                    s.into().saturating_sub(RESOLVED)
+                })?;
+            }
+            Ok::<_, DtcError>(())
+        },
+    )
 }
 
 /// Solves level `n` whole in memory given the win/draw/loss of every level
@@ -328,41 +475,15 @@ impl<T: Cell, L: WdlBelow> Policy for Dtc<'_, T, L> {
         states: &mut [T],
         frontier: &mut Frontier,
     ) -> Result<(), SolveError> {
-        let k = states.len();
-        if board[..ROW].iter().all(|&h| h == 0) {
-            // The game is over: the opponent collects the board, and
-            // only 81:81 (j = n) is a draw.
-            for s in &mut states[..k - 1] {
-                *s = cell(resolved(Value::Loss(0))?)?;
-            }
-            if k > 1 {
-                frontier.loss(0, node, (1u64 << (k - 1)) - 1);
-            }
-            return Ok(());
+        let seeded = self.seed_states(n, board, info, states)?;
+        if seeded.over != 0 {
+            frontier.loss(0, node, seeded.over);
         }
-        let (quiet, exit) = self.moves(n, board, info);
-        let (mut won, mut lost) = (0u64, 0u64);
-        for (j, state) in states.iter_mut().enumerate() {
-            let j = j as u32;
-            let s = match exit {
-                Some(t) if j > t => {
-                    won |= 1 << j;
-                    resolved(Value::Win(1))?
-                }
-                Some(t) if j == t => OPEN,
-                _ if quiet == 0 => {
-                    lost |= 1 << j;
-                    resolved(Value::Loss(1))?
-                }
-                _ => quiet,
-            };
-            *state = cell(s)?;
+        if seeded.won != 0 {
+            frontier.win(1, node, seeded.won);
         }
-        if won != 0 {
-            frontier.win(1, node, won);
-        }
-        if lost != 0 {
-            frontier.loss(1, node, lost);
+        if seeded.lost != 0 {
+            frontier.loss(1, node, seeded.lost);
         }
         Ok(())
     }
@@ -404,6 +525,77 @@ impl<T: Cell, L: WdlBelow> Policy for Dtc<'_, T, L> {
         }
         *s = cell(v - 1)?;
         Ok(None)
+    }
+}
+
+/// The splits of a board its seed resolves (masks of kazan offsets): lost
+/// in 0 (the game is over), won in 1 and lost in 1 (by its exits).
+struct Seeded {
+    over: u64,
+    won: u64,
+    lost: u64,
+}
+
+impl<T: Cell, L: WdlBelow> Dtc<'_, T, L> {
+    /// The seeded states of one board (`states[j]` for kazan offset `j`,
+    /// mover seated South, configuration `info`), left as they are where
+    /// the seed says nothing (81:81 once the game is over), and what it
+    /// resolves.
+    #[inline]
+    fn seed_states(
+        &self,
+        n: u32,
+        board: &[u8; CYCLE],
+        info: &ConfigInfo,
+        states: &mut [T],
+    ) -> Result<Seeded, SolveError> {
+        let k = states.len();
+        if board[..ROW].iter().all(|&h| h == 0) {
+            // The game is over: the opponent collects the board, and
+            // only 81:81 (j = n) is a draw.
+            for s in &mut states[..k - 1] {
+                *s = cell(resolved(Value::Loss(0))?)?;
+            }
+            return Ok(Seeded {
+                over: (1u64 << (k - 1)) - 1,
+                won: 0,
+                lost: 0,
+            });
+        }
+        let (quiet, exit) = self.moves(n, board, info);
+        let (mut won, mut lost) = (0u64, 0u64);
+        for (j, state) in states.iter_mut().enumerate() {
+            let j = j as u32;
+            let s = match exit {
+                Some(t) if j > t => {
+                    won |= 1 << j;
+                    resolved(Value::Win(1))?
+                }
+                Some(t) if j == t => OPEN,
+                _ if quiet == 0 => {
+                    lost |= 1 << j;
+                    resolved(Value::Loss(1))?
+                }
+                _ => quiet,
+            };
+            *state = cell(s)?;
+        }
+        Ok(Seeded { over: 0, won, lost })
+    }
+}
+
+impl<T: Cell, L: WdlBelow> Reseed for Dtc<'_, T, L> {
+    #[inline]
+    fn seeded(s: T) -> Option<(bool, u32)> {
+        let s: u16 = s.into();
+        if s < RESOLVED {
+            return None;
+        }
+        match Value::unpack(s - RESOLVED) {
+            Value::Win(d) => Some((true, d)),
+            Value::Loss(d) => Some((false, d)),
+            Value::Draw => None,
+        }
     }
 }
 

@@ -135,27 +135,35 @@ pub struct Plan {
 /// decode of the levels below not held whole (up to `hold_whole`:
 /// [`below::held_whole`]). A DTM unit cut into parts holds its exits and
 /// its graph one after the other, never together ([`seed_groups`]): the
-/// larger of the two phases; a DTC unit holds them together (its exits
-/// are read again in every part).
+/// larger of the two phases, as does a DTC unit cut into parts that
+/// decodes a share of the levels below (in one pass).
 pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> u64 {
     let exits = below::unit_exit_bytes(metric, n, u, hold_whole);
-    if seeds_apart(metric, n, cut) {
-        let groups = seed_groups(n, u, hold_whole, cut);
-        let seeding = groups
-            .iter()
-            .map(|&g| group_exit_bytes(n, u, hold_whole, g))
-            .max()
-            .unwrap_or(0);
+    if seeds_apart(metric, n, cut, hold_whole) {
+        let seeding = match metric {
+            Metric::Dtm => seed_groups(n, u, hold_whole, cut)
+                .iter()
+                .map(|&g| group_exit_bytes(n, u, hold_whole, g))
+                .max()
+                .unwrap_or(0),
+            Metric::Dtc => exits,
+        };
         return solving_memory(metric, n, u, cut).max(seeding + PART_SPOOL_BYTES as u64);
     }
     solving_memory(metric, n, u, cut) + exits
 }
 
-/// Whether a unit of level `n` of `metric` cut as `cut` is seeded apart
-/// from its solve: a DTM unit cut into kazan parts (a DTC unit's exits
-/// are a byte a board, read as each part is seeded).
-pub fn seeds_apart(metric: Metric, n: u32, cut: KazanCut) -> bool {
-    metric == Metric::Dtm && !cut.is_whole(n)
+/// Whether a unit of level `n` of `metric` cut as `cut`, the levels below
+/// held whole up to `hold_whole`, is seeded apart from its solve: a DTM
+/// unit cut into kazan parts; a DTC one too when it decodes a share of the
+/// levels below (with every level below held whole, its exits read
+/// them in place as each part is seeded).
+pub fn seeds_apart(metric: Metric, n: u32, cut: KazanCut, hold_whole: u64) -> bool {
+    !cut.is_whole(n)
+        && match metric {
+            Metric::Dtm => true,
+            Metric::Dtc => !below::held_whole(metric, n.saturating_sub(1), hold_whole),
+        }
 }
 
 /// Memory of one unit in flight besides its exits: its largest part's
@@ -515,16 +523,17 @@ pub fn plan(
         disk_tables += table_bytes(metric, n);
         let (m, parts) = level_memory(metric, n, threads, n < max, hold_whole, bound);
         // The parts' files of the units in flight, when units are cut,
-        // and a DTM unit's seeds and carried exits while it is seeded
-        // apart.
+        // and their seeds while they are seeded apart (and a DTM unit's
+        // carried exits).
         let spooled = if parts > 1 {
             let mut units: Vec<u64> = level_units(n).iter().map(|u| u.positions(n)).collect();
             units.sort_unstable_by(|a, b| b.cmp(a));
             let biggest: u64 = units.iter().take(threads.max(1)).sum();
-            let seeds = if metric == Metric::Dtm {
-                2.0 * SEED_FILE_BYTES_PER_POSITION
-            } else {
-                0.0
+            let one_pair = KazanCut::pairs(1).expect("one pair");
+            let seeds = match metric {
+                Metric::Dtm => 2.0 * SEED_FILE_BYTES_PER_POSITION,
+                _ if seeds_apart(metric, n, one_pair, hold_whole) => SEED_FILE_BYTES_PER_POSITION,
+                _ => 0.0,
             };
             biggest as f64 * (PART_FILE_BYTES_PER_POSITION + seeds)
         } else {

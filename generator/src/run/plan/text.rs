@@ -164,11 +164,11 @@ fn held_text(metric: Metric, max: u32, hold_whole: u64) -> String {
         return "none to read".into();
     }
     let bytes = human_bytes(below::whole_bytes(metric, max, hold_whole));
-    let decoded = format!(
-        "each unit's share of levels {} to {} decoded from their table files",
-        held + 1,
-        max - 1
-    );
+    let levels = match held + 1 {
+        m if m + 1 == max => format!("level {m}"),
+        m => format!("levels {m} to {}", max - 1),
+    };
+    let decoded = format!("each unit's share of {levels} decoded from their table files");
     match held {
         h if h + 1 == max => format!(
             "every level below {} held whole ({bytes}, {limit})",
