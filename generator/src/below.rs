@@ -4,8 +4,9 @@
 //! * the levels below held in memory, as the solvers read them: DTM's
 //!   packed values by level ([`DtmLevels`]) or by configuration
 //!   ([`DtmExits`], what one unit's exits read), DTC's draw split of every
-//!   board ([`DtcLevels`]); they live in `solve/held.rs`, under the
-//!   solvers that read them, and are named here;
+//!   board ([`DtcLevels`]) or of what one unit's exits read (the DTC
+//!   solver reads either through [`WdlBelow`]); they live in
+//!   `solve/held.rs`, under the solvers that read them, and are named here;
 //! * [`dtm`]: the distances below as a solve or a check reads them back
 //!   from their table files ([`DtmBelow`], one unit's share
 //!   [`DtmUnitBelow`]);
@@ -19,7 +20,7 @@
 pub mod dtc;
 pub mod dtm;
 
-pub use crate::solve::held::{DtcLevels, DtmExits, DtmLevels};
+pub use crate::solve::held::{DtcLevels, DtmExits, DtmLevels, WdlBelow};
 pub use dtc::{DtcBelow, DtcUnitBelow};
 pub use dtm::{DtmBelow, DtmUnitBelow};
 
@@ -68,7 +69,13 @@ pub fn level_bytes(metric: Metric, m: u32) -> u64 {
 /// stones, where a unit's exits reach several configurations, decoding
 /// them again cost more than holding them.
 pub fn held_whole(metric: Metric, m: u32, limit: u64) -> bool {
-    (1..=m).map(|l| level_bytes(metric, l)).sum::<u64>() <= limit
+    whole_limit(metric, m) <= limit
+}
+
+/// The least limit that holds levels 1 to `m` whole ([`held_whole`]):
+/// their bytes together (0 for `m == 0`: the empty board is always held).
+pub fn whole_limit(metric: Metric, m: u32) -> u64 {
+    (1..=m).map(|l| level_bytes(metric, l)).sum()
 }
 
 /// Bytes held for the exits while level `n` is solved or checked: the

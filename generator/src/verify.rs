@@ -38,7 +38,7 @@
 //! win or loss stored as a draw would contradict a correctly stored
 //! successor.
 
-use crate::below::{self, DtcBelow, DtcUnitBelow, DtmBelow, DtmExits, DtmUnitBelow};
+use crate::below::{self, DtcBelow, DtcUnitBelow, DtmBelow, DtmExits, DtmUnitBelow, WdlBelow};
 use crate::event::{polled, silent, Event, Report};
 use crate::files::decode::DecodeAll;
 use crate::files::folder::{table_levels, FolderError};

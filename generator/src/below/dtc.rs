@@ -5,18 +5,21 @@
 //! draw splits of just the configurations its exits reach
 //! ([`exit_configs`]). Which levels are held whole is [`held_whole`]'s
 //! choice: the same limit as for DTM, counted in boards (one byte each here)
-//! instead of positions, so many more levels fit whole. `generate` holds
-//! every level below whole ([`DtcBelow::all_whole`]), as the DTC solver
-//! reads them ([`DtcBelow::whole`]).
+//! instead of positions, so many more levels fit whole. The DTC solver
+//! reads either through [`WdlBelow`]: the levels held whole when every
+//! level below the unit's is ([`DtcBelow::whole`]), else the unit's share
+//! ([`DtcBelow::for_unit`]). `generate` holds every level below whole
+//! when that fits its memory, else as many as do
+//! (`crate::run::plan::default_hold_whole`).
 
 use super::held_whole;
 use crate::files::splits::{config_splits, wdl_level, SplitsError};
-use crate::solve::held::DtcLevels;
+use crate::solve::held::{DtcLevels, WdlBelow};
 use crate::solve::score::WdlLevel;
 use crate::solve::unit::{exit_configs, Reach, UnitId};
-use togyz_tb::raw::format::{wdl_at, TableFile};
+use togyz_tb::raw::format::TableFile;
 use togyz_tb::raw::index::CONFIG_COUNT;
-use togyz_tb::{Metric, Wdl};
+use togyz_tb::Metric;
 
 /// The win/draw/loss of the solved levels below the one being solved or
 /// checked, from the empty board up.
@@ -40,12 +43,6 @@ impl DtcBelow {
         }
     }
 
-    /// Only the empty board; every level added is held whole (what
-    /// `generate --metric dtc` holds, one byte a board).
-    pub fn all_whole() -> DtcBelow {
-        DtcBelow::new(u64::MAX)
-    }
-
     /// Whether level `m` is held whole.
     pub fn holds_whole(&self, m: u32) -> bool {
         held_whole(Metric::Dtc, m, self.limit)
@@ -59,6 +56,12 @@ impl DtcBelow {
     /// The levels held whole (a prefix, the empty board first).
     pub fn whole(&self) -> &DtcLevels {
         &self.whole
+    }
+
+    /// Whether every level below `n` is held whole: a unit of level `n`
+    /// then reads them all from [`DtcBelow::whole`], decoding nothing.
+    pub fn holds_all_below(&self, n: u32) -> bool {
+        self.whole.max_stones() + 1 >= n
     }
 
     /// The highest level added.
@@ -155,23 +158,28 @@ pub struct DtcUnitBelow<'a> {
     loaded: Vec<Vec<Option<Vec<u8>>>>,
 }
 
-impl DtcUnitBelow<'_> {
-    /// The result at kazan offset `j` of board `board` (rank) of
-    /// configuration `config` in level `m`.
-    ///
+/// What the DTC solver of the unit's level reads, and `verify` checks
+/// against.
+impl WdlBelow for DtcUnitBelow<'_> {
+    /// The levels below the unit's.
+    #[inline]
+    fn max_stones(&self) -> u32 {
+        (self.loaded.len() as u32).saturating_sub(1)
+    }
+
     /// # Panics
     ///
     /// If the unit's exits do not reach that configuration of level `m`
-    /// (a caller's bug: [`exit_configs`] names every one they reach).
+    /// or its level was left out ([`DtcBelow::for_unit_levels`]): a
+    /// caller's bug, [`exit_configs`] names every one they reach.
     #[inline]
-    pub fn wdl_in(&self, m: u32, config: usize, board: u64, j: u32) -> Wdl {
+    fn split_in(&self, m: u32, config: usize, board: u64) -> u32 {
         if m <= self.lower.whole.max_stones() {
-            return self.lower.whole.wdl_in(m, config, board, j);
+            return self.lower.whole.split_in(m, config, board);
         }
         let splits = self.loaded[m as usize][config]
             .as_ref()
             .expect("exit_configs names every configuration an exit reaches");
-        let s = splits[board as usize] as u32;
-        wdl_at((s, s + 1), j)
+        splits[board as usize] as u32
     }
 }

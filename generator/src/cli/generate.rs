@@ -5,7 +5,6 @@ use crate::cli::Printer;
 use crate::cli::{metric_arg, threads_arg};
 use std::path::{Path, PathBuf};
 use togyz_answer::parse_bytes;
-use togyz_gen::below;
 use togyz_gen::run::assemble::{self, LevelSummary};
 use togyz_gen::run::error::GenerateError;
 use togyz_gen::run::generate;
@@ -38,12 +37,14 @@ pub struct GenerateArgs {
     /// seconds, before it gives up.
     #[arg(long, default_value_t = GenerateOptions::WAIT_TIMEOUT, value_name = "SECONDS")]
     pub wait_timeout: u64,
-    /// Smaller levels are held in memory whole while their positions, up
-    /// to and including the level, total at most this; each unit reads
-    /// what it needs of the larger ones from their table files. Less
-    /// memory for more decoding.
-    #[arg(long, default_value_t = below::WHOLE_POSITIONS, value_name = "POSITIONS")]
-    pub hold_whole: u64,
+    /// Smaller levels are held in memory whole while their positions
+    /// (DTM; boards for DTC), up to and including the level, total at
+    /// most this; each unit reads what it needs of the larger ones from
+    /// their table files. Less memory for more decoding. Default: DTM
+    /// 600000000 positions (levels 1 to 8); DTC every level below when
+    /// that fits the memory, else as many as fit (the plan says which).
+    #[arg(long, value_name = "COUNT")]
+    pub hold_whole: Option<u64>,
     /// What the tables' distances count: `dtm` (plies to the end of the
     /// game) or `dtc` (plies to the next conversion, docs/dtc.md).
     #[arg(long, default_value = "dtm", value_parser = metric_arg)]

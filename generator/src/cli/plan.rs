@@ -3,7 +3,6 @@
 use crate::cli::{metric_arg, threads_arg};
 use std::path::PathBuf;
 use togyz_answer::parse_bytes;
-use togyz_gen::below;
 use togyz_gen::run::plan::{plan_lines, PlanError, PlanOptions};
 use togyz_tb::Metric;
 
@@ -20,9 +19,10 @@ pub struct PlanArgs {
     /// Worker threads (at least 1; default: one per core).
     #[arg(long, value_parser = threads_arg)]
     pub threads: Option<usize>,
-    /// As `generate --hold-whole` and `verify --hold-whole`.
-    #[arg(long, default_value_t = below::WHOLE_POSITIONS, value_name = "POSITIONS")]
-    pub hold_whole: u64,
+    /// As `generate --hold-whole` and `verify --hold-whole` (default:
+    /// each one's own).
+    #[arg(long, value_name = "COUNT")]
+    pub hold_whole: Option<u64>,
     /// Also show the memory available and the disk free at this folder
     /// (at the nearest folder above it if it does not exist yet).
     #[arg(long)]

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 use togyz_tb::raw::format::{wdl_at, Section, TableFile};
-use togyz_tb::TableError;
+use togyz_tb::{Metric, TableError};
 
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
 
@@ -47,7 +47,9 @@ pub fn config_splits(file: &TableFile, config: usize) -> Result<Vec<u8>, SplitsE
 }
 
 /// The draw splits of global boards `boards` of `file`, in parallel over
-/// the WDL blocks they lie in, each board checked to be one draw split.
+/// the WDL blocks they lie in, each board checked to be one draw split: a
+/// DTC table's entry is one by its format (its reader checks that it is
+/// at most the stone count), a DTM table's thresholds are checked here.
 fn splits(file: &TableFile, boards: Range<u64>) -> Result<Vec<u8>, SplitsError> {
     let h = file.header();
     let n = h.stones;
@@ -66,10 +68,22 @@ fn splits(file: &TableFile, boards: Range<u64>) -> Result<Vec<u8>, SplitsError> 
             let data = file.read_block(Section::Wdl, block)?;
             let first = (block * per).max(boards.start);
             let end = ((block + 1) * per).min(boards.end);
+            let at = |gb: u64| (gb - block * per) as usize * h.wdl_width as usize;
+            if h.metric == Metric::Dtc {
+                // The entries are the splits, a byte each: taken as they
+                // are when the reader would take each (else it names the
+                // first it does not, below).
+                let entries = data.get(at(first)..at(end));
+                if let Some(e) = entries.filter(|e| e.iter().all(|&s| s as u32 <= n)) {
+                    return Ok(e.to_vec());
+                }
+            }
             (first..end)
                 .map(|gb| {
-                    let at = (gb - block * per) as usize * h.wdl_width as usize;
-                    let t = file.thresholds_in(&data, block, at)?;
+                    let t = file.thresholds_in(&data, block, at(gb))?;
+                    if h.metric == Metric::Dtc {
+                        return Ok(t.0 as u8);
+                    }
                     let results = (0..=n).map(|j| wdl_at(t, j));
                     Ok(draw_split(n, gb, results)? as u8)
                 })

@@ -133,8 +133,8 @@ fn write_values<T: Copy + Into<u16> + Sync>(
     // The by-product is for the driver, which streams: a caller with the
     // values in memory has it already.
     Ok(match metric {
-        Metric::Dtm => write_table_from::<Dtm, _>(dir, n, open, options)?.0,
-        Metric::Dtc => write_table_from::<Dtc, _>(dir, n, open, options)?.0,
+        Metric::Dtm => write_table_from::<Dtm, _>(dir, n, open, options, false)?.0,
+        Metric::Dtc => write_table_from::<Dtc, _>(dir, n, open, options, false)?.0,
     })
 }
 
@@ -158,10 +158,10 @@ pub fn write_levels(dir: &Path, levels: &crate::solve::held::DtmLevels) -> Resul
 /// its packed values in index order, never holding the level whole:
 /// `open(section)` starts a stream from the first value, once for the WDL
 /// section and once for the distance section; the format's own block sizes
-/// unless `options`. Returns what was written
-/// and the format's by-product (DTC: the level's draw splits, found by the
-/// WDL section). The bytes are those [`write_table_with`] writes for the
-/// same values.
+/// unless `options`. Returns what was written and, with `keep`, the
+/// format's by-product (DTC: the level's draw splits, found by the WDL
+/// section, gathered only then: at 16 stones they take 27.6 GB). The bytes
+/// are those [`write_table_with`] writes for the same values.
 ///
 /// # Errors
 ///
@@ -172,7 +172,8 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
     n: u32,
     mut open: impl FnMut(Section) -> Result<S, WriteError>,
     options: Option<&WriteOptions>,
-) -> Result<(WriteSummary, F::ByProduct), WriteError> {
+    keep: bool,
+) -> Result<(WriteSummary, Option<F::ByProduct>), WriteError> {
     if n > MAX_STONES {
         return Err(WriteError::TooManyStones(n));
     }
@@ -196,7 +197,7 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
             level: F::WDL_LEVEL,
         },
         &mut open(Section::Wdl)?,
-        F::KEEPS_WDL.then_some(&mut kept),
+        (F::KEEPS_WDL && keep).then_some(&mut kept),
         |block, values, raw| F::encode_wdl(n, block * wb as u64, values, raw),
     )?;
 
@@ -214,13 +215,10 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
         },
         &mut open(Section::Distance)?,
         None,
-        |block, values, raw| {
+        |_, values, raw| {
             let at = DistanceBlock {
                 n,
-                block,
-                per,
                 width: distance_width,
-                wdl: &kept,
             };
             F::encode_distance(&at, values, raw);
             Ok(Census::default())
@@ -243,5 +241,6 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
             distance_index: distance.index,
         },
     )?;
-    Ok((summary, F::by_product(n, kept)?))
+    let by_product = keep.then(|| F::by_product(n, kept)).transpose()?;
+    Ok((summary, by_product))
 }

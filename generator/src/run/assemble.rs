@@ -165,8 +165,9 @@ pub fn assemble(out: &Path, report: Report<'_>) -> Result<(), GenerateError> {
         let dir = work_dir(out, n);
         let assembled = match work::metric_of(&dir) {
             Metric::Dtm => assemble_level(out, n, false, &DtmBelow::new(0), report)?,
-            Metric::Dtc => assemble_level(out, n, false, &DtcBelow::all_whole(), report)?
-                .map(|(s, _)| (s, None)),
+            Metric::Dtc => {
+                assemble_level(out, n, false, &DtcBelow::new(0), report)?.map(|(s, _)| (s, None))
+            }
         };
         match assembled {
             Some(_) => any = true,

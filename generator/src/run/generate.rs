@@ -51,20 +51,22 @@ pub fn generate(
     report: Report<'_>,
 ) -> Result<Vec<LevelSummary>, GenerateError> {
     with_threads(args.threads, || match args.metric {
-        Metric::Dtm => generate_with(args, DtmBelow::new(args.hold_whole), report),
-        Metric::Dtc => generate_with(args, DtcBelow::all_whole(), report),
+        Metric::Dtm => generate_with(args, DtmBelow::new, report),
+        Metric::Dtc => generate_with(args, DtcBelow::new, report),
     })
     .map_err(GenerateError::Threads)?
 }
 
-/// [`generate`] with the metric's `solver`, which holds what the levels
-/// above need of the levels below.
+/// [`generate`] with the metric's solver, made by `solver` once the plan
+/// has said up to what it holds the levels below whole; it holds what the
+/// levels above need of the levels below.
 fn generate_with<S: UnitSolver>(
     args: &GenerateOptions,
-    mut solver: S,
+    solver: impl FnOnce(u64) -> S,
     report: Report<'_>,
 ) -> Result<Vec<LevelSummary>, GenerateError> {
-    let (_locks, complete) = start_run(args, &solver, report)?;
+    let (_locks, complete, hold_whole) = start_run(args, report)?;
+    let mut solver = solver(hold_whole);
     let (out, max) = (&args.out, args.max_stones);
     let todo: Vec<u32> = (1..=max).filter(|&n| !complete[n as usize - 1]).collect();
     let shard = args.shard.unwrap_or(Shard::ALL);
@@ -103,34 +105,33 @@ fn generate_with<S: UnitSolver>(
 }
 
 /// What every `generate` run does first: checks `--max-stones` and every
-/// level (a bad file stops the run before any work), states the plan of
-/// `solver` and refuses it when the memory or disk is not there, all before
-/// anything is written (a refused run leaves nothing behind); then
-/// prepares and locks the output folder (the lock names the command) and
-/// removes our dead
-/// temporaries. Returns the locks and, per level from 1, whether its table
-/// is complete (looked at again under the lock).
-fn start_run<S: UnitSolver>(
+/// level (a bad file stops the run before any work), states the plan and
+/// refuses it when the memory or disk is not there, all before anything is
+/// written (a refused run leaves nothing behind); then prepares and locks
+/// the output folder (the lock names the command) and removes our dead
+/// temporaries. Returns the locks, per level from 1 whether its table is
+/// complete (looked at again under the lock), and up to what the levels
+/// below are held whole ([`check_resources`]).
+fn start_run(
     args: &GenerateOptions,
-    solver: &S,
     report: Report<'_>,
-) -> Result<(Vec<Lock>, Vec<bool>), GenerateError> {
+) -> Result<(Vec<Lock>, Vec<bool>, u64), GenerateError> {
     let complete = survey(args)?;
     let todo: Vec<u32> = (1..=args.max_stones)
         .filter(|&n| !complete[n as usize - 1])
         .collect();
-    check_resources(
-        args,
-        &todo,
-        args.shard.unwrap_or(Shard::ALL),
-        solver,
-        report,
-    )?;
+    let shard = args.shard.unwrap_or(Shard::ALL);
+    let hold_whole = check_resources(args, &todo, shard, report)?;
     let (out, max) = (&args.out, args.max_stones);
     prepare_out(out)?;
+    // The --metric option, as the folder lock names the command (none for
+    // the default, DTM).
+    let metric_flag = match args.metric {
+        Metric::Dtm => "",
+        Metric::Dtc => " --metric dtc",
+    };
     let what = format!(
-        "togyz-gen generate{} --max-stones {max}{}",
-        solver.metric_flag(),
+        "togyz-gen generate{metric_flag} --max-stones {max}{}",
         args.shard
             .map(|s| format!(" --shard {}/{}", s.index, s.count))
             .unwrap_or_default()
@@ -139,7 +140,7 @@ fn start_run<S: UnitSolver>(
     for path in remove_stale_temporaries(out) {
         report(Event::Removed { path: &path });
     }
-    Ok((locks, survey(args)?))
+    Ok((locks, survey(args)?, hold_whole))
 }
 
 /// Checks `--max-stones` and `--out` and looks at every level's table,
@@ -204,6 +205,7 @@ fn lock_out(out: &Path, shard: Option<Shard>, what: &str) -> Result<Vec<Lock>, G
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::below;
     use crate::event::silent;
     use crate::files::folder::{unit_lock_name, work_dir};
     use crate::run::plan;
@@ -233,13 +235,13 @@ mod tests {
         let left = held_unit.positions(n);
         let all = Layout::new(n).positions();
         assert_eq!(solved_positions(out.path(), n, Metric::Dtm), all - left);
-        let lower = DtmBelow::new(args.hold_whole);
-        let fresh = plan::plan(Metric::Dtm, &[n], n, 1, 1, args.hold_whole, None, |_| 0);
+        let hold = below::WHOLE_POSITIONS;
+        let fresh = plan::plan(Metric::Dtm, &[n], n, 1, 1, hold, None, |_| 0);
         let table = plan::table_bytes(Metric::Dtm, n);
         let resume = table + (left as f64 * plan::UNIT_FILE_BYTES_PER_POSITION) as u64;
         assert!(resume < fresh.disk);
         let check = |args: &GenerateOptions, disk| {
-            check_resources_with(args, &[n], Shard::ALL, &lower, None, Some(disk), &silent)
+            check_resources_with(args, &[n], Shard::ALL, None, Some(disk), &silent)
         };
         // Disk for what is left, not for the whole level: the resume runs.
         check(&args, resume).unwrap();

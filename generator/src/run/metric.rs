@@ -2,10 +2,11 @@
 //! unit is solved, how a level's table is written
 //! from its unit files and what the levels above keep of it. Each metric's
 //! solver is what it reads of the levels below ([`crate::below`]): DTM the
-//! distances ([`DtmBelow`]), DTC their win/draw/loss ([`DtcBelow`], every
-//! level held whole).
+//! distances ([`DtmBelow`]), DTC their win/draw/loss ([`DtcBelow`]), the
+//! small levels held whole and each unit's share of the others decoded
+//! from their table files.
 
-use crate::below::{DtcBelow, DtmBelow};
+use crate::below::{DtcBelow, DtmBelow, WdlBelow};
 use crate::files::decode::load_level;
 use crate::files::folder::work_dir;
 use crate::files::seeds::SeedFiles;
@@ -15,7 +16,7 @@ use crate::files::write::{write_table_from, Dtc, Dtm, ValueStream, WriteError, W
 use crate::run::error::GenerateError;
 use crate::run::plan;
 use crate::solve::cells::{LevelBuilder, LevelValues, UnitValues};
-use crate::solve::dtc;
+use crate::solve::dtc::{self, DtcError};
 use crate::solve::dtm;
 use crate::solve::error::SolveError;
 use crate::solve::score::WdlLevel;
@@ -46,6 +47,9 @@ pub(crate) trait UnitSolver: Sync {
     type Kept;
     /// The metric of the tables and units.
     fn metric(&self) -> Metric;
+    /// Up to what the levels below are held whole ([`crate::below::held_whole`]):
+    /// positions for DTM, boards for DTC.
+    fn hold_whole(&self) -> u64;
     /// Solves one unit of level `n`, in the kazan parts of `cut`; a unit
     /// cut into parts keeps them in files in its work folder `dir` as
     /// they are solved ([`SolvedUnit::Parts`]).
@@ -75,15 +79,15 @@ pub(crate) trait UnitSolver: Sync {
     fn push(&mut self, path: &Path, kept: Option<Self::Kept>) -> Result<(), GenerateError>;
     /// The words naming a complete table that a run keeps.
     fn kept_table(&self, table: &TableFile) -> String;
-    /// The `--metric` option of the command that solves with it, as the
-    /// folder lock names the command (none for the default, DTM).
-    fn metric_flag(&self) -> &'static str;
 }
 
 impl UnitSolver for DtmBelow {
     type Kept = LevelValues;
     fn metric(&self) -> Metric {
         Metric::Dtm
+    }
+    fn hold_whole(&self) -> u64 {
+        self.limit()
     }
     fn solve_unit(
         &self,
@@ -129,9 +133,6 @@ impl UnitSolver for DtmBelow {
     }
     fn kept_table(&self, _table: &TableFile) -> String {
         "complete table".into()
-    }
-    fn metric_flag(&self) -> &'static str {
-        ""
     }
 }
 
@@ -193,7 +194,7 @@ fn write_level(
     mut into: Option<&mut LevelBuilder>,
 ) -> Result<WriteSummary, WriteError> {
     let dir = work_dir(out, n);
-    let (written, ()) = write_table_from::<Dtm, _>(
+    let (written, _) = write_table_from::<Dtm, _>(
         out,
         n,
         |section| {
@@ -208,6 +209,7 @@ fn write_level(
             })
         },
         None,
+        false,
     )?;
     Ok(written)
 }
@@ -234,6 +236,9 @@ impl UnitSolver for DtcBelow {
     fn metric(&self) -> Metric {
         Metric::Dtc
     }
+    fn hold_whole(&self) -> u64 {
+        self.limit()
+    }
     fn solve_unit(
         &self,
         n: u32,
@@ -242,20 +247,15 @@ impl UnitSolver for DtcBelow {
         dir: &Path,
         progress: &AtomicU64,
     ) -> Result<SolvedUnit, GenerateError> {
-        // The draw splits are checked here (or, for a cut unit, as its
-        // parts are merged) and found again at assembly.
-        if cut.is_whole(n) {
-            return dtc::solve_unit(n, self.whole(), u, cut, progress)
-                .map(|unit| SolvedUnit::Values(unit.values))
-                .map_err(GenerateError::from);
+        if self.holds_all_below(n) {
+            return solve_dtc_unit(self.whole(), n, u, cut, dir, progress);
         }
-        let mut spool = PartSpool::new(dir, u);
-        match dtc::solve_unit_parts(n, self.whole(), u, cut, progress, &mut spool) {
-            Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
-            Err(e) => Err(spool
-                .failure()
-                .map_or_else(|| e.into(), GenerateError::from)),
+        if plan::seeds_apart(Metric::Dtc, n, cut, self.limit()) {
+            return solve_seeded_dtc_unit(self, n, u, cut, dir, progress);
         }
+        // A whole unit holds its share beside its graph.
+        let share = self.for_unit(n, u)?;
+        solve_dtc_unit(&share, n, u, cut, dir, progress)
     }
     fn write_level(
         &self,
@@ -264,9 +264,8 @@ impl UnitSolver for DtcBelow {
         keep: bool,
     ) -> Result<(WriteSummary, Option<WdlLevel>), GenerateError> {
         let dir = work_dir(out, n);
-        let (written, wdl) =
-            write_table_from::<Dtc, _>(out, n, |_| Ok(LevelStream::new(&dir, n)), None)?;
-        Ok((written, keep.then_some(wdl)))
+        let open = |_| Ok(LevelStream::new(&dir, n));
+        Ok(write_table_from::<Dtc, _>(out, n, open, None, keep)?)
     }
     fn load(&self, table: &TableFile) -> Result<WdlLevel, GenerateError> {
         Ok(wdl_level(table)?)
@@ -281,8 +280,69 @@ impl UnitSolver for DtcBelow {
         // A folder may hold DTM tables below DTC ones: say which is kept.
         format!("complete {} table", table.metric())
     }
-    fn metric_flag(&self) -> &'static str {
-        " --metric dtc"
+}
+
+/// Solves DTC unit `u` of level `n` cut as `cut` (not whole) seeded
+/// apart: every part seeded first into seed files in work folder `dir`
+/// from the unit's share of the levels below, which is freed before the
+/// graph is built ([`plan::unit_memory`]); a solve that needs two-byte
+/// cells seeds again.
+fn solve_seeded_dtc_unit(
+    below: &DtcBelow,
+    n: u32,
+    u: UnitId,
+    cut: KazanCut,
+    dir: &Path,
+    progress: &AtomicU64,
+) -> Result<SolvedUnit, GenerateError> {
+    let mut seeds = SeedFiles::new(dir, u);
+    let mut spool = PartSpool::new(dir, u);
+    for wide in [false, true] {
+        let share = below.for_unit(n, u)?;
+        let seeded = dtc::seed_parts(n, &share, u, cut, &mut seeds);
+        drop(share);
+        seeded.map_err(|e| failed_dtc(e, &mut seeds, None))?;
+        match dtc::solve_seeded(n, u, cut, wide, progress, &mut seeds, &mut spool) {
+            Ok(widths) => return Ok(SolvedUnit::Parts(spool, widths)),
+            Err(DtcError::Solve(SolveError::CellTooNarrow)) if !wide => {}
+            Err(e) => return Err(failed_dtc(e, &mut seeds, Some(&mut spool))),
+        }
+    }
+    unreachable!("a solve in two-byte cells never asks for wider ones")
+}
+
+/// [`failed`] for the DTC solver's errors.
+fn failed_dtc(e: DtcError, seeds: &mut SeedFiles, spool: Option<&mut PartSpool>) -> GenerateError {
+    match e {
+        DtcError::Solve(e) => failed(e, seeds, spool),
+        e => e.into(),
+    }
+}
+
+/// Solves DTC unit `u` of level `n` cut as `cut` over `lower` (the levels
+/// below held whole, or the unit's share of them): in memory when whole,
+/// else kazan part by kazan part into part files in work folder `dir`.
+fn solve_dtc_unit<L: WdlBelow>(
+    lower: &L,
+    n: u32,
+    u: UnitId,
+    cut: KazanCut,
+    dir: &Path,
+    progress: &AtomicU64,
+) -> Result<SolvedUnit, GenerateError> {
+    // The draw splits are checked here (or, for a cut unit, as its parts
+    // are merged) and found again at assembly.
+    if cut.is_whole(n) {
+        return dtc::solve_unit(n, lower, u, cut, progress)
+            .map(|unit| SolvedUnit::Values(unit.values))
+            .map_err(GenerateError::from);
+    }
+    let mut spool = PartSpool::new(dir, u);
+    match dtc::solve_unit_parts(n, lower, u, cut, progress, &mut spool) {
+        Ok(widths) => Ok(SolvedUnit::Parts(spool, widths)),
+        Err(e) => Err(spool
+            .failure()
+            .map_or_else(|| e.into(), GenerateError::from)),
     }
 }
 
@@ -354,6 +414,104 @@ mod tests {
                     .filter(|name| name.to_string_lossy().contains(".part-"))
                     .collect();
                 assert!(left.is_empty(), "{u:?}: {left:?}");
+            }
+        }
+    }
+
+    /// Collects the values a solve in kazan parts hands over, by side,
+    /// board-major with every split of a board (as a whole unit's).
+    struct Collect {
+        k: usize,
+        sides: Vec<Vec<u16>>,
+    }
+
+    impl crate::solve::parts::PartSink for Collect {
+        fn put(
+            &mut self,
+            side: usize,
+            part: u64,
+            fill: &mut dyn FnMut(&mut Vec<u16>) -> Result<bool, SolveError>,
+        ) -> Result<(), SolveError> {
+            let offsets: Vec<usize> = crate::solve::unit::bits(part).collect();
+            let mut buf = Vec::new();
+            let mut board = 0;
+            while fill(&mut buf)? {
+                for cells in buf.chunks(offsets.len()) {
+                    let at = board * self.k;
+                    if self.sides[side].len() < at + self.k {
+                        self.sides[side].resize(at + self.k, u16::MAX);
+                    }
+                    for (&j, &v) in offsets.iter().zip(cells) {
+                        self.sides[side][at + j] = v;
+                    }
+                    board += 1;
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// A DTC unit cut into kazan parts and seeded apart from table files
+    /// none of which is held whole writes the bytes of the whole unit's
+    /// file and leaves no seed or part file; solved from its seeds in
+    /// two-byte cells, the same values.
+    #[test]
+    fn dtc_units_seeded_apart_from_files_write_the_whole_units_bytes() {
+        let n = 6;
+        let tables = tempfile::tempdir().unwrap();
+        let (values, _) = dtc::solve_all(n - 1).unwrap();
+        let mut below = DtcBelow::new(0);
+        for m in 1..n {
+            let v = values[m as usize].widened();
+            crate::files::write::write_table(tables.path(), Metric::Dtc, m, &v).unwrap();
+            UnitSolver::push(&mut below, &tables.path().join(file_name(m)), None).unwrap();
+        }
+        let progress = AtomicU64::new(0);
+        let cut = KazanCut::pairs(1).unwrap();
+        assert!(plan::seeds_apart(Metric::Dtc, n, cut, below.limit()));
+        for u in level_units(n).into_iter().filter(|u| u.first % 4 == 0) {
+            let (whole_dir, cut_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+            let SolvedUnit::Values(values) = below
+                .solve_unit(n, u, KazanCut::WHOLE, whole_dir.path(), &progress)
+                .unwrap()
+            else {
+                panic!("a whole unit is solved in memory");
+            };
+            let (whole, _) = work::write_unit(whole_dir.path(), n, u, &values).unwrap();
+            let solved = below
+                .solve_unit(n, u, cut, cut_dir.path(), &progress)
+                .unwrap();
+            let SolvedUnit::Parts(spool, widths) = solved else {
+                panic!("a cut unit is spooled");
+            };
+            let (parts, _) =
+                work::write_unit_parts(cut_dir.path(), n, u, spool, &widths, true).unwrap();
+            assert_eq!(
+                std::fs::read(&parts).unwrap(),
+                std::fs::read(&whole).unwrap(),
+                "{u:?}"
+            );
+            let left: Vec<_> = std::fs::read_dir(cut_dir.path())
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name())
+                .filter(|name| name.to_string_lossy().contains(".part-"))
+                .collect();
+            assert!(left.is_empty(), "{u:?}: {left:?}");
+
+            // In two-byte cells, from seeds made again.
+            let share = below.for_unit(n, u).unwrap();
+            let mut seeds = SeedFiles::new(cut_dir.path(), u);
+            dtc::seed_parts(n, &share, u, cut, &mut seeds).unwrap();
+            let mut wide = Collect {
+                k: n as usize + 1,
+                sides: vec![Vec::new(); 2],
+            };
+            let widths =
+                dtc::solve_seeded(n, u, cut, true, &progress, &mut seeds, &mut wide).unwrap();
+            assert!(widths.iter().all(|&(_, w)| w == 2), "{widths:?}");
+            for (side, (_, v)) in values.iter().enumerate() {
+                assert_eq!(wide.sides[side], v.widened().into_owned(), "{u:?}");
             }
         }
     }

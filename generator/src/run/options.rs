@@ -1,7 +1,6 @@
 //! What a `generate` run is asked to do, as plain options (the command
 //! line's flags are parsed into them by the binary).
 
-use crate::below;
 use crate::run::shard::Shard;
 use crate::solve::unit::KazanCut;
 use std::path::PathBuf;
@@ -22,10 +21,14 @@ pub struct GenerateOptions {
     /// How long a shard waits for the other shards to finish a level, in
     /// seconds, before it gives up.
     pub wait_timeout: u64,
-    /// Smaller levels are held in memory whole while their positions, up
-    /// to and including the level, total at most this; each unit reads
-    /// what it needs of the larger ones from their table files.
-    pub hold_whole: u64,
+    /// Smaller levels are held in memory whole while their positions (DTM)
+    /// or boards (DTC), up to and including the level, total at most
+    /// this; each unit reads what it needs of the larger ones from their
+    /// table files. `None`: the metric's default
+    /// ([`crate::run::plan::default_hold_whole`]: for DTM
+    /// [`crate::below::WHOLE_POSITIONS`], for DTC every level when it fits the
+    /// memory, else as many as do).
+    pub hold_whole: Option<u64>,
     /// What the tables' distances count.
     pub metric: Metric,
     /// At most this many bytes of memory (`None`: what the system has
@@ -48,8 +51,8 @@ impl GenerateOptions {
     pub const WAIT_TIMEOUT: u64 = 86400;
 
     /// The options for `max_stones` into `out`, the rest default: one
-    /// thread per core, one shard, DTM, [`below::WHOLE_POSITIONS`] held
-    /// whole, the memory available.
+    /// thread per core, one shard, DTM, the metric's levels held whole,
+    /// the memory available.
     pub fn new(max_stones: u32, out: impl Into<PathBuf>) -> GenerateOptions {
         GenerateOptions {
             max_stones,
@@ -57,7 +60,7 @@ impl GenerateOptions {
             threads: None,
             shard: None,
             wait_timeout: Self::WAIT_TIMEOUT,
-            hold_whole: below::WHOLE_POSITIONS,
+            hold_whole: None,
             metric: Metric::Dtm,
             max_memory: None,
             kazan_pairs: None,

@@ -26,11 +26,12 @@ pub use machine::{
     units_budget,
 };
 pub use model::{
-    level_memory, pick_cut, plan, seed_groups, seeds_apart, table_bytes, unit_memory,
-    verify_groups, verify_level_memory, verify_plan, verify_unit_memory, Fitted, Plan, UnitBudget,
-    BASE_BYTES, SEED_FILE_BYTES_PER_POSITION, UNIT_BYTES_PER_BOARD, UNIT_FILE_BYTES_PER_POSITION,
+    default_hold_whole, level_memory, pick_cut, plan, seed_groups, seeds_apart, table_bytes,
+    unit_memory, verify_groups, verify_level_memory, verify_plan, verify_unit_memory, Fitted, Plan,
+    UnitBudget, BASE_BYTES, SEED_FILE_BYTES_PER_POSITION, UNIT_BYTES_PER_BOARD,
+    UNIT_FILE_BYTES_PER_POSITION,
 };
-pub use text::{disk_free_text, plan_lines, PlanError, PlanOptions};
+pub use text::{disk_free_text, held_line, plan_lines, PlanError, PlanOptions};
 
 #[cfg(test)]
 mod tests {
@@ -43,6 +44,15 @@ mod tests {
     use togyz_tb::Metric;
 
     const W: u64 = below::WHOLE_POSITIONS;
+
+    /// What `generate` holds whole by default when it fits: DTM's
+    /// [`W`] positions, DTC's every level.
+    fn solve_hold(metric: Metric) -> u64 {
+        match metric {
+            Metric::Dtm => W,
+            Metric::Dtc => u64::MAX,
+        }
+    }
 
     /// The DTM plan of `todo` from nothing.
     fn dtm(todo: &[u32], max: u32, threads: usize, shards: u32) -> Plan {
@@ -104,12 +114,13 @@ mod tests {
     fn units_are_cut_along_the_kazan_axis_to_fit_the_bound() {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
         for metric in [Metric::Dtm, Metric::Dtc] {
-            let uncut = plan(metric, &all(14), 14, 2, 1, W, None, |_| 0);
+            let w = solve_hold(metric);
+            let uncut = plan(metric, &all(14), 14, 2, 1, w, None, |_| 0);
             assert_eq!(uncut.parts, (1, 0));
             // A bound with room for whole units changes nothing.
-            let roomy = plan(metric, &all(14), 14, 2, 1, W, Some(u64::MAX / 4), |_| 0);
+            let roomy = plan(metric, &all(14), 14, 2, 1, w, Some(u64::MAX / 4), |_| 0);
             assert_eq!(roomy, uncut);
-            let cut = plan(metric, &all(14), 14, 2, 1, W, Some(16_000_000_000), |_| 0);
+            let cut = plan(metric, &all(14), 14, 2, 1, w, Some(16_000_000_000), |_| 0);
             assert!(cut.memory < uncut.memory, "{metric:?}");
             assert!(
                 cut.parts.0 > 1 && cut.parts.1 > 0,
@@ -123,14 +134,14 @@ mod tests {
         }
         // The 14-stone DTC level's biggest unit: fewer pairs, less memory;
         // whole when the budget allows, one pair when nothing fits.
-        let u = UnitId::of(1);
-        let memory = |pairs| unit_memory(Metric::Dtc, 14, u, W, KazanCut::pairs(pairs).unwrap());
+        let (u, w) = (UnitId::of(1), u64::MAX);
+        let memory = |pairs| unit_memory(Metric::Dtc, 14, u, w, KazanCut::pairs(pairs).unwrap());
         assert!((1..8).all(|p| memory(p) < memory(p + 1)));
         assert_eq!(
             memory(8),
-            unit_memory(Metric::Dtc, 14, u, W, KazanCut::WHOLE)
+            unit_memory(Metric::Dtc, 14, u, w, KazanCut::WHOLE)
         );
-        let pick = |budget| pick_cut(Metric::Dtc, 14, u, W, budget, 1);
+        let pick = |budget| pick_cut(Metric::Dtc, 14, u, w, budget, 1);
         assert_eq!(pick(memory(8)), KazanCut::WHOLE);
         assert_eq!(pick(memory(3)), KazanCut::pairs(3).unwrap());
         assert_eq!(pick(memory(3) - 1), KazanCut::pairs(2).unwrap());
@@ -148,11 +159,11 @@ mod tests {
         assert_eq!(pick(0), one.without_graph());
         // Two threads share the budget, else the unit runs alone.
         assert_eq!(
-            pick_cut(Metric::Dtc, 14, u, W, 2 * memory(3), 2),
+            pick_cut(Metric::Dtc, 14, u, w, 2 * memory(3), 2),
             KazanCut::pairs(3).unwrap()
         );
         assert_eq!(
-            pick_cut(Metric::Dtc, 14, u, W, memory(3), 2),
+            pick_cut(Metric::Dtc, 14, u, w, memory(3), 2),
             KazanCut::pairs(3).unwrap()
         );
     }
@@ -164,7 +175,16 @@ mod tests {
         let all: Vec<u32> = (1..=14).collect();
         let bound = 16_000_000_000;
         for metric in [Metric::Dtm, Metric::Dtc] {
-            let g = plan(metric, &all, 14, 2, 1, W, Some(bound), |_| 0);
+            let g = plan(
+                metric,
+                &all,
+                14,
+                2,
+                1,
+                solve_hold(metric),
+                Some(bound),
+                |_| 0,
+            );
             assert!(g.memory <= bound, "{metric:?} generate {}", g.memory);
             let v = verify_plan(metric, 14, 2, true, W, Some(bound));
             assert!(v.memory <= bound, "{metric:?} verify {}", v.memory);
@@ -233,16 +253,16 @@ mod tests {
     #[test]
     fn the_dtc_plans_use_the_dtc_model() {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
-        let dtc = |max| plan(Metric::Dtc, &all(max), max, 2, 1, W, None, |_| 0);
+        let held = |max, hold| plan(Metric::Dtc, &all(max), max, 2, 1, hold, None, |_| 0);
+        let dtc = |max| held(max, u64::MAX);
         // DTC solves faster than DTM and holds a byte a board below.
         assert!(dtc(12).seconds < dtm(&all(12), 12, 2, 1).seconds);
         assert!(dtc(12).memory < dtm(&all(12), 12, 2, 1).memory);
-        // A DTC solve holds every level below whole, whatever --hold-whole
-        // says; its verify does not.
-        assert_eq!(
-            dtc(12),
-            plan(Metric::Dtc, &all(12), 12, 2, 1, 0, None, |_| 0)
-        );
+        // A DTC solve, as its verify, holds the levels below whole up to
+        // --hold-whole and decodes a unit's share of the others: less
+        // memory. A limit past the levels below is every level.
+        assert!(held(12, 0).memory < dtc(12).memory);
+        assert_eq!(held(12, below::whole_limit(Metric::Dtc, 11)), dtc(12));
         assert_ne!(
             verify_plan(Metric::Dtc, 13, 2, true, W, None),
             verify_plan(Metric::Dtc, 13, 2, true, 0, None)
@@ -277,7 +297,7 @@ mod tests {
             max_stones: 13,
             metric: Metric::Dtc,
             threads: Some(2),
-            hold_whole: W,
+            hold_whole: None,
             out: None,
             max_memory: Some(64_000_000_000),
         };
@@ -285,11 +305,58 @@ mod tests {
         assert!(
             lines[0].starts_with("generate --metric dtc --max-stones 13: 78487874252 positions")
         );
-        assert!(lines[2].starts_with("verify: a peak of about"));
+        assert!(
+            lines[2].starts_with("levels below: every level below 13 stones held whole"),
+            "{}",
+            lines[2]
+        );
+        assert!(lines[3].starts_with("verify: a peak of about"));
         let bad = PlanOptions {
             max_stones: 0,
             ..args
         };
         assert!(matches!(plan_lines(&bad), Err(PlanError::Stones(0))));
+    }
+
+    /// Issue 37: the DTC solve holds every level below whole when that
+    /// fits, else as many as fit; at 16 stones on 32 GB nodes it holds
+    /// none: 26.9 GB less than every level (60.74 GB), a cut unit holding
+    /// its share of the levels below and its graph one after the other.
+    #[test]
+    fn the_dtc_solve_holds_as_many_levels_whole_as_fit() {
+        let all = |max: u32| (1..=max).collect::<Vec<_>>();
+        let peak = |max, bound, hold| plan(Metric::Dtc, &all(max), max, 1, 1, hold, bound, |_| 0);
+        let pick = |max, bound: u64| {
+            default_hold_whole(Metric::Dtc, max, Some(bound), |h| {
+                peak(max, Some(bound), h).memory
+            })
+        };
+        let every = |max: u32| below::whole_limit(Metric::Dtc, max - 1);
+        // Room for every level below: all held, as before.
+        assert_eq!(pick(14, 16_000_000_000), every(14));
+        assert_eq!(
+            default_hold_whole(Metric::Dtc, 14, None, |_| u64::MAX),
+            every(14)
+        );
+        // Not at 16 stones in 32 GB: none, the least there is.
+        let bound = 32_000_000_000;
+        assert_eq!(pick(16, bound), 0);
+        let before = peak(16, Some(bound), every(16)).memory;
+        let after = peak(16, Some(bound), 0).memory;
+        assert!(before - after > 26_800_000_000, "{before} {after}");
+        // 9 stones in 300 MB: levels 1 to 7 held whole, and units cut.
+        let mb300 = 300_000_000;
+        assert_eq!(pick(9, mb300), below::whole_limit(Metric::Dtc, 7));
+        assert!(peak(9, Some(mb300), pick(9, mb300)).parts.0 > 1);
+        // DTM keeps its limit.
+        assert_eq!(default_hold_whole(Metric::Dtm, 16, Some(0), |_| 0), W);
+        // What the plans say of it.
+        assert_eq!(held_line(Metric::Dtc, 14, every(14)), None);
+        assert_eq!(
+            held_line(Metric::Dtc, 16, 0).unwrap(),
+            "none held whole, each unit's share of levels 1 to 15 decoded from their table files (--hold-whole 0 boards)"
+        );
+        let six = held_line(Metric::Dtc, 9, below::whole_limit(Metric::Dtc, 6)).unwrap();
+        assert!(six.starts_with("levels 1 to 6 held whole ("), "{six}");
     }
 }

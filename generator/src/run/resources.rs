@@ -1,12 +1,12 @@
 //! What a run needs against what the machine has: the plan of the levels
-//! left ([`crate::run::plan`]) stated before any work, and the run refused
-//! when the memory or the disk is not there.
+//! left ([`crate::run::plan`]) stated before any work, with how many of the
+//! levels below it holds whole, and the run refused when the memory or the
+//! disk is not there.
 
 use crate::event::{Event, Report};
 use crate::files::folder::work_dir;
 use crate::files::work;
 use crate::run::error::GenerateError;
-use crate::run::metric::UnitSolver;
 use crate::run::options::GenerateOptions;
 use crate::run::plan;
 use crate::run::shard::Shard;
@@ -17,20 +17,18 @@ use togyz_tb::Metric;
 
 /// States the plan of solving the levels in `todo` and refuses it when the
 /// memory or disk is not there: [`check_resources_with`] what the machine
-/// has.
-pub(crate) fn check_resources<S: UnitSolver>(
+/// has. Returns up to what the run holds the levels below whole.
+pub(crate) fn check_resources(
     args: &GenerateOptions,
     todo: &[u32],
     shard: Shard,
-    solver: &S,
     report: Report<'_>,
-) -> Result<(), GenerateError> {
+) -> Result<u64, GenerateError> {
     let (disk, _) = plan::disk_free(&args.out);
     check_resources_with(
         args,
         todo,
         shard,
-        solver,
         plan::memory_available(),
         disk.ok(),
         report,
@@ -55,22 +53,20 @@ pub(crate) fn solved_positions(out: &Path, n: u32, metric: Metric) -> u64 {
 /// run's cap being the least of it and `--max-memory`) and `disk` bytes
 /// free where the output folder is (or will be); `None` when unknown. Only
 /// what is left counts: the units already solved in a work folder are
-/// neither solved nor written again.
-pub(crate) fn check_resources_with<S: UnitSolver>(
+/// neither solved nor written again. Returns the run's hold-whole limit:
+/// `--hold-whole`, else the metric's default for the memory
+/// ([`plan::default_hold_whole`]).
+pub(crate) fn check_resources_with(
     args: &GenerateOptions,
     todo: &[u32],
     shard: Shard,
-    solver: &S,
     machine: Option<u64>,
     disk: Option<u64>,
     report: Report<'_>,
-) -> Result<(), GenerateError> {
-    if todo.is_empty() {
-        return Ok(());
-    }
+) -> Result<u64, GenerateError> {
     let (out, max) = (&args.out, args.max_stones);
     let threads = rayon::current_num_threads();
-    let metric = solver.metric();
+    let metric = args.metric;
     let solved: Vec<u64> = (0..=max)
         .map(|n| {
             if todo.contains(&n) {
@@ -87,18 +83,19 @@ pub(crate) fn check_resources_with<S: UnitSolver>(
     // Units are cut along the kazan axis to fit the memory, unless the
     // cut is forced (then the plan counts whole units, an upper bound).
     let bound = memory.filter(|_| args.kazan_pairs.is_none());
-    let plan_of = |todo: &[u32], max, threads| {
-        plan::plan(
-            metric,
-            todo,
-            max,
-            threads,
-            shard.count,
-            args.hold_whole,
-            bound,
-            solved,
-        )
+    let plan_with = |todo: &[u32], max, threads, hold| {
+        plan::plan(metric, todo, max, threads, shard.count, hold, bound, solved)
     };
+    // Whether a limit fits: its biggest unit, alone if need be.
+    let hold = args.hold_whole.unwrap_or_else(|| {
+        plan::default_hold_whole(metric, max, memory, |hold| {
+            plan_with(todo, max, 1, hold).memory
+        })
+    });
+    if todo.is_empty() {
+        return Ok(hold);
+    }
+    let plan_of = |todo: &[u32], max, threads| plan_with(todo, max, threads, hold);
     let p = plan_of(todo, max, threads);
     let memory_text = match (capped, machine) {
         (Some(m), Some(a)) => format!(
@@ -124,6 +121,11 @@ pub(crate) fn check_resources_with<S: UnitSolver>(
         if at == *out { String::new() } else { format!(" at {} ({} is to be made there)", at.display(), out.display()) },
     );
     report(Event::Planned { line });
+    if let Some(line) = plan::held_line(metric, max, hold) {
+        report(Event::Planned {
+            line: format!("plan: {line}"),
+        });
+    }
     if let Some(available) = memory {
         // Units wait for memory (plan::UnitBudget): a level fits when one
         // unit at a time fits.
@@ -179,5 +181,5 @@ pub(crate) fn check_resources_with<S: UnitSolver>(
             });
         }
     }
-    Ok(())
+    Ok(hold)
 }

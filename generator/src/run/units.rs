@@ -259,7 +259,7 @@ fn solve_units<S: UnitSolver>(
             // appears, by a rename, only once every unit is done.
             let table = dir.with_extension("tkb");
             if !work::unit_done(dir, n, u) && !table.exists() {
-                let (metric, hold) = (lower.metric(), args.hold_whole);
+                let (metric, hold) = (lower.metric(), lower.hold_whole());
                 let cut = args
                     .kazan_pairs
                     .unwrap_or_else(|| plan::pick_cut(metric, n, u, hold, free, threads));
@@ -333,6 +333,9 @@ mod tests {
         fn metric(&self) -> Metric {
             self.inner.metric()
         }
+        fn hold_whole(&self) -> u64 {
+            self.inner.hold_whole()
+        }
         fn solve_unit(
             &self,
             n: u32,
@@ -368,9 +371,6 @@ mod tests {
         }
         fn kept_table(&self, table: &TableFile) -> String {
             self.inner.kept_table(table)
-        }
-        fn metric_flag(&self) -> &'static str {
-            self.inner.metric_flag()
         }
     }
 

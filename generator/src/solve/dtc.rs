@@ -48,15 +48,15 @@
 //! board that has not (the first of its unit; units run in parallel).
 
 use crate::solve::cells::{Cell, LevelBuilder, LevelValues, UnitValues};
-use crate::solve::core::{Frontier, Policy, Unit};
+use crate::solve::core::{Frontier, Policy, Reseed, Unit};
 use crate::solve::error::{check_level, SolveError, MAX_DIST};
-use crate::solve::held::DtcLevels;
+use crate::solve::held::{DtcLevels, WdlBelow};
 use crate::solve::moves::split_moves;
-use crate::solve::parts::{put_side, PartSink};
+use crate::solve::parts::{put_side, PartSink, SeedKey, SeedStore};
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
 use crate::solve::unit::{bits, config_infos, solve_by_config, ConfigInfo, KazanCut, UnitId};
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_tb::raw::index::{rank_board, Layout};
+use togyz_tb::raw::index::{rank_board, BoardWalker, Layout};
 use togyz_tb::Value;
 use togyz_tb::{CYCLE, ROW};
 
@@ -113,36 +113,38 @@ pub struct DtcUnit {
 }
 
 /// Solves one unit of level `n` given the win/draw/loss of every level
-/// below it, in one-byte cells, or two-byte cells if a state does not fit
-/// one. `progress` is advanced by the unit's positions when it is solved.
+/// below it (`lower`: every level held whole, [`DtcLevels`], or what the
+/// unit's exits reach of them, [`WdlBelow`]), in one-byte cells, or
+/// two-byte cells if a state does not fit one. `progress` is advanced by
+/// the unit's positions when it is solved.
 ///
 /// # Errors
 ///
 /// [`DtcError::Solve`] for a level beyond the solver's limits, without
 /// the levels below, or a unit that is not one; [`DtcError::Score`]
 /// naming a board of the unit that is not one draw split.
-pub fn solve_unit(
+pub fn solve_unit<L: WdlBelow>(
     n: u32,
-    lower: &DtcLevels,
+    lower: &L,
     unit: UnitId,
     cut: KazanCut,
     progress: &AtomicU64,
 ) -> Result<DtcUnit, DtcError> {
     let infos = config_infos();
-    let (values, splits) = match solve_unit_into::<u8>(n, lower, &infos, unit, cut, progress, None)
-    {
-        Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
-            let sides = solve_unit_into::<u16>(n, lower, &infos, unit, cut, progress, None)?;
-            sides
+    let (values, splits) =
+        match solve_unit_into::<u8, _>(n, lower, &infos, unit, cut, progress, None) {
+            Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
+                let sides = solve_unit_into::<u16, _>(n, lower, &infos, unit, cut, progress, None)?;
+                sides
+                    .into_iter()
+                    .map(|(id, v, s)| ((id, LevelValues::Wide(v)), s))
+                    .unzip()
+            }
+            r => r?
                 .into_iter()
-                .map(|(id, v, s)| ((id, LevelValues::Wide(v)), s))
-                .unzip()
-        }
-        r => r?
-            .into_iter()
-            .map(|(id, v, s)| ((id, LevelValues::Narrow(v)), s))
-            .unzip(),
-    };
+                .map(|(id, v, s)| ((id, LevelValues::Narrow(v)), s))
+                .unzip(),
+        };
     Ok(DtcUnit { values, splits })
 }
 
@@ -157,28 +159,175 @@ pub fn solve_unit(
 /// # Errors
 ///
 /// As [`solve_unit`], and what the sink returns.
-pub fn solve_unit_parts(
+pub fn solve_unit_parts<L: WdlBelow>(
     n: u32,
-    lower: &DtcLevels,
+    lower: &L,
     unit: UnitId,
     cut: KazanCut,
     progress: &AtomicU64,
     sink: &mut dyn PartSink,
 ) -> Result<Vec<(usize, u32)>, DtcError> {
     let infos = config_infos();
-    let width = match solve_unit_into::<u8>(n, lower, &infos, unit, cut, progress, Some(&mut *sink))
-    {
-        Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
-            // The parts handed over so far are replaced, part by part.
-            solve_unit_into::<u16>(n, lower, &infos, unit, cut, progress, Some(sink))?;
-            2
-        }
-        r => {
-            r?;
-            1
-        }
-    };
+    let width =
+        match solve_unit_into::<u8, _>(n, lower, &infos, unit, cut, progress, Some(&mut *sink)) {
+            Err(DtcError::Solve(SolveError::CellTooNarrow)) => {
+                // The parts handed over so far are replaced, part by part.
+                solve_unit_into::<u16, _>(n, lower, &infos, unit, cut, progress, Some(sink))?;
+                2
+            }
+            r => {
+                r?;
+                1
+            }
+        };
     Ok(unit.configs().into_iter().map(|id| (id, width)).collect())
+}
+
+/// Seeds every kazan part of unit `unit` of level `n` cut as `cut` into
+/// `store` ([`SeedKey::Part`]), apart from its solve ([`solve_seeded`]):
+/// its exits read `lower` (the unit's share of the levels below) once a
+/// board, and the caller frees it before the unit's quiet-move graph is
+/// built, so that a cut unit never holds both. The seeds are the states
+/// [`solve_unit_parts`] seeds each part with, so the values are its own.
+///
+/// # Errors
+///
+/// [`DtcError::Solve`] for a level beyond the solver's limits, without
+/// the levels below, or a unit that is not one; what the store returns.
+pub fn seed_parts<L: WdlBelow>(
+    n: u32,
+    lower: &L,
+    unit: UnitId,
+    cut: KazanCut,
+    store: &mut dyn SeedStore,
+) -> Result<(), DtcError> {
+    check_level(n, lower.max_stones())?;
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second).into());
+    }
+    let infos = config_infos();
+    // A seed fits a byte whatever the cells the solve takes.
+    let policy = Dtc::<u8, L> {
+        lower,
+        infos: &infos,
+        cell: std::marker::PhantomData,
+    };
+    let k = n as usize + 1;
+    let parts = cut.parts(n);
+    for &part in &parts {
+        store.create(SeedKey::Part(part))?;
+    }
+    // Words go to the store a batch at a time, as DTM's seeds do.
+    let mut out: Vec<Vec<u32>> = vec![Vec::with_capacity(SEED_BATCH + k); parts.len()];
+    let mut states = vec![0u8; k];
+    for config in unit.configs() {
+        let info = infos[config];
+        let mut walker = BoardWalker::new(n, info.config, 0, u64::MAX);
+        while let Some((_, board)) = walker.current() {
+            let board = *board;
+            walker.advance();
+            // What the core's states start as (the seed leaves some).
+            states.fill(u8::default());
+            policy.seed_states(n, &board, &info, &mut states)?;
+            for (buf, &part) in out.iter_mut().zip(&parts) {
+                buf.extend(bits(part).map(|j| states[j] as u32));
+                if buf.len() >= SEED_BATCH {
+                    store.write(SeedKey::Part(part), buf)?;
+                    buf.clear();
+                }
+            }
+        }
+    }
+    for (buf, &part) in out.iter().zip(&parts) {
+        store.write(SeedKey::Part(part), buf)?;
+        store.finish(SeedKey::Part(part))?;
+    }
+    Ok(())
+}
+
+/// Words [`seed_parts`] hands to its store, and [`solve_seeded`] takes
+/// from it, a call.
+const SEED_BATCH: usize = 1 << 16;
+
+/// Solves unit `unit` of level `n` in the kazan parts of `cut` from the
+/// seeds that [`seed_parts`] kept in `store`, reading no exit, and hands
+/// each part's values to `sink` as [`solve_unit_parts`] does (the same
+/// values, the same widths returned): in one-byte cells, or in two-byte
+/// ones with `wide`, after a solve in one-byte cells failed with
+/// [`SolveError::CellTooNarrow`] (it has read the seeds of the parts it
+/// solved: they must be made again first). `progress` is advanced by the
+/// unit's positions when it is solved.
+///
+/// # Errors
+///
+/// The solver's limits; what the store or the sink returns.
+pub fn solve_seeded(
+    n: u32,
+    unit: UnitId,
+    cut: KazanCut,
+    wide: bool,
+    progress: &AtomicU64,
+    store: &mut dyn SeedStore,
+    sink: &mut dyn PartSink,
+) -> Result<Vec<(usize, u32)>, DtcError> {
+    let width = if wide {
+        solve_seeded_into::<u16>(n, unit, cut, store, sink)?;
+        2
+    } else {
+        solve_seeded_into::<u8>(n, unit, cut, store, sink)?;
+        1
+    };
+    progress.fetch_add(unit.positions(n), Ordering::Relaxed);
+    Ok(unit.configs().into_iter().map(|id| (id, width)).collect())
+}
+
+/// [`solve_seeded`] into cells of type `T`.
+fn solve_seeded_into<T: Cell>(
+    n: u32,
+    unit: UnitId,
+    cut: KazanCut,
+    store: &mut dyn SeedStore,
+    sink: &mut dyn PartSink,
+) -> Result<(), DtcError> {
+    check_level(n, n.saturating_sub(1))?;
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second).into());
+    }
+    let infos = config_infos();
+    // Never read: the seeds are made.
+    let none = DtcLevels::new();
+    let policy = Dtc::<T, DtcLevels> {
+        lower: &none,
+        infos: &infos,
+        cell: std::marker::PhantomData,
+    };
+    // Progress counts a unit once solved, as solve_unit_into does.
+    let expanding = AtomicU64::new(0);
+    let mut u = Unit::new(n, &infos, unit.first, unit.second, policy, &expanding);
+    let sides = unit.configs().len();
+    let mut words: Vec<u32> = Vec::new();
+    u.solve_seeded(
+        cut,
+        |part, states| {
+            for chunk in states.chunks_mut(SEED_BATCH) {
+                words.resize(chunk.len(), 0);
+                store.read(SeedKey::Part(part), &mut words, false)?;
+                for (s, &w) in chunk.iter_mut().zip(&words) {
+                    *s = cell(w as u16)?;
+                }
+            }
+            Ok(store.read(SeedKey::Part(part), &mut [], true)?)
+        },
+        |u, part| {
+            for side in 0..sides {
+                // Unresolved at the fixed point: a draw (packed 0).
+                put_side(sink, side, part, u.part_states(side), |s: T| {
+                    s.into().saturating_sub(RESOLVED)
+                })?;
+            }
+            Ok::<_, DtcError>(())
+        },
+    )
 }
 
 /// Solves level `n` whole in memory given the win/draw/loss of every level
@@ -232,9 +381,9 @@ type SolvedSide<T> = (usize, Vec<T>, Vec<u8>);
 /// [`solve_unit`] into cells of type `T` (state and output alike), in the
 /// kazan parts of `cut`; fails with [`SolveError::CellTooNarrow`] if a
 /// state does not fit.
-fn solve_unit_into<T: Cell>(
+fn solve_unit_into<T: Cell, L: WdlBelow>(
     n: u32,
-    lower: &DtcLevels,
+    lower: &L,
     infos: &[ConfigInfo],
     unit: UnitId,
     cut: KazanCut,
@@ -245,7 +394,7 @@ fn solve_unit_into<T: Cell>(
     if UnitId::of(unit.first) != unit {
         return Err(SolveError::BadUnit(unit.first, unit.second).into());
     }
-    let policy = Dtc::<T> {
+    let policy = Dtc::<T, L> {
         lower,
         infos,
         cell: std::marker::PhantomData,
@@ -298,8 +447,8 @@ fn solve_unit_into<T: Cell>(
 /// The DTC policy over the unit core, in cells of type `T`: a state is
 /// [`OPEN`], a count of quiet moves not yet refuted, or `RESOLVED + packed
 /// value`; the exits read the draw splits of the levels below.
-struct Dtc<'a, T> {
-    lower: &'a DtcLevels,
+struct Dtc<'a, T, L> {
+    lower: &'a L,
     infos: &'a [ConfigInfo],
     cell: std::marker::PhantomData<T>,
 }
@@ -310,7 +459,7 @@ fn cell<T: Cell>(s: u16) -> Result<T, SolveError> {
     T::from_packed(s).ok_or(SolveError::CellTooNarrow)
 }
 
-impl<T: Cell> Policy for Dtc<'_, T> {
+impl<T: Cell, L: WdlBelow> Policy for Dtc<'_, T, L> {
     type State = T;
     /// The resolved state.
     type Step = u16;
@@ -326,41 +475,15 @@ impl<T: Cell> Policy for Dtc<'_, T> {
         states: &mut [T],
         frontier: &mut Frontier,
     ) -> Result<(), SolveError> {
-        let k = states.len();
-        if board[..ROW].iter().all(|&h| h == 0) {
-            // The game is over: the opponent collects the board, and
-            // only 81:81 (j = n) is a draw.
-            for s in &mut states[..k - 1] {
-                *s = cell(resolved(Value::Loss(0))?)?;
-            }
-            if k > 1 {
-                frontier.loss(0, node, (1u64 << (k - 1)) - 1);
-            }
-            return Ok(());
+        let seeded = self.seed_states(n, board, info, states)?;
+        if seeded.over != 0 {
+            frontier.loss(0, node, seeded.over);
         }
-        let (quiet, exit) = self.moves(n, board, info);
-        let (mut won, mut lost) = (0u64, 0u64);
-        for (j, state) in states.iter_mut().enumerate() {
-            let j = j as u32;
-            let s = match exit {
-                Some(t) if j > t => {
-                    won |= 1 << j;
-                    resolved(Value::Win(1))?
-                }
-                Some(t) if j == t => OPEN,
-                _ if quiet == 0 => {
-                    lost |= 1 << j;
-                    resolved(Value::Loss(1))?
-                }
-                _ => quiet,
-            };
-            *state = cell(s)?;
+        if seeded.won != 0 {
+            frontier.win(1, node, seeded.won);
         }
-        if won != 0 {
-            frontier.win(1, node, won);
-        }
-        if lost != 0 {
-            frontier.loss(1, node, lost);
+        if seeded.lost != 0 {
+            frontier.loss(1, node, seeded.lost);
         }
         Ok(())
     }
@@ -405,7 +528,78 @@ impl<T: Cell> Policy for Dtc<'_, T> {
     }
 }
 
-impl<T> Dtc<'_, T> {
+/// The splits of a board its seed resolves (masks of kazan offsets): lost
+/// in 0 (the game is over), won in 1 and lost in 1 (by its exits).
+struct Seeded {
+    over: u64,
+    won: u64,
+    lost: u64,
+}
+
+impl<T: Cell, L: WdlBelow> Dtc<'_, T, L> {
+    /// The seeded states of one board (`states[j]` for kazan offset `j`,
+    /// mover seated South, configuration `info`), left as they are where
+    /// the seed says nothing (81:81 once the game is over), and what it
+    /// resolves.
+    #[inline]
+    fn seed_states(
+        &self,
+        n: u32,
+        board: &[u8; CYCLE],
+        info: &ConfigInfo,
+        states: &mut [T],
+    ) -> Result<Seeded, SolveError> {
+        let k = states.len();
+        if board[..ROW].iter().all(|&h| h == 0) {
+            // The game is over: the opponent collects the board, and
+            // only 81:81 (j = n) is a draw.
+            for s in &mut states[..k - 1] {
+                *s = cell(resolved(Value::Loss(0))?)?;
+            }
+            return Ok(Seeded {
+                over: (1u64 << (k - 1)) - 1,
+                won: 0,
+                lost: 0,
+            });
+        }
+        let (quiet, exit) = self.moves(n, board, info);
+        let (mut won, mut lost) = (0u64, 0u64);
+        for (j, state) in states.iter_mut().enumerate() {
+            let j = j as u32;
+            let s = match exit {
+                Some(t) if j > t => {
+                    won |= 1 << j;
+                    resolved(Value::Win(1))?
+                }
+                Some(t) if j == t => OPEN,
+                _ if quiet == 0 => {
+                    lost |= 1 << j;
+                    resolved(Value::Loss(1))?
+                }
+                _ => quiet,
+            };
+            *state = cell(s)?;
+        }
+        Ok(Seeded { over: 0, won, lost })
+    }
+}
+
+impl<T: Cell, L: WdlBelow> Reseed for Dtc<'_, T, L> {
+    #[inline]
+    fn seeded(s: T) -> Option<(bool, u32)> {
+        let s: u16 = s.into();
+        if s < RESOLVED {
+            return None;
+        }
+        match Value::unpack(s - RESOLVED) {
+            Value::Win(d) => Some((true, d)),
+            Value::Loss(d) => Some((false, d)),
+            Value::Draw => None,
+        }
+    }
+}
+
+impl<T, L: WdlBelow> Dtc<'_, T, L> {
     /// The quiet moves of `board` (mover seated South, configuration
     /// `info`) and the best exit: the least kazan offset `t` such that an
     /// exit wins for `j > t` and draws at `j = t` (`None` without exits).
@@ -418,10 +612,8 @@ impl<T> Dtc<'_, T> {
             // (and c* <= n - gain - lost keeps the threshold in 0..=n).
             let child_n = n - e.gain - e.lost;
             let ci = &self.infos[e.config.id()];
-            let layout = &self.lower.layouts[child_n as usize];
-            let gb =
-                layout.global_board(e.config.id(), rank_board(&e.board, &ci.free_rotated, ci.m));
-            let t = n - e.gain - self.lower.level(child_n).split(gb);
+            let rank = rank_board(&e.board, &ci.free_rotated, ci.m);
+            let t = n - e.gain - self.lower.split_in(child_n, e.config.id(), rank);
             best = Some(best.map_or(t, |x| x.min(t)));
         });
         (quiet.into(), best)
@@ -480,15 +672,15 @@ mod tests {
             for u in level_units(n) {
                 let whole = KazanCut::WHOLE;
                 let narrow =
-                    solve_unit_into::<u8>(n, &lower, &infos, u, whole, &progress, None).unwrap();
-                let wide =
-                    solve_unit_into::<u16>(n, &lower, &infos, u, whole, &progress, None).unwrap();
+                    solve_unit_into::<u8, _>(n, &lower, &infos, u, whole, &progress, None).unwrap();
+                let wide = solve_unit_into::<u16, _>(n, &lower, &infos, u, whole, &progress, None)
+                    .unwrap();
                 // Cut into kazan parts of one pair, the quiet-move graph
                 // stored or not, and whole without it: the same values.
                 let one = KazanCut::pairs(1).unwrap();
                 for c in [one, one.without_graph(), whole.without_graph()] {
                     let cut =
-                        solve_unit_into::<u8>(n, &lower, &infos, u, c, &progress, None).unwrap();
+                        solve_unit_into::<u8, _>(n, &lower, &infos, u, c, &progress, None).unwrap();
                     assert_eq!(narrow, cut, "n={n} {u:?} {c}");
                 }
                 for ((ia, a, sa), (ib, b, sb)) in narrow.iter().zip(&wide) {

@@ -1,11 +1,13 @@
 //! The levels below held in memory, as the solvers read them: the packed
 //! values by level ([`DtmLevels`]) or by configuration ([`DtmExits`]) for
-//! DTM, the draw split of every board ([`DtcLevels`]) for DTC. It imports
-//! only `solve`'s cells, scores and errors: the solvers read it.
+//! DTM, the draw split of every board ([`DtcLevels`]) for DTC, or any
+//! [`WdlBelow`] (one unit's share of them, `crate::below::DtcUnitBelow`).
+//! It imports only `solve`'s cells, scores and errors: the solvers read it.
 
 use crate::solve::cells::{ConfigValues, LevelValues};
 use crate::solve::error::SolveError;
 use crate::solve::score::WdlLevel;
+use togyz_tb::raw::format::wdl_at;
 use togyz_tb::raw::index::{Layout, Slot, CONFIG_COUNT};
 use togyz_tb::{Position, Value, Wdl};
 
@@ -159,7 +161,7 @@ impl<'a> DtmExits<'a> {
 #[derive(Clone, Debug)]
 pub struct DtcLevels {
     levels: Vec<WdlLevel>,
-    pub(crate) layouts: Vec<Layout>,
+    layouts: Vec<Layout>,
 }
 
 impl Default for DtcLevels {
@@ -213,20 +215,54 @@ impl DtcLevels {
         Some(level.wdl(self.layouts[slot.stones as usize].index(&slot)))
     }
 
+    /// Bytes held (one per board).
+    pub fn bytes(&self) -> u64 {
+        self.levels.iter().map(WdlLevel::boards).sum()
+    }
+}
+
+/// The win/draw/loss of the levels below a DTC level as its solver reads
+/// them ([`crate::solve::dtc`]): a board's draw split by level,
+/// configuration and rank. Every level held whole ([`DtcLevels`]) gives
+/// them, and so does one unit's share decoded from the table files of the
+/// levels not held whole (`crate::below::DtcUnitBelow`); the solver is
+/// compiled for each, so the levels held whole are read as before.
+pub trait WdlBelow: Sync {
+    /// The highest stone count it reads.
+    fn max_stones(&self) -> u32;
+
+    /// The draw split of board `board` (rank) of configuration `config`
+    /// in level `m`.
+    ///
+    /// # Panics
+    ///
+    /// If that configuration of level `m` is not held (a caller's bug: a
+    /// unit's share holds every configuration its exits reach,
+    /// [`crate::solve::unit::exit_configs`]).
+    fn split_in(&self, m: u32, config: usize, board: u64) -> u32;
+
     /// The result at kazan offset `j` of board `board` (rank) of
     /// configuration `config` in level `m`.
     ///
     /// # Panics
     ///
-    /// If level `m` is not held.
+    /// As [`WdlBelow::split_in`].
     #[inline]
-    pub fn wdl_in(&self, m: u32, config: usize, board: u64, j: u32) -> Wdl {
-        let layout = &self.layouts[m as usize];
-        self.levels[m as usize].wdl(layout.index_at(layout.global_board(config, board), j))
+    fn wdl_in(&self, m: u32, config: usize, board: u64, j: u32) -> Wdl {
+        let s = self.split_in(m, config, board);
+        wdl_at((s, s + 1), j)
+    }
+}
+
+impl WdlBelow for DtcLevels {
+    #[inline]
+    fn max_stones(&self) -> u32 {
+        DtcLevels::max_stones(self)
     }
 
-    /// Bytes held (one per board).
-    pub fn bytes(&self) -> u64 {
-        self.levels.iter().map(WdlLevel::boards).sum()
+    #[inline]
+    fn split_in(&self, m: u32, config: usize, board: u64) -> u32 {
+        let layout = &self.layouts[m as usize];
+        self.levels[m as usize].split(layout.global_board(config, board))
     }
 }

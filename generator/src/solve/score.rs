@@ -64,17 +64,24 @@ pub fn draw_split(
     board: impl IntoIterator<Item = Wdl>,
 ) -> Result<u32, ScoreError> {
     let results: Vec<Wdl> = board.into_iter().collect();
-    // Where the losses stop (the last split when all are losses): the draw
-    // must be there, and everything must follow from it.
-    let s = results
-        .iter()
-        .position(|&w| w != Wdl::Loss)
-        .unwrap_or(results.len().saturating_sub(1)) as u32;
+    // The draw must be where the losses end, and everything must follow
+    // from it.
+    let s = losses_end(results.iter().copied());
     let bad = (0..results.len()).find(|&j| results[j] != wdl_at((s, s + 1), j as u32));
     match bad {
         None if results.len() == n as usize + 1 => Ok(s),
         _ => Err(not_one_draw(n, gb, bad.unwrap_or(0) as u32, &results)),
     }
+}
+
+/// Where the losses of a board's results in kazan order end (its last
+/// split when all are losses): its draw split when it has one, which
+/// [`draw_split`] checks.
+#[inline]
+pub fn losses_end(board: impl ExactSizeIterator<Item = Wdl>) -> u32 {
+    let last = board.len().saturating_sub(1);
+    let mut board = board;
+    board.position(|w| w != Wdl::Loss).unwrap_or(last) as u32
 }
 
 /// The error for board `gb` of level `n`, first wrong at split `j`.

@@ -7,7 +7,7 @@
 
 use crate::files::write::format::{DistanceBlock, TableFormat, WriteOptions};
 use crate::files::write::sink::{push_entry, Census, WriteError};
-use crate::solve::score::{draw_split, WdlLevel};
+use crate::solve::score::{draw_split, losses_end, WdlLevel};
 use togyz_tb::raw::format::{blocks_nest, DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS};
 use togyz_tb::{Metric, Value};
 
@@ -66,14 +66,14 @@ impl TableFormat for Dtc {
     }
 
     fn encode_distance(at: &DistanceBlock, values: &[u16], raw: &mut Vec<u8>) {
-        // The wins of each board, above its draw (the kept WDL entries are
-        // the splits); the losses below it are counted and stored as zeros
-        // at the block's end.
-        let DistanceBlock { n, width, .. } = *at;
-        let first = (at.block * at.per as u64) as usize;
+        // The wins of each board, above its draw; the losses below it are
+        // counted and stored as zeros at the block's end. Each board's
+        // split is found again here (the WDL section checked that it has
+        // one), so the level's splits need not be held while it is written.
+        let DistanceBlock { n, width } = *at;
         let mut losses = 0;
-        for (board, &s) in values.chunks_exact(n as usize + 1).zip(&at.wdl[first..]) {
-            let s = s as usize;
+        for board in values.chunks_exact(n as usize + 1) {
+            let s = losses_end(board.iter().map(|&v| Value::unpack(v).wdl())) as usize;
             losses += s;
             for &v in &board[s + 1..] {
                 push_entry(raw, width, Value::unpack(v).distance().unwrap_or(0) as u16);

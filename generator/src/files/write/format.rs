@@ -22,17 +22,11 @@ pub struct WriteOptions {
 }
 
 /// A distance block as its encoder sees it.
-pub(crate) struct DistanceBlock<'a> {
+pub(crate) struct DistanceBlock {
     /// Stones of the table.
     pub(crate) n: u32,
-    /// The block's number.
-    pub(crate) block: u64,
-    /// The block size ([`WriteOptions::distance_block_positions`]).
-    pub(crate) per: u32,
     /// Bytes an entry.
     pub(crate) width: u8,
-    /// What the WDL section kept ([`TableFormat::KEEPS_WDL`]).
-    pub(crate) wdl: &'a [u8],
 }
 
 /// One metric's table format, as the writer sees it.
@@ -45,9 +39,9 @@ pub(crate) trait TableFormat {
     const WDL_LEVEL: i32;
     /// zstd level of the distance section.
     const DISTANCE_LEVEL: i32;
-    /// Whether the WDL section's raw bytes are kept while the table is
-    /// written: DTC's are the draw splits, which its distance section and
-    /// [`TableFormat::ByProduct`] need.
+    /// Whether the by-product is the WDL section's raw bytes, kept while
+    /// the table is written when the caller asks for it: DTC's are the
+    /// draw splits ([`TableFormat::ByProduct`]).
     const KEEPS_WDL: bool;
     /// What writing the table finds on the way that the caller may keep
     /// (DTC: the level's win/draw/loss, which the levels above need).

@@ -61,8 +61,9 @@ pub const SEED_FILE_BYTES_PER_POSITION: f64 = 0.5;
 pub const UNIT_FILE_BYTES_PER_POSITION: f64 = 0.1;
 
 /// What the plan knows of one metric: its fitted figures
-/// (docs/performance.md has the measurements behind each) and what its
-/// solve holds. Every formula of the plan is written once over these.
+/// (docs/performance.md has the measurements behind each). Every formula
+/// of the plan is written once over these; what a level holds of the
+/// levels below is [`crate::below`]'s, the same rule for both metrics.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fitted {
     /// Bytes a unit in flight takes per position of the kazan part being
@@ -81,14 +82,6 @@ pub struct Fitted {
     pub verify_rate: f64,
     /// Table bytes per position on disk, an upper bound.
     pub table_bytes_per_position: f64,
-    /// Whether a solve holds every level below whole, whatever
-    /// `hold_whole` says (else up to `hold_whole`, the others read per
-    /// unit from their files).
-    pub solve_holds_every_level: bool,
-    /// Whether assembling a level's table holds what the levels above
-    /// keep of it, needed or not (else only when it is kept and held
-    /// whole).
-    pub assembly_holds_level: bool,
 }
 
 impl Fitted {
@@ -107,13 +100,10 @@ impl Fitted {
         verify_rate: 5.5e6,
         // 0.74 bits at 11 stones, growing slowly with the stones.
         table_bytes_per_position: 0.125,
-        solve_holds_every_level: false,
-        // The writer streams the values, collecting them only when kept.
-        assembly_holds_level: false,
     };
 
-    /// DTC: the draw splits below, a byte a board, every level held
-    /// whole while solving ([`crate::solve::dtc`]).
+    /// DTC: the draw splits below, a byte a board, held whole up to
+    /// `hold_whole` boards ([`crate::below::dtc`]).
     pub const DTC: Fitted = Fitted {
         // Its one-byte state and its one-byte solved value (two each if a
         // distance passes a byte).
@@ -131,9 +121,6 @@ impl Fitted {
         verify_rate: 15.0e6,
         // 0.41 bits at 9 and 10 stones.
         table_bytes_per_position: 0.0625,
-        solve_holds_every_level: true,
-        // The writer gathers the level's draw splits as it goes.
-        assembly_holds_level: true,
     };
 
     /// The figures of `metric`.
@@ -141,16 +128,6 @@ impl Fitted {
         match metric {
             Metric::Dtm => &Fitted::DTM,
             Metric::Dtc => &Fitted::DTC,
-        }
-    }
-
-    /// Up to how many bytes a solve holds the levels below whole, given
-    /// `hold_whole`.
-    fn solve_limit(&self, hold_whole: u64) -> u64 {
-        if self.solve_holds_every_level {
-            u64::MAX
-        } else {
-            hold_whole
         }
     }
 }
@@ -185,28 +162,35 @@ pub struct Plan {
 /// decode of the levels below not held whole (up to `hold_whole`:
 /// [`below::held_whole`]). A DTM unit cut into parts holds its exits and
 /// its graph one after the other, never together ([`seed_groups`]): the
-/// larger of the two phases.
+/// larger of the two phases, as does a DTC unit cut into parts that
+/// decodes a share of the levels below (in one pass).
 pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> u64 {
-    let f = Fitted::of(metric);
-    // DTM holds levels whole up to `hold_whole`, DTC every level.
-    let exits = below::unit_exit_bytes(metric, n, u, f.solve_limit(hold_whole));
-    if seeds_apart(metric, n, cut) {
-        let groups = seed_groups(n, u, hold_whole, cut);
-        let seeding = groups
-            .iter()
-            .map(|&g| group_exit_bytes(n, u, hold_whole, g))
-            .max()
-            .unwrap_or(0);
+    let exits = below::unit_exit_bytes(metric, n, u, hold_whole);
+    if seeds_apart(metric, n, cut, hold_whole) {
+        let seeding = match metric {
+            Metric::Dtm => seed_groups(n, u, hold_whole, cut)
+                .iter()
+                .map(|&g| group_exit_bytes(n, u, hold_whole, g))
+                .max()
+                .unwrap_or(0),
+            Metric::Dtc => exits,
+        };
         return solving_memory(metric, n, u, cut).max(seeding + PART_SPOOL_BYTES as u64);
     }
     solving_memory(metric, n, u, cut) + exits
 }
 
-/// Whether a unit of level `n` of `metric` cut as `cut` is seeded apart
-/// from its solve: a DTM unit cut into kazan parts (DTC reads only the
-/// levels held whole).
-pub fn seeds_apart(metric: Metric, n: u32, cut: KazanCut) -> bool {
-    metric == Metric::Dtm && !cut.is_whole(n)
+/// Whether a unit of level `n` of `metric` cut as `cut`, the levels below
+/// held whole up to `hold_whole`, is seeded apart from its solve: a DTM
+/// unit cut into kazan parts; a DTC one too when it decodes a share of the
+/// levels below (with every level below held whole, its exits read
+/// them in place as each part is seeded).
+pub fn seeds_apart(metric: Metric, n: u32, cut: KazanCut, hold_whole: u64) -> bool {
+    !cut.is_whole(n)
+        && match metric {
+            Metric::Dtm => true,
+            Metric::Dtc => !below::held_whole(metric, n.saturating_sub(1), hold_whole),
+        }
 }
 
 /// Memory of one unit in flight besides its exits: its largest part's
@@ -439,7 +423,8 @@ fn level_cuts(
 /// Peak memory of solving level `n` of `metric` with `threads` units in
 /// flight at most (and of assembling it; `keep` if a larger level needs
 /// it): the levels below held whole, and the units in flight or what the
-/// assembly holds of the level, whichever is more. With `bound`, the
+/// assembly gathers of the level for the levels above (when it is kept
+/// and held whole), whichever is more. With `bound`, the
 /// units are cut along the kazan axis ([`pick_cut`]) to fit what the
 /// bound leaves them, and run one at a time when side by side they do
 /// not; without, they are solved whole. Also returns the most kazan
@@ -453,9 +438,7 @@ pub fn level_memory(
     hold_whole: u64,
     bound: Option<u64>,
 ) -> (u64, usize, u64) {
-    let f = Fitted::of(metric);
-    let limit = f.solve_limit(hold_whole);
-    let whole = below::whole_bytes(metric, n, limit) + BASE_BYTES as u64;
+    let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
     let budget = bound.map(|b| b.saturating_sub(whole));
     let cuts = level_cuts(metric, n, threads, hold_whole, budget);
     let mut units: Vec<u64> = cuts.iter().map(|&(_, m)| m).collect();
@@ -465,7 +448,7 @@ pub fn level_memory(
         // Units that do not fit side by side wait for each other.
         in_flight = in_flight.min(b).max(units.first().copied().unwrap_or(0));
     }
-    let assembly = if f.assembly_holds_level || (keep && below::held_whole(metric, n, limit)) {
+    let assembly = if keep && below::held_whole(metric, n, hold_whole) {
         below::level_bytes(metric, n)
     } else {
         0
@@ -632,16 +615,17 @@ pub fn plan(
         // Those units take longer: counted as more positions.
         slow += (lean as f64 * (NO_GRAPH_TIME - 1.0)) as u64 / shards as u64;
         // The parts' files of the units in flight, when units are cut,
-        // and a DTM unit's seeds and carried exits while it is seeded
-        // apart.
+        // and their seeds while they are seeded apart (and a DTM unit's
+        // carried exits).
         let spooled = if parts > 1 {
             let mut units: Vec<u64> = level_units(n).iter().map(|u| u.positions(n)).collect();
             units.sort_unstable_by(|a, b| b.cmp(a));
             let biggest: u64 = units.iter().take(threads.max(1)).sum();
-            let seeds = if metric == Metric::Dtm {
-                2.0 * SEED_FILE_BYTES_PER_POSITION
-            } else {
-                0.0
+            let one_pair = KazanCut::pairs(1).expect("one pair");
+            let seeds = match metric {
+                Metric::Dtm => 2.0 * SEED_FILE_BYTES_PER_POSITION,
+                _ if seeds_apart(metric, n, one_pair, hold_whole) => SEED_FILE_BYTES_PER_POSITION,
+                _ => 0.0,
             };
             biggest as f64 * (PART_FILE_BYTES_PER_POSITION + seeds)
         } else {
@@ -662,4 +646,30 @@ pub fn plan(
     p.seconds =
         (p.positions + slow) as f64 / (Fitted::of(metric).solve_rate * threads.max(1) as f64);
     p
+}
+
+/// The limit up to which a run of `metric` up to `max` stones holds the
+/// levels below whole when `--hold-whole` is not given (positions for
+/// DTM, boards for DTC, [`below::held_whole`]). DTM:
+/// [`below::WHOLE_POSITIONS`]. DTC: every level below `max` whole when
+/// the run's peak with that limit (`peak(limit)`, its plan's memory) fits
+/// `bound` or no bound is known, as fast as it gets (no unit decodes
+/// anything); else the largest limit whose peak fits, levels 1 to some
+/// `m` held whole and each unit's share of the others decoded from their
+/// files; else none held whole, the least a run can take (it is then
+/// refused with that figure).
+pub fn default_hold_whole(
+    metric: Metric,
+    max: u32,
+    bound: Option<u64>,
+    peak: impl Fn(u64) -> u64,
+) -> u64 {
+    match metric {
+        Metric::Dtm => below::WHOLE_POSITIONS,
+        Metric::Dtc => (0..max)
+            .rev()
+            .map(|m| below::whole_limit(metric, m))
+            .find(|&limit| bound.is_none_or(|b| peak(limit) <= b))
+            .unwrap_or(0),
+    }
 }

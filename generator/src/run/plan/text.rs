@@ -8,7 +8,7 @@ use togyz_answer::text::{human_bytes, human_seconds, stones};
 use togyz_tb::raw::index::MAX_STONES;
 use togyz_tb::Metric;
 
-use super::{disk_free, memory_available, plan, verify_plan};
+use super::{default_hold_whole, disk_free, memory_available, plan, verify_plan};
 
 /// What `togyz-gen plan` is asked about.
 #[derive(Debug, Clone)]
@@ -19,8 +19,10 @@ pub struct PlanOptions {
     pub metric: Metric,
     /// Worker threads (`None`: one per core).
     pub threads: Option<usize>,
-    /// As [`crate::run::options::GenerateOptions::hold_whole`].
-    pub hold_whole: u64,
+    /// As [`crate::run::options::GenerateOptions::hold_whole`] (`None`:
+    /// the metric's default for the memory; `verify`'s,
+    /// [`below::WHOLE_POSITIONS`], for its plan).
+    pub hold_whole: Option<u64>,
     /// Also state the memory available and the disk free at this folder
     /// (at the nearest folder above it if it does not exist yet).
     pub out: Option<PathBuf>,
@@ -32,14 +34,13 @@ pub struct PlanOptions {
 
 impl PlanOptions {
     /// The options for levels `1..=max_stones` in DTM, the rest default:
-    /// one thread per core, [`below::WHOLE_POSITIONS`] held whole, no
-    /// folder.
+    /// one thread per core, the levels held whole by default, no folder.
     pub fn new(max_stones: u32) -> PlanOptions {
         PlanOptions {
             max_stones,
             metric: Metric::Dtm,
             threads: None,
-            hold_whole: below::WHOLE_POSITIONS,
+            hold_whole: None,
             out: None,
             max_memory: None,
         }
@@ -69,12 +70,17 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let todo: Vec<u32> = (1..=max).collect();
-    let hold = args.hold_whole;
     // --max-memory may be more than this machine has: a plan for another.
     let bound = args.max_memory.or_else(memory_available);
-    let g = plan(args.metric, &todo, max, threads, 1, hold, bound, |_| 0);
-    let v = verify_plan(args.metric, max, threads, true, hold, bound);
-    let wide = verify_plan(args.metric, max, threads, false, hold, bound);
+    let plan_with = |threads, hold| plan(args.metric, &todo, max, threads, 1, hold, bound, |_| 0);
+    // As `generate` picks it (crate::run::resources).
+    let hold = args.hold_whole.unwrap_or_else(|| {
+        default_hold_whole(args.metric, max, bound, |hold| plan_with(1, hold).memory)
+    });
+    let g = plan_with(threads, hold);
+    let verify_hold = args.hold_whole.unwrap_or(below::WHOLE_POSITIONS);
+    let v = verify_plan(args.metric, max, threads, true, verify_hold, bound);
+    let wide = verify_plan(args.metric, max, threads, false, verify_hold, bound);
     let s = if threads == 1 { "" } else { "s" };
     let mut lines = Vec::new();
     let solver_max = max_solver_stones();
@@ -109,6 +115,7 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
                 }
             ),
         },
+        format!("levels below: {}", held_text(args.metric, max, hold)),
         format!(
             "verify: a peak of about {} of memory (at {} stones; {} if a level's longest distance passes 126 plies), about {} with {threads} thread{s}{}",
             human_bytes(v.memory),
@@ -132,6 +139,51 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
         ));
     }
     Ok(lines)
+}
+
+/// What a run of `metric` up to `max` stones holds of the levels below
+/// while it solves, held whole up to `hold_whole` ([`below::held_whole`]),
+/// as the plan line of a run says it when it does not hold them all
+/// whole; `None` when it does.
+pub fn held_line(metric: Metric, max: u32, hold_whole: u64) -> Option<String> {
+    (highest_held(metric, max, hold_whole) + 1 < max).then(|| held_text(metric, max, hold_whole))
+}
+
+/// The highest level below `max` held whole up to `hold_whole` (0: none;
+/// the levels held whole are a prefix).
+fn highest_held(metric: Metric, max: u32, hold_whole: u64) -> u32 {
+    (1..max)
+        .take_while(|&m| below::held_whole(metric, m, hold_whole))
+        .last()
+        .unwrap_or(0)
+}
+
+/// The levels below `max` held whole up to `hold_whole` and their bytes,
+/// and those of which each unit decodes its share.
+fn held_text(metric: Metric, max: u32, hold_whole: u64) -> String {
+    let held = highest_held(metric, max, hold_whole);
+    let unit = match metric {
+        Metric::Dtm => "positions",
+        Metric::Dtc => "boards",
+    };
+    let limit = format!("--hold-whole {hold_whole} {unit}");
+    if max <= 1 {
+        return "none to read".into();
+    }
+    let bytes = human_bytes(below::whole_bytes(metric, max, hold_whole));
+    let levels = match held + 1 {
+        m if m + 1 == max => format!("level {m}"),
+        m => format!("levels {m} to {}", max - 1),
+    };
+    let decoded = format!("each unit's share of {levels} decoded from their table files");
+    match held {
+        h if h + 1 == max => format!(
+            "every level below {} held whole ({bytes}, {limit})",
+            stones(max)
+        ),
+        0 => format!("none held whole, {decoded} ({limit})"),
+        h => format!("levels 1 to {h} held whole ({bytes}), {decoded} ({limit})"),
+    }
 }
 
 /// "12.30 GB of disk free at OUT", saying where the figure comes from when
