@@ -197,6 +197,24 @@ mod tests {
         }
     }
 
+    /// Issue 37's cluster bound: 16 stones in 32 GB a node, generating
+    /// and verifying (one-byte cells), in both metrics, with 8 threads;
+    /// the biggest units then go without their stored graphs.
+    #[test]
+    fn sixteen_stones_fit_thirty_two_gigabytes_a_node_in_both_metrics() {
+        let all: Vec<u32> = (1..=16).collect();
+        let bound = 32_000_000_000;
+        for metric in [Metric::Dtm, Metric::Dtc] {
+            let memory = |hold| plan(metric, &all, 16, 8, 1, hold, Some(bound), |_| 0).memory;
+            let hold = default_hold_whole(metric, 16, Some(bound), memory);
+            let g = plan(metric, &all, 16, 8, 1, hold, Some(bound), |_| 0);
+            assert!(g.memory <= bound, "{metric:?} generate {}", g.memory);
+            assert!(g.graph_from >= 14, "{metric:?} {}", g.graph_from);
+            let v = verify_plan(metric, 16, 8, true, W, Some(bound));
+            assert!(v.memory <= bound, "{metric:?} verify {}", v.memory);
+        }
+    }
+
     /// Every configuration a unit's exits reach of every level below is
     /// in exactly one pass, the empty board and the levels held whole in
     /// the first; a DTM unit cut into parts at 14 stones holds its exits
@@ -319,9 +337,9 @@ mod tests {
     }
 
     /// Issue 37: the DTC solve holds every level below whole when that
-    /// fits, else as many as fit; at 16 stones on 32 GB nodes it holds
-    /// none: 26.9 GB less than every level (60.74 GB), a cut unit holding
-    /// its share of the levels below and its graph one after the other.
+    /// fits, else as many as fit; at 16 stones on 32 GB nodes levels 1 to
+    /// 14, a cut unit holding its share of the others and its graph one
+    /// after the other.
     #[test]
     fn the_dtc_solve_holds_as_many_levels_whole_as_fit() {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
@@ -338,16 +356,27 @@ mod tests {
             default_hold_whole(Metric::Dtc, 14, None, |_| u64::MAX),
             every(14)
         );
-        // Not at 16 stones in 32 GB: none, the least there is.
+        // Not at 16 stones in 32 GB: levels 1 to 14 (12.9 GB), with the
+        // biggest units' graphs not stored; every level below (26.9 GB)
+        // would not fit, and none held whole takes the least there is.
         let bound = 32_000_000_000;
-        assert_eq!(pick(16, bound), 0);
+        assert_eq!(pick(16, bound), below::whole_limit(Metric::Dtc, 14));
         let before = peak(16, Some(bound), every(16)).memory;
-        let after = peak(16, Some(bound), 0).memory;
-        assert!(before - after > 26_800_000_000, "{before} {after}");
-        // 9 stones in 300 MB: levels 1 to 7 held whole, and units cut.
-        let mb300 = 300_000_000;
-        assert_eq!(pick(9, mb300), below::whole_limit(Metric::Dtc, 7));
-        assert!(peak(9, Some(mb300), pick(9, mb300)).parts.0 > 1);
+        let after = peak(16, Some(bound), pick(16, bound)).memory;
+        let least = peak(16, Some(bound), 0).memory;
+        assert!(
+            before > bound && after <= bound && least <= after,
+            "{before} {after} {least}"
+        );
+        // 9 stones in 250 MB: levels 1 to 7 held whole; in 220 MB, 1 to 6,
+        // and units cut, the biggest without their graphs.
+        let mb250 = 250_000_000;
+        assert_eq!(pick(9, mb250), below::whole_limit(Metric::Dtc, 7));
+        let mb220 = 220_000_000;
+        assert_eq!(pick(9, mb220), below::whole_limit(Metric::Dtc, 6));
+        let tight = peak(9, Some(mb220), pick(9, mb220));
+        assert!(tight.parts.0 > 1 && tight.graph_from == 9, "{tight:?}");
+        assert!(tight.memory <= mb220, "{tight:?}");
         // DTM keeps its limit.
         assert_eq!(default_hold_whole(Metric::Dtm, 16, Some(0), |_| 0), W);
         // What the plans say of it.
