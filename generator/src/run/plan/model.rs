@@ -302,7 +302,7 @@ fn biggest_piece(metric: Metric, n: u32, u: UnitId, hold_whole: u64) -> u64 {
 /// levels in ascending order, as many a pass as keep its decoded exits
 /// within what the unit's solve takes after them (or within the largest
 /// configuration's share of a level, when that is more), a level too big
-/// for a pass cut by configuration ([`level_groups`]). A unit's memory is
+/// for a pass cut by configuration. A unit's memory is
 /// then the larger of its solve's and its largest pass's, and its exits
 /// are decoded once.
 pub fn seed_groups(n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> Vec<Reach> {
