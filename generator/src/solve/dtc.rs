@@ -49,10 +49,10 @@
 
 use crate::solve::cells::{Cell, LevelBuilder, LevelValues, UnitValues};
 use crate::solve::core::{Frontier, Policy, Reseed, Unit};
-use crate::solve::error::{check_level, SolveError, MAX_DIST};
+use crate::solve::error::{check_level, check_unit, SolveError, MAX_DIST};
 use crate::solve::held::{DtcLevels, WdlBelow};
 use crate::solve::moves::split_moves;
-use crate::solve::parts::{put_side, PartSink, SeedKey, SeedStore};
+use crate::solve::parts::{put_side, PartSink, SeedBatches, SeedKey, SeedStore, SEED_BATCH};
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
 use crate::solve::unit::{bits, config_infos, solve_by_config, ConfigInfo, KazanCut, UnitId};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -202,9 +202,7 @@ pub fn seed_parts<L: WdlBelow>(
     store: &mut dyn SeedStore,
 ) -> Result<(), DtcError> {
     check_level(n, lower.max_stones())?;
-    if UnitId::of(unit.first) != unit {
-        return Err(SolveError::BadUnit(unit.first, unit.second).into());
-    }
+    check_unit(n, unit)?;
     let infos = config_infos();
     // A seed fits a byte whatever the cells the solve takes.
     let policy = Dtc::<u8, L> {
@@ -214,11 +212,8 @@ pub fn seed_parts<L: WdlBelow>(
     };
     let k = n as usize + 1;
     let parts = cut.parts(n);
-    for &part in &parts {
-        store.create(SeedKey::Part(part))?;
-    }
-    // Words go to the store a batch at a time, as DTM's seeds do.
-    let mut out: Vec<Vec<u32>> = vec![Vec::with_capacity(SEED_BATCH + k); parts.len()];
+    let keys = parts.iter().map(|&p| SeedKey::Part(p)).collect();
+    let mut out = SeedBatches::create(store, keys, k)?;
     let mut states = vec![0u8; k];
     for config in unit.configs() {
         let info = infos[config];
@@ -229,25 +224,13 @@ pub fn seed_parts<L: WdlBelow>(
             // What the core's states start as (the seed leaves some).
             states.fill(u8::default());
             policy.seed_states(n, &board, &info, &mut states)?;
-            for (buf, &part) in out.iter_mut().zip(&parts) {
-                buf.extend(bits(part).map(|j| states[j] as u32));
-                if buf.len() >= SEED_BATCH {
-                    store.write(SeedKey::Part(part), buf)?;
-                    buf.clear();
-                }
+            for (i, &part) in parts.iter().enumerate() {
+                out.extend(store, i, bits(part).map(|j| states[j] as u32))?;
             }
         }
     }
-    for (buf, &part) in out.iter().zip(&parts) {
-        store.write(SeedKey::Part(part), buf)?;
-        store.finish(SeedKey::Part(part))?;
-    }
-    Ok(())
+    Ok(out.finish(store)?)
 }
-
-/// Words [`seed_parts`] hands to its store, and [`solve_seeded`] takes
-/// from it, a call.
-const SEED_BATCH: usize = 1 << 16;
 
 /// Solves unit `unit` of level `n` in the kazan parts of `cut` from the
 /// seeds that [`seed_parts`] kept in `store`, reading no exit, and hands
@@ -289,10 +272,7 @@ fn solve_seeded_into<T: Cell>(
     store: &mut dyn SeedStore,
     sink: &mut dyn PartSink,
 ) -> Result<(), DtcError> {
-    check_level(n, n.saturating_sub(1))?;
-    if UnitId::of(unit.first) != unit {
-        return Err(SolveError::BadUnit(unit.first, unit.second).into());
-    }
+    check_unit(n, unit)?;
     let infos = config_infos();
     // Never read: the seeds are made.
     let none = DtcLevels::new();
@@ -391,9 +371,7 @@ fn solve_unit_into<T: Cell, L: WdlBelow>(
     mut sink: Option<&mut dyn PartSink>,
 ) -> Result<Vec<SolvedSide<T>>, DtcError> {
     check_level(n, lower.max_stones())?;
-    if UnitId::of(unit.first) != unit {
-        return Err(SolveError::BadUnit(unit.first, unit.second).into());
-    }
+    check_unit(n, unit)?;
     let policy = Dtc::<T, L> {
         lower,
         infos,

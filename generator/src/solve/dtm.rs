@@ -17,13 +17,12 @@
 
 use crate::solve::cells::{Cell, ConfigValues, LevelBuilder, LevelValues, UnitValues};
 use crate::solve::core::{Frontier, Policy, Reseed, Unit};
-use crate::solve::error::{check_level, SolveError, MAX_DIST};
+use crate::solve::error::{check_level, check_unit, SolveError, MAX_DIST};
 use crate::solve::held::{DtmExits, DtmLevels};
 use crate::solve::moves::{split_moves, Exit};
-use crate::solve::parts::{put_side, PartSink, SeedKey, SeedStore};
+use crate::solve::parts::{put_side, PartSink, SeedBatches, SeedKey, SeedStore, SEED_BATCH};
 use crate::solve::unit::{
-    bits, config_infos, exit_configs, max_solver_stones, solve_by_config, ConfigInfo, KazanCut,
-    Reach, UnitId,
+    bits, config_infos, exit_configs, solve_by_config, ConfigInfo, KazanCut, Reach, UnitId,
 };
 use std::sync::atomic::AtomicU64;
 use togyz_tb::raw::index::{board_count, BoardWalker};
@@ -121,12 +120,7 @@ fn solve_unit_into(
     progress: &AtomicU64,
     mut sink: Option<&mut dyn PartSink>,
 ) -> Result<(UnitValues, [u16; 2]), SolveError> {
-    if n == 0 || n > max_solver_stones() {
-        return Err(SolveError::TooManyStones(n));
-    }
-    if UnitId::of(unit.first) != unit {
-        return Err(SolveError::BadUnit(unit.first, unit.second));
-    }
+    check_unit(n, unit)?;
     for m in 1..n {
         for config in exit_configs(unit) {
             if exits.get(m, config).is_none() {
@@ -210,12 +204,7 @@ pub fn seed_pass(
     parts: Option<&[u64]>,
     store: &mut dyn SeedStore,
 ) -> Result<(), SolveError> {
-    if n == 0 || n > max_solver_stones() {
-        return Err(SolveError::TooManyStones(n));
-    }
-    if UnitId::of(unit.first) != unit {
-        return Err(SolveError::BadUnit(unit.first, unit.second));
-    }
+    check_unit(n, unit)?;
     for m in 1..n {
         for config in exit_configs(unit) {
             if reach.reads(m, config) && exits.get(m, config).is_none() {
@@ -234,12 +223,7 @@ pub fn seed_pass(
         Some(parts) => parts.iter().map(|&p| SeedKey::Part(p)).collect(),
         None => vec![SeedKey::Carry(pass)],
     };
-    for &key in &keys {
-        store.create(key)?;
-    }
-    // Words go to the store, and come from it, a batch at a time: a
-    // board's few words a call cost more in the calls than in the work.
-    let mut out: Vec<Vec<u32>> = vec![Vec::with_capacity(SEED_BATCH + k); keys.len()];
+    let mut out = SeedBatches::create(store, keys, k)?;
     let mut carried_in: Vec<u32> = Vec::new();
     let mut at = 0;
     let mut left: u64 = unit
@@ -275,18 +259,12 @@ pub fn seed_pass(
                 }
             });
             match parts {
-                None => out[0].extend(policy.exit_best.iter().map(|&v| carry(v))),
+                None => out.extend(store, 0, policy.exit_best.iter().map(|&v| carry(v)))?,
                 Some(parts) => {
                     seed_words(&board, &policy.exit_best, quiet, &mut words);
-                    for (buf, &part) in out.iter_mut().zip(parts) {
-                        buf.extend(bits(part).map(|j| words[j]));
+                    for (i, &part) in parts.iter().enumerate() {
+                        out.extend(store, i, bits(part).map(|j| words[j]))?;
                     }
-                }
-            }
-            for (buf, &key) in out.iter_mut().zip(&keys) {
-                if buf.len() >= SEED_BATCH {
-                    store.write(key, buf)?;
-                    buf.clear();
                 }
             }
         }
@@ -294,15 +272,8 @@ pub fn seed_pass(
     if pass > 0 {
         store.read(SeedKey::Carry(pass - 1), &mut [], true)?;
     }
-    for (buf, &key) in out.iter().zip(&keys) {
-        store.write(key, buf)?;
-        store.finish(key)?;
-    }
-    Ok(())
+    out.finish(store)
 }
-
-/// Words [`seed_pass`] hands to its store, or takes from it, a call.
-const SEED_BATCH: usize = 1 << 16;
 
 /// Solves unit `unit` of level `n` in the kazan parts of `cut` from the
 /// seeds that [`seed_pass`] kept in `store`, handing each part's values
@@ -320,12 +291,7 @@ pub fn solve_seeded(
     store: &mut dyn SeedStore,
     sink: &mut dyn PartSink,
 ) -> Result<Vec<(usize, u32)>, SolveError> {
-    if n == 0 || n > max_solver_stones() {
-        return Err(SolveError::TooManyStones(n));
-    }
-    if UnitId::of(unit.first) != unit {
-        return Err(SolveError::BadUnit(unit.first, unit.second));
-    }
+    check_unit(n, unit)?;
     let infos = config_infos();
     let none = DtmExits::below(n);
     let policy = Dtm {
@@ -676,7 +642,7 @@ mod tests {
     /// from the 32-bit node ids.
     #[test]
     fn limits_are_errors() {
-        assert_eq!(max_solver_stones(), 17);
+        assert_eq!(crate::solve::unit::max_solver_stones(), 17);
         let progress = AtomicU64::new(0);
         let levels = DtmLevels::new();
         let lower = DtmExits::whole(&levels);

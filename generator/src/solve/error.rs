@@ -1,5 +1,6 @@
 //! Why a level or unit could not be solved, and the solver's distance bound.
 
+use crate::solve::unit::UnitId;
 use togyz_tb::raw::index::max_solver_stones;
 use togyz_tb::MAX_PACKED_DISTANCE;
 
@@ -46,6 +47,18 @@ pub enum SolveError {
 
 /// Largest distance the solver handles: what a packed [`Value`](togyz_tb::Value) holds.
 pub const MAX_DIST: u32 = MAX_PACKED_DISTANCE;
+
+/// Whether unit `unit` of level `n` can be solved: the level within the
+/// solver's limit, the unit one ([`UnitId::of`] its first configuration).
+pub(crate) fn check_unit(n: u32, unit: UnitId) -> Result<(), SolveError> {
+    if n == 0 || n > max_solver_stones() {
+        return Err(SolveError::TooManyStones(n));
+    }
+    if UnitId::of(unit.first) != unit {
+        return Err(SolveError::BadUnit(unit.first, unit.second));
+    }
+    Ok(())
+}
 
 /// Whether level `n` can be solved on the levels up to `have`: within the
 /// solver's limit, with every smaller level there.

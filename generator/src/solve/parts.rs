@@ -111,3 +111,72 @@ pub trait SeedStore {
     /// store keeps why).
     fn read(&mut self, key: SeedKey, words: &mut [u32], last: bool) -> Result<(), SolveError>;
 }
+
+/// Words a seeder hands to its [`SeedStore`], or takes from it, a call:
+/// a board's few words a call cost more in the calls than in the work.
+pub(crate) const SEED_BATCH: usize = 1 << 16;
+
+/// The words a seeder writes under several keys at once (each kazan part
+/// of a unit, or the best exits carried to the next pass), handed to the
+/// store [`SEED_BATCH`] at a time.
+pub(crate) struct SeedBatches {
+    keys: Vec<SeedKey>,
+    bufs: Vec<Vec<u32>>,
+}
+
+impl SeedBatches {
+    /// Starts keeping words under `keys` in `store`; `extra` is the most
+    /// words one [`SeedBatches::extend`] adds.
+    ///
+    /// # Errors
+    ///
+    /// What the store returns.
+    pub(crate) fn create(
+        store: &mut dyn SeedStore,
+        keys: Vec<SeedKey>,
+        extra: usize,
+    ) -> Result<SeedBatches, SolveError> {
+        for &key in &keys {
+            store.create(key)?;
+        }
+        let bufs = keys
+            .iter()
+            .map(|_| Vec::with_capacity(SEED_BATCH + extra))
+            .collect();
+        Ok(SeedBatches { keys, bufs })
+    }
+
+    /// Adds `words` under the `i`-th key.
+    ///
+    /// # Errors
+    ///
+    /// What the store returns.
+    #[inline]
+    pub(crate) fn extend(
+        &mut self,
+        store: &mut dyn SeedStore,
+        i: usize,
+        words: impl IntoIterator<Item = u32>,
+    ) -> Result<(), SolveError> {
+        let buf = &mut self.bufs[i];
+        buf.extend(words);
+        if buf.len() >= SEED_BATCH {
+            store.write(self.keys[i], buf)?;
+            buf.clear();
+        }
+        Ok(())
+    }
+
+    /// Hands the rest to the store and ends every key.
+    ///
+    /// # Errors
+    ///
+    /// What the store returns.
+    pub(crate) fn finish(self, store: &mut dyn SeedStore) -> Result<(), SolveError> {
+        for (key, buf) in self.keys.into_iter().zip(self.bufs) {
+            store.write(key, &buf)?;
+            store.finish(key)?;
+        }
+        Ok(())
+    }
+}

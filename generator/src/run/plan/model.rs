@@ -170,7 +170,7 @@ pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: Kaza
         let seeding = match metric {
             Metric::Dtm => seed_groups(n, u, hold_whole, cut)
                 .iter()
-                .map(|&g| group_exit_bytes(n, u, hold_whole, g))
+                .map(|&g| group_bytes(metric, n, u, hold_whole, g))
                 .max()
                 .unwrap_or(0),
             Metric::Dtc => exits,
@@ -211,12 +211,6 @@ fn solving_memory(metric: Metric, n: u32, u: UnitId, cut: KazanCut) -> u64 {
         PART_SPOOL_BYTES
     };
     (part * f.state_bytes_per_position + values + boards * (f.unit_bytes_per_board + graph)) as u64
-}
-
-/// Bytes that unit `u` of level `n` of DTM decodes for the exits into
-/// what `reach` reads of the levels not held whole.
-fn group_exit_bytes(n: u32, u: UnitId, hold_whole: u64, reach: Reach) -> u64 {
-    group_bytes(Metric::Dtm, n, u, hold_whole, reach)
 }
 
 /// Bytes that unit `u` of level `n` of `metric` decodes for the exits
