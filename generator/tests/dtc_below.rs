@@ -9,10 +9,9 @@
 
 mod support;
 use rayon::prelude::*;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::AtomicU64;
-use support::{ok_stdout, read_all};
+use support::{generate, kill_once_there, ok_stdout, read_all};
 use togyz_gen::below::DtcBelow;
 use togyz_gen::files::write::write_table;
 use togyz_gen::solve::unit::{level_units, KazanCut};
@@ -55,22 +54,10 @@ fn units_from_table_files_solve_as_from_every_level_held_whole() {
     });
 }
 
-/// `togyz-gen generate --metric dtc` up to `max` stones into `out`.
-fn generate_dtc(out: &Path, max: u32, threads: usize, extra: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_togyz-gen"));
-    c.args(["generate", "--metric", "dtc", "--quiet", "--max-stones"])
-        .arg(max.to_string())
-        .args(["--threads", &threads.to_string()])
-        .args(extra)
-        .arg("--out")
-        .arg(out);
-    c
-}
-
 /// The tables up to `max` stones of a run with `extra` flags.
 fn tables(max: u32, extra: &[&str]) -> Vec<Vec<u8>> {
     let dir = tempfile::tempdir().unwrap();
-    let stdout = ok_stdout(&generate_dtc(dir.path(), max, 2, extra).output().unwrap());
+    let stdout = ok_stdout(&generate("dtc", dir.path(), max, 2, extra).output().unwrap());
     if extra.contains(&"--hold-whole") {
         assert!(stdout.contains("plan: none held whole"), "{stdout}");
     }
@@ -86,18 +73,6 @@ fn nothing_held_whole_gives_the_bytes_of_every_level_held_whole() {
     assert_eq!(tables(6, &cut), expected, "units cut, seeded apart");
 }
 
-/// The seed files in work folder `work`.
-fn seed_files(work: &Path) -> Vec<String> {
-    std::fs::read_dir(work)
-        .map(|d| {
-            d.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|name| name.contains(".part-seed-"))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// A run killed while a unit seeded apart holds its seeds (or its parts)
 /// leaves them as temporaries: the next run removes them and solves the
 /// unit again, to the same bytes.
@@ -106,20 +81,19 @@ fn a_run_killed_mid_unit_resumes_to_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("togyz-07.work");
     let cut = ["--hold-whole", "0", "--kazan-pairs", "1"];
-    let mut child = generate_dtc(dir.path(), 7, 1, &cut)
+    let child = generate("dtc", dir.path(), 7, 1, &cut)
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
     // The biggest unit goes first: kill it once it is seeded.
-    let start = std::time::Instant::now();
-    while seed_files(&work).is_empty() && start.elapsed().as_secs() < 120 {
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert!(!seed_files(&work).is_empty(), "killed with seeds on disk");
+    let left = kill_once_there(child, &work, ".part-seed-");
+    assert!(!left.is_empty(), "killed with seeds on disk");
     let resumed = ["--hold-whole", "0", "--kazan-pairs", "2"];
-    let stdout = ok_stdout(&generate_dtc(dir.path(), 7, 2, &resumed).output().unwrap());
+    let stdout = ok_stdout(
+        &generate("dtc", dir.path(), 7, 2, &resumed)
+            .output()
+            .unwrap(),
+    );
     assert!(
         stdout.contains("left by an interrupted run") && stdout.contains(".part-seed-"),
         "{stdout}"
@@ -134,7 +108,7 @@ fn three_shards_read_the_levels_below_from_the_shared_folder() {
         .map(|i| {
             let shard = format!("{i}/3");
             let extra = ["--hold-whole", "0", "--kazan-pairs", "1", "--shard", &shard];
-            generate_dtc(shared.path(), 5, 1, &extra)
+            generate("dtc", shared.path(), 5, 1, &extra)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()

@@ -5,7 +5,7 @@
 mod support;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use support::{kill_mid_level, ok_stdout, read_all, unit_files};
+use support::{generate, kill_mid_level, ok_stdout, read_all, unit_files};
 use togyz_gen::files::folder::work_dir;
 use togyz_gen::files::work;
 use togyz_gen::files::write::write_table;
@@ -14,17 +14,6 @@ use togyz_gen::solve::dtc;
 use togyz_gen::solve::unit::{level_units, KazanCut};
 use togyz_tb::raw::format::file_name;
 use togyz_tb::Metric;
-
-fn generate_dtc(out: &Path, max: u32, threads: usize, extra: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_togyz-gen"));
-    c.args(["generate", "--metric", "dtc", "--quiet", "--max-stones"])
-        .arg(max.to_string())
-        .args(["--threads", &threads.to_string()])
-        .args(extra)
-        .arg("--out")
-        .arg(out);
-    c
-}
 
 /// The tables of the in-memory path: `dtc::solve_all` and `write_table`.
 fn in_memory(dir: &Path, max: u32) -> Vec<Vec<u8>> {
@@ -45,7 +34,7 @@ fn units_give_the_bytes_of_the_in_memory_path_and_resume_after_a_kill() {
 
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("togyz-06.work");
-    let child = generate_dtc(dir.path(), 6, 1, &[])
+    let child = generate("dtc", dir.path(), 6, 1, &[])
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
@@ -77,7 +66,7 @@ fn units_give_the_bytes_of_the_in_memory_path_and_resume_after_a_kill() {
     assert_eq!(unit_files(&copy), kept, "nothing of it is touched");
     assert!(!dtm_dir.path().join(file_name(6)).exists());
 
-    let stdout = ok_stdout(&generate_dtc(dir.path(), 6, 2, &[]).output().unwrap());
+    let stdout = ok_stdout(&generate("dtc", dir.path(), 6, 2, &[]).output().unwrap());
     assert!(
         stdout.contains(&format!("{kept} of 37 units already solved")),
         "{stdout}"
@@ -99,7 +88,7 @@ fn three_dtc_shards_give_the_bytes_of_one_process() {
     let shared = tempfile::tempdir().unwrap();
     let shards: Vec<_> = (0..3)
         .map(|i| {
-            generate_dtc(shared.path(), 5, 1, &["--shard", &format!("{i}/3")])
+            generate("dtc", shared.path(), 5, 1, &["--shard", &format!("{i}/3")])
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
@@ -113,7 +102,7 @@ fn three_dtc_shards_give_the_bytes_of_one_process() {
     }
     assert_eq!(assembled, 5, "each level assembled once, by one shard");
     let single = tempfile::tempdir().unwrap();
-    ok_stdout(&generate_dtc(single.path(), 5, 2, &[]).output().unwrap());
+    ok_stdout(&generate("dtc", single.path(), 5, 2, &[]).output().unwrap());
     assert_eq!(read_all(shared.path(), 5), read_all(single.path(), 5));
     let memory = tempfile::tempdir().unwrap();
     assert_eq!(read_all(single.path(), 5), in_memory(memory.path(), 5));
@@ -154,7 +143,7 @@ fn assemble_writes_dtc_tables_from_dtc_units() {
 #[test]
 fn a_dtc_run_beyond_the_memory_is_refused_up_front() {
     let dir = tempfile::tempdir().unwrap();
-    let out = generate_dtc(dir.path(), 17, 1, &[]).output().unwrap();
+    let out = generate("dtc", dir.path(), 17, 1, &[]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

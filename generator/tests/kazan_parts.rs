@@ -6,21 +6,8 @@
 //! three shards; a cut that is not a number of pairs is refused.
 
 mod support;
-use std::path::Path;
 use std::process::{Command, Stdio};
-use support::{kill_mid_level, ok_stdout, read_all};
-
-/// `togyz-gen generate` of `metric` up to `max` stones into `out`.
-fn generate(metric: &str, out: &Path, max: u32, threads: usize, extra: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_togyz-gen"));
-    c.args(["generate", "--quiet", "--metric", metric, "--max-stones"])
-        .arg(max.to_string())
-        .args(["--threads", &threads.to_string()])
-        .args(extra)
-        .arg("--out")
-        .arg(out);
-    c
-}
+use support::{generate, kill_mid_level, kill_once_there, ok_stdout, read_all};
 
 /// The tables of whole units, up to `max` stones.
 fn whole(metric: &str, max: u32) -> Vec<Vec<u8>> {
@@ -78,35 +65,17 @@ fn a_cut_run_killed_mid_level_resumes_to_the_same_bytes() {
     }
 }
 
-/// The kazan part files in work folder `work`.
-fn part_files(work: &Path) -> Vec<String> {
-    std::fs::read_dir(work)
-        .map(|d| {
-            d.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|name| name.contains(".part-"))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 #[test]
 fn a_run_killed_mid_unit_leaves_parts_that_are_removed_and_never_taken_for_a_unit() {
     for metric in ["dtm", "dtc"] {
         let dir = tempfile::tempdir().unwrap();
         let work = dir.path().join("togyz-07.work");
-        let mut child = generate(metric, dir.path(), 7, 1, &["--kazan-pairs", "1"])
+        let child = generate(metric, dir.path(), 7, 1, &["--kazan-pairs", "1"])
             .stdout(Stdio::null())
             .spawn()
             .unwrap();
         // The biggest unit goes first: kill it between its parts.
-        let start = std::time::Instant::now();
-        while part_files(&work).is_empty() && start.elapsed().as_secs() < 120 {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-        child.kill().unwrap();
-        child.wait().unwrap();
-        let left = part_files(&work);
+        let left = kill_once_there(child, &work, ".part-");
         assert!(!left.is_empty(), "{metric}: killed with a part on disk");
         // A DTM unit keeps its parts' seeds first (seeded apart).
         assert!(

@@ -353,6 +353,36 @@ mod tests {
     use crate::solve::unit::level_units;
     use togyz_tb::raw::format::file_name;
 
+    /// Asserts that unit `u` of level `n`, `solved` in kazan parts into
+    /// work folder `dir` (`dtc`: of a DTC level), writes the bytes of the
+    /// unit file `whole` and leaves no part or seed file (`what`: the
+    /// case, for the message).
+    fn assert_writes_whole(
+        solved: SolvedUnit,
+        dir: &Path,
+        (n, u): (u32, UnitId),
+        dtc: bool,
+        whole: &Path,
+        what: &str,
+    ) {
+        let SolvedUnit::Parts(spool, widths) = solved else {
+            panic!("a cut unit is spooled");
+        };
+        let (parts, _) = work::write_unit_parts(dir, n, u, spool, &widths, dtc).unwrap();
+        let (got, want) = (
+            std::fs::read(&parts).unwrap(),
+            std::fs::read(whole).unwrap(),
+        );
+        assert!(got == want, "{what}: not the whole unit's bytes");
+        let left: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .filter(|name| name.to_string_lossy().contains(".part-"))
+            .collect();
+        assert!(left.is_empty(), "{what}: {left:?}");
+    }
+
     /// A DTM unit cut into kazan parts and seeded apart from table files
     /// none of which is held whole, in one pass a level below or with the
     /// top level's configurations over three passes, its graph stored or
@@ -397,23 +427,14 @@ mod tests {
                 let solved =
                     solve_seeded_unit(&below, n, u, cut, cut_dir.path(), &progress, groups)
                         .unwrap();
-                let SolvedUnit::Parts(spool, widths) = solved else {
-                    panic!("a cut unit is spooled");
-                };
-                let (parts, _) =
-                    work::write_unit_parts(cut_dir.path(), n, u, spool, &widths, false).unwrap();
-                assert_eq!(
-                    std::fs::read(&parts).unwrap(),
-                    std::fs::read(&whole).unwrap(),
-                    "{u:?} {cut}"
+                assert_writes_whole(
+                    solved,
+                    cut_dir.path(),
+                    (n, u),
+                    false,
+                    &whole,
+                    &format!("{u:?} {cut}"),
                 );
-                let left: Vec<_> = std::fs::read_dir(cut_dir.path())
-                    .unwrap()
-                    .flatten()
-                    .map(|e| e.file_name())
-                    .filter(|name| name.to_string_lossy().contains(".part-"))
-                    .collect();
-                assert!(left.is_empty(), "{u:?}: {left:?}");
             }
         }
     }
@@ -481,23 +502,14 @@ mod tests {
             let solved = below
                 .solve_unit(n, u, cut, cut_dir.path(), &progress)
                 .unwrap();
-            let SolvedUnit::Parts(spool, widths) = solved else {
-                panic!("a cut unit is spooled");
-            };
-            let (parts, _) =
-                work::write_unit_parts(cut_dir.path(), n, u, spool, &widths, true).unwrap();
-            assert_eq!(
-                std::fs::read(&parts).unwrap(),
-                std::fs::read(&whole).unwrap(),
-                "{u:?}"
+            assert_writes_whole(
+                solved,
+                cut_dir.path(),
+                (n, u),
+                true,
+                &whole,
+                &format!("{u:?}"),
             );
-            let left: Vec<_> = std::fs::read_dir(cut_dir.path())
-                .unwrap()
-                .flatten()
-                .map(|e| e.file_name())
-                .filter(|name| name.to_string_lossy().contains(".part-"))
-                .collect();
-            assert!(left.is_empty(), "{u:?}: {left:?}");
 
             // In two-byte cells, from seeds made again.
             let share = below.for_unit(n, u).unwrap();
