@@ -827,3 +827,53 @@ fn every_constructible_position_round_trips_through_its_fen() {
     assert_eq!(p.tuzdyk(Side::North), Some(2));
     assert_eq!(parse_fen(&p.fen()).unwrap(), p);
 }
+
+// ------------------------------------------------ play with a tuzdyk ends
+
+/// The holes a stone in hole `idx` must still travel to reach the next
+/// tuzdyk ahead of it in the cycle (`None`: no tuzdyk on the board).
+fn to_next_tuzdyk(pos: &Position, idx: usize) -> Option<u32> {
+    (1..=CYCLE)
+        .find(|&d| pos.is_tuzdyk((idx + d) % CYCLE))
+        .map(|d| d as u32)
+}
+
+/// `P`: the sum over the stones on the board of [`to_next_tuzdyk`].
+fn travel(pos: &Position) -> u32 {
+    let holes = pos.holes();
+    (0..CYCLE)
+        .map(|i| holes[i] as u32 * to_next_tuzdyk(pos, i).unwrap_or(0))
+        .sum()
+}
+
+/// docs/rules.md, "The end of the game": once a tuzdyk stands, every move
+/// lowers (stones on the board, P) in lexicographic order, so no position
+/// repeats and endless play needs a board without tuzdyks. Random games,
+/// every move from the first tuzdyk on.
+#[test]
+fn with_a_tuzdyk_every_move_lowers_the_stones_or_their_travel() {
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut checked = 0u64;
+    for _ in 0..3000 {
+        let mut pos = Position::start();
+        while pos.outcome().is_none() {
+            let moves: Vec<Move> = pos.legal_moves().collect();
+            let mv = moves[rng.random_range(0..moves.len() as u64) as usize];
+            let before = (pos.stones_on_board(), travel(&pos));
+            let tuzdyk = to_next_tuzdyk(&pos, 0).is_some();
+            pos.play(mv).expect("a legal move");
+            if tuzdyk {
+                let after = (pos.stones_on_board(), travel(&pos));
+                assert!(
+                    after < before,
+                    "{} after {mv:?}: {before:?} -> {after:?}",
+                    pos.fen()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100_000, "only {checked} moves with a tuzdyk");
+}
