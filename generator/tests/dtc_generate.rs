@@ -46,10 +46,7 @@ fn units_give_the_bytes_of_the_in_memory_path_and_resume_after_a_kill() {
     // below, with a copy of the DTC work folder.
     let dtm_dir = tempfile::tempdir().unwrap();
     let dtm = |max: u32| {
-        Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
-            .args(["generate", "--quiet", "--max-stones", &max.to_string()])
-            .arg("--out")
-            .arg(dtm_dir.path())
+        generate("dtm", dtm_dir.path(), max, 2, &[])
             .output()
             .unwrap()
     };

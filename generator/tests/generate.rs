@@ -7,28 +7,16 @@ use std::process::Command;
 use support::{kill_mid_level, ok_stdout, read_all};
 use togyz_tb::raw::format::file_name;
 
+/// `togyz-gen generate` (DTM) up to `max` stones into `out`, run to the end.
 fn generate(out: &Path, max: u32, threads: usize) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
-        .args([
-            "generate",
-            "--quiet",
-            "--max-stones",
-            &max.to_string(),
-            "--threads",
-            &threads.to_string(),
-            "--out",
-        ])
-        .arg(out)
+    support::generate("dtm", out, max, threads, &[])
         .output()
         .expect("runs togyz-gen")
 }
 
 /// Starts `generate` in the background (its output dropped).
 fn spawn_generate(out: &Path, max: u32, threads: usize) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
-        .args(["generate", "--quiet", "--max-stones", &max.to_string()])
-        .args(["--threads", &threads.to_string(), "--out"])
-        .arg(out)
+    support::generate("dtm", out, max, threads, &[])
         .stdout(std::process::Stdio::null())
         .spawn()
         .expect("runs togyz-gen")
@@ -261,10 +249,7 @@ fn three_shards_give_the_bytes_of_one_process() {
     let shared = tempfile::tempdir().unwrap();
     let shards: Vec<_> = (0..3)
         .map(|i| {
-            Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
-                .args(["generate", "--quiet", "--max-stones", "5", "--threads", "1"])
-                .args(["--shard", &format!("{i}/3"), "--out"])
-                .arg(shared.path())
+            support::generate("dtm", shared.path(), 5, 1, &["--shard", &format!("{i}/3")])
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
