@@ -7,8 +7,8 @@
 #
 #   bench/gen-speed/pair.sh BEFORE AFTER BASE N RUNS METRIC OUT
 #
-# BASE holds levels 1..N of METRIC (made by either build: the bytes are
-# the same, and the last runs' level N files are compared).
+# BASE holds levels 1..N of METRIC and nothing more (made by either build:
+# the bytes are the same; the last runs' level N files are compared).
 set -euo pipefail
 before=$1 after=$2 base=$3 n=$4 runs=$5 metric=$6 out=$7
 top=$(printf 'togyz-%02d.tkb' "$n")
@@ -16,8 +16,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 run() { # name binary
   rm -rf "$work/$1" && mkdir "$work/$1"
-  for f in "$base"/togyz-*.tkb; do
-    [ "$(basename "$f")" = "$top" ] || ln "$f" "$work/$1/"
+  for m in $(seq 1 $((n - 1))); do
+    ln "$base/$(printf 'togyz-%02d.tkb' "$m")" "$work/$1/"
   done
   /usr/bin/time -f "$1 generate %e %U %S %M" -a -o "$out" \
     "$2" generate --quiet --metric "$metric" --max-stones "$n" --threads 2 --out "$work/$1" > /dev/null

@@ -590,8 +590,8 @@ fn fold_exit<T: Cell>(
 /// cells of type `T`.
 fn side_values<T: Cell>(states: &[u32]) -> Result<Vec<T>, SolveError> {
     // Allocated whole first: collecting `Result`s cannot size the vector
-    // ahead and grows it by doubling, which cost 1.4 % of a 9-stone DTM
-    // level in copies and page faults (docs/performance.md).
+    // ahead and grows it by doubling (1.4 % of a 9-stone DTM level's
+    // profile; docs/performance.md).
     let mut out = vec![T::default(); states.len()];
     for (o, &s) in out.iter_mut().zip(states) {
         *o = T::from_packed(packed(s)).ok_or(SolveError::CellTooNarrow)?;
