@@ -23,6 +23,11 @@ use crate::value::Wdl;
 /// Slots a key may take in the table.
 const WAYS: usize = 4;
 
+/// Whether either side has a tuzdyk.
+fn has_tuzdyk(pos: &Position) -> bool {
+    pos.tuzdyk(Side::South).is_some() || pos.tuzdyk(Side::North).is_some()
+}
+
 /// "Infinite" proof or disproof number. Numbers are 64-bit: when they were
 /// sums over the children, 32-bit sums reached the cap within seconds (one
 /// 12-stone loss with a table of 2^23 entries: open after 30 s while the
@@ -488,7 +493,7 @@ impl<'a> Pns<'a> {
             let Some((k, kh, sk, sh)) = open[i] else {
                 continue;
             };
-            numbers[i] = if self.on_path(kh) {
+            numbers[i] = if !has_tuzdyk(&kids[i]) && self.on_path(kh) {
                 Numbers {
                     pn: INF,
                     dn: 0,
@@ -505,7 +510,14 @@ impl<'a> Pns<'a> {
             };
         }
         let numbers = &mut numbers[..count];
-        self.path.insert_unique(h, h, |&h| h);
+        // With a tuzdyk on the board no position repeats (docs/rules.md,
+        // "Play that never ends needs a board without tuzdyks"): such a
+        // position is never met again below itself, so the path need not
+        // hold it.
+        let tracked = !has_tuzdyk(pos);
+        if tracked {
+            self.path.insert_unique(h, h, |&h| h);
+        }
         let result = loop {
             let mut best = 0;
             let (mut first, mut second) = (INF + 1, INF + 1);
@@ -563,12 +575,16 @@ impl<'a> Pns<'a> {
             match self.mid(&child, c_pn, c_dn) {
                 Ok(n) => numbers[best] = n,
                 Err(e) => {
-                    self.leave(h);
+                    if tracked {
+                        self.leave(h);
+                    }
                     return Err(e);
                 }
             }
         };
-        self.leave(h);
+        if tracked {
+            self.leave(h);
+        }
         let work = self.nodes - start;
         self.store(&key, h, result, work);
         self.split_record(pos, result, work);
