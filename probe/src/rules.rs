@@ -401,6 +401,14 @@ impl Position {
         (t != NO_TUZDYK).then_some(t % ROW as u8 + 1)
     }
 
+    /// Whether a tuzdyk stands (of either player). With one, no position
+    /// repeats: every move lowers the stones on the board or their travel
+    /// to the next tuzdyk (`docs/rules.md`, "The end of the game").
+    #[inline]
+    pub fn has_tuzdyk(&self) -> bool {
+        self.tuzdyks != [NO_TUZDYK; 2]
+    }
+
     /// Tuzdyks by owner (South, North) as cycle indices (0..18, South's
     /// holes first), `u8::MAX` for none: the form the generator's sowing
     /// primitives take.

@@ -862,9 +862,7 @@ fn with_a_tuzdyk_every_move_lowers_the_stones_or_their_travel() {
             let moves: Vec<Move> = pos.legal_moves().collect();
             let mv = moves[rng.random_range(0..moves.len() as u64) as usize];
             let before = (pos.stones_on_board(), travel(&pos));
-            let tuzdyk = [Side::South, Side::North]
-                .iter()
-                .any(|&s| pos.tuzdyk(s).is_some());
+            let tuzdyk = pos.has_tuzdyk();
             pos.play(mv).expect("a legal move");
             if tuzdyk {
                 let after = (pos.stones_on_board(), travel(&pos));

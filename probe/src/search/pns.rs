@@ -5,7 +5,8 @@
 //! (the fewest positions left to prove or refute), where depth-first
 //! iterative deepening spends its time on every move to the horizon.
 //! Positions on the current path are treated as "X does not win" (endless
-//! play is a draw). Proofs never rest on such a position, so they are sound;
+//! play is a draw); only positions without a tuzdyk can repeat, so only
+//! they are tracked on the path. Proofs never rest on such a position, so they are sound;
 //! a disproof that does is path-dependent and is flagged *tainted*, and only
 //! untainted disproofs are reported as proven.
 
@@ -22,11 +23,6 @@ use crate::value::Wdl;
 
 /// Slots a key may take in the table.
 const WAYS: usize = 4;
-
-/// Whether either side has a tuzdyk.
-fn has_tuzdyk(pos: &Position) -> bool {
-    pos.tuzdyk(Side::South).is_some() || pos.tuzdyk(Side::North).is_some()
-}
 
 /// "Infinite" proof or disproof number. Numbers are 64-bit: when they were
 /// sums over the children, 32-bit sums reached the cap within seconds (one
@@ -184,7 +180,8 @@ pub(crate) struct Pns<'a> {
     entries: &'a mut Buckets<Entry, WAYS>,
     splits: &'a mut Buckets<Split, WAYS>,
     search: u8,
-    /// The hashes of the keys on the current path. Two keys with one hash
+    /// The hashes of the keys on the current path, of the positions
+    /// without a tuzdyk (only those can repeat). Two keys with one hash
     /// would only mark a position off the path as on it, which taints a
     /// refutation and never makes a proof.
     path: HashTable<u64>,
@@ -493,7 +490,7 @@ impl<'a> Pns<'a> {
             let Some((k, kh, sk, sh)) = open[i] else {
                 continue;
             };
-            numbers[i] = if !has_tuzdyk(&kids[i]) && self.on_path(kh) {
+            numbers[i] = if !kids[i].has_tuzdyk() && self.on_path(kh) {
                 Numbers {
                     pn: INF,
                     dn: 0,
@@ -510,11 +507,10 @@ impl<'a> Pns<'a> {
             };
         }
         let numbers = &mut numbers[..count];
-        // With a tuzdyk on the board no position repeats (docs/rules.md,
-        // "Play that never ends needs a board without tuzdyks"): such a
-        // position is never met again below itself, so the path need not
-        // hold it.
-        let tracked = !has_tuzdyk(pos);
+        // With a tuzdyk on the board no position repeats
+        // (`Position::has_tuzdyk`): such a position is never met again
+        // below itself, so the path need not hold it.
+        let tracked = !pos.has_tuzdyk();
         if tracked {
             self.path.insert_unique(h, h, |&h| h);
         }
@@ -557,7 +553,7 @@ impl<'a> Pns<'a> {
                     },
             };
             if here.pn >= th_pn || here.dn >= th_dn || here.pn == 0 || here.dn == 0 {
-                break here;
+                break Ok(here);
             }
             let b = numbers[best];
             let (c_pn, c_dn) = if or {
@@ -574,17 +570,13 @@ impl<'a> Pns<'a> {
             let child = kids[best];
             match self.mid(&child, c_pn, c_dn) {
                 Ok(n) => numbers[best] = n,
-                Err(e) => {
-                    if tracked {
-                        self.leave(h);
-                    }
-                    return Err(e);
-                }
+                Err(e) => break Err(e),
             }
         };
         if tracked {
             self.leave(h);
         }
+        let result = result?;
         let work = self.nodes - start;
         self.store(&key, h, result, work);
         self.split_record(pos, result, work);
