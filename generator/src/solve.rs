@@ -3,7 +3,8 @@
 //! a board's moves played forward ([`moves`]), where a cut unit's parts go
 //! ([`parts`]), packed values in one- or
 //! two-byte cells ([`cells`]), the draw split of every board ([`score`]), and the two
-//! metrics' solvers ([`dtm`], [`dtc`]).
+//! metrics' solvers ([`dtm`], [`dtc`]), and the units with a tuzdyk solved
+//! forward, one byte a board ([`forward`]).
 //!
 //! The lowest layer of the generator: it reads and writes no file. What
 //! the solvers read of the smaller levels is [`crate::below`]'s, in memory
@@ -14,6 +15,7 @@ pub mod core;
 pub mod dtc;
 pub mod dtm;
 pub mod error;
+pub mod forward;
 pub mod held;
 pub mod moves;
 pub mod parts;

@@ -19,6 +19,7 @@ use crate::solve::cells::{LevelBuilder, LevelValues, UnitValues};
 use crate::solve::dtc::{self, DtcError};
 use crate::solve::dtm;
 use crate::solve::error::SolveError;
+use crate::solve::forward;
 use crate::solve::score::WdlLevel;
 use crate::solve::unit::{KazanCut, Reach, UnitId};
 use std::path::Path;
@@ -247,15 +248,17 @@ impl UnitSolver for DtcBelow {
         dir: &Path,
         progress: &AtomicU64,
     ) -> Result<SolvedUnit, GenerateError> {
-        if self.holds_all_below(n) {
-            return solve_dtc_unit(self.whole(), n, u, cut, dir, progress);
+        if plan::solved_forward(n, u, self.limit(), cut) {
+            // No position of the unit repeats: each board once, from its
+            // moves, instead of the retrograde passes.
+            let solved = if self.holds_all_below(n) {
+                forward::solve_dtc_unit(n, self.whole(), u, progress)
+            } else {
+                forward::solve_dtc_unit(n, &self.for_unit(n, u)?, u, progress)
+            };
+            return Ok(SolvedUnit::Values(solved?.values));
         }
-        if plan::seeds_apart(Metric::Dtc, n, cut, self.limit()) {
-            return solve_seeded_dtc_unit(self, n, u, cut, dir, progress);
-        }
-        // A whole unit holds its share beside its graph.
-        let share = self.for_unit(n, u)?;
-        solve_dtc_unit(&share, n, u, cut, dir, progress)
+        solve_dtc_retrograde(self, n, u, cut, dir, progress)
     }
     fn write_level(
         &self,
@@ -280,6 +283,28 @@ impl UnitSolver for DtcBelow {
         // A folder may hold DTM tables below DTC ones: say which is kept.
         format!("complete {} table", table.metric())
     }
+}
+
+/// Solves DTC unit `u` of level `n` by the retrograde solver, cut as
+/// `cut`: over the levels below held whole, seeded apart
+/// ([`plan::seeds_apart`]), or over the unit's share of them.
+fn solve_dtc_retrograde(
+    below: &DtcBelow,
+    n: u32,
+    u: UnitId,
+    cut: KazanCut,
+    dir: &Path,
+    progress: &AtomicU64,
+) -> Result<SolvedUnit, GenerateError> {
+    if below.holds_all_below(n) {
+        return solve_dtc_unit(below.whole(), n, u, cut, dir, progress);
+    }
+    if plan::seeds_apart(Metric::Dtc, n, cut, below.limit()) {
+        return solve_seeded_dtc_unit(below, n, u, cut, dir, progress);
+    }
+    // A whole unit holds its share beside its graph.
+    let share = below.for_unit(n, u)?;
+    solve_dtc_unit(&share, n, u, cut, dir, progress)
 }
 
 /// Solves DTC unit `u` of level `n` cut as `cut` (not whole) seeded
@@ -499,9 +524,10 @@ mod tests {
                 panic!("a whole unit is solved in memory");
             };
             let (whole, _) = work::write_unit(whole_dir.path(), n, u, &values).unwrap();
-            let solved = below
-                .solve_unit(n, u, cut, cut_dir.path(), &progress)
-                .unwrap();
+            // The retrograde path, which a unit with a tuzdyk this small
+            // would not take.
+            let solved =
+                solve_dtc_retrograde(&below, n, u, cut, cut_dir.path(), &progress).unwrap();
             assert_writes_whole(
                 solved,
                 cut_dir.path(),

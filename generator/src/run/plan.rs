@@ -26,10 +26,11 @@ pub use machine::{
     units_budget,
 };
 pub use model::{
-    default_hold_whole, graph_bytes_per_board, level_memory, pick_cut, plan, seed_groups,
-    seeds_apart, table_bytes, unit_memory, verify_groups, verify_level_memory, verify_plan,
-    verify_unit_memory, Fitted, Plan, UnitBudget, BASE_BYTES, NO_GRAPH_TIME,
-    SEED_FILE_BYTES_PER_POSITION, UNIT_BYTES_PER_BOARD, UNIT_FILE_BYTES_PER_POSITION,
+    default_hold_whole, forward_memory, graph_bytes_per_board, level_memory, pick_cut, plan,
+    seed_groups, seeds_apart, solved_forward, table_bytes, unit_memory, verify_groups,
+    verify_level_memory, verify_plan, verify_unit_memory, Fitted, Plan, UnitBudget, BASE_BYTES,
+    NO_GRAPH_TIME, SEED_FILE_BYTES_PER_POSITION, UNIT_BYTES_PER_BOARD,
+    UNIT_FILE_BYTES_PER_POSITION,
 };
 pub use text::{disk_free_text, held_line, plan_lines, PlanError, PlanOptions};
 

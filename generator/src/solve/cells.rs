@@ -161,6 +161,18 @@ impl LevelBuilder {
     }
 }
 
+impl From<Vec<u8>> for LevelValues {
+    fn from(v: Vec<u8>) -> LevelValues {
+        LevelValues::Narrow(v)
+    }
+}
+
+impl From<Vec<u16>> for LevelValues {
+    fn from(v: Vec<u16>) -> LevelValues {
+        LevelValues::Wide(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

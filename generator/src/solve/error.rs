@@ -43,6 +43,21 @@ pub enum SolveError {
     /// owns memory made them call its drop, 1.6% more instructions.)
     #[error("a solved kazan part could not be kept")]
     Part,
+    /// The forward solve ([`crate::solve::forward`]) was given the unit
+    /// without a tuzdyk, whose positions can repeat.
+    #[error("the unit without a tuzdyk cannot be solved forward: its positions can repeat")]
+    NoTuzdyk,
+    /// Quiet moves led back to a board in the forward solve, which the
+    /// rules exclude once a tuzdyk stands (a bug, named so it can be found).
+    #[error("quiet moves lead back to board {board} of tuzdyk configuration {config} at {stones} stones")]
+    QuietCycle {
+        /// Stones on the board.
+        stones: u32,
+        /// The configuration id.
+        config: usize,
+        /// The board's rank.
+        board: u64,
+    },
 }
 
 /// Largest distance the solver handles: what a packed [`Value`](togyz_tb::Value) holds.

@@ -102,6 +102,29 @@ pub(crate) fn split_moves(
     mut exit: impl FnMut(&Exit),
 ) -> u8 {
     let mut quiet = 0u8;
+    each_move(board, info, |e| match e {
+        Played::Quiet(_) => quiet += 1,
+        Played::Exit(e) => exit(e),
+    });
+    quiet
+}
+
+/// One move of a board played at every kazan split alike
+/// ([`each_move`]).
+pub(crate) enum Played<'a> {
+    /// A quiet move: the board after it, still seen by the mover (the
+    /// tuzdyks are the same, seen by the opponent as `info.config.swapped()`).
+    Quiet(&'a [u8; CYCLE]),
+    /// A move that leaves the level.
+    Exit(&'a Exit),
+}
+
+/// Plays each move of `board` (mover seated South, configuration `info`)
+/// once, quiet or not, giving each to `each` in hole order: the one place
+/// a board's sowing, captures and tuzdyks are turned into successors for
+/// the solvers.
+#[inline(always)]
+pub(crate) fn each_move(board: &[u8; CYCLE], info: &ConfigInfo, mut each: impl FnMut(Played)) {
     for h in 0..ROW {
         if board[h] == 0 {
             continue;
@@ -114,7 +137,7 @@ pub(crate) fn split_moves(
         match landing(&b, sown.last, Side::South, info.tz) {
             Landing::Quiet => {
                 if gain == 0 && lost == 0 {
-                    quiet += 1;
+                    each(Played::Quiet(&b));
                     continue;
                 }
             }
@@ -128,12 +151,11 @@ pub(crate) fn split_moves(
                 config.mover = Some((sown.last - ROW) as u8);
             }
         }
-        exit(&Exit {
+        each(Played::Exit(&Exit {
             board: b,
             config: config.swapped(),
             gain,
             lost,
-        });
+        }));
     }
-    quiet
 }

@@ -180,6 +180,23 @@ pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: Kaza
     solving_memory(metric, n, u, cut) + exits
 }
 
+/// Memory of DTC unit `u` of level `n` solved forward
+/// ([`crate::solve::forward`], a unit with a tuzdyk): its values in
+/// two-byte cells (the widest a solve may restart in), a draw split a
+/// board, and what its exits decode of the levels below not held whole.
+pub fn forward_memory(n: u32, u: UnitId, hold_whole: u64) -> u64 {
+    u.positions(n) * 2 + u.boards(n) + below::unit_exit_bytes(Metric::Dtc, n, u, hold_whole)
+}
+
+/// Whether DTC unit `u` of level `n` is solved forward: it has a tuzdyk
+/// (no position repeats) and its values fit the memory the plan gave it
+/// for the retrograde solve cut as `cut` ([`unit_memory`]), so the plan
+/// holds either way.
+pub fn solved_forward(n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> bool {
+    crate::solve::forward::solves(u)
+        && forward_memory(n, u, hold_whole) <= unit_memory(Metric::Dtc, n, u, hold_whole, cut)
+}
+
 /// Whether a unit of level `n` of `metric` cut as `cut`, the levels below
 /// held whole up to `hold_whole`, is seeded apart from its solve: a DTM
 /// unit cut into kazan parts; a DTC one too when it decodes a share of the

@@ -1,0 +1,454 @@
+//! Units with a tuzdyk solved forward, board by board: the draw split of
+//! every board without a retrograde pass and without the kazan axis.
+//!
+//! Once a tuzdyk stands no position repeats and every game ends
+//! (docs/rules.md, "The end of the game"): every quiet move lowers a
+//! measure of the board. So the quiet moves of a unit with a tuzdyk form
+//! an acyclic graph, and a board's draw split `j*` ([`crate::solve::score`])
+//! follows from its successors' in one step. If the side to move secures
+//! `v` of the `n` stones on the board whatever the kazans, `j* = n - v`,
+//! and over its moves
+//!
+//! * a quiet move to a board whose draw split is `c*` secures `c*` (the
+//!   opponent secures `n - c*` of the same `n` stones);
+//! * a move that gains `g` stones for the mover and leaves a board whose
+//!   draw split is `c*` secures `g + c*`, read from the level below (the
+//!   formula [`crate::solve::dtc`] scores its exits with);
+//! * with no stones in the mover's row the opponent takes them all: `v = 0`.
+//!
+//! The kazans passing 81 end a game early but never change who wins it
+//! (kazans only grow), so the whole level's win/draw/loss is this one byte
+//! a board. A board is solved depth first from its quiet successors; a
+//! quiet cycle, which the rules exclude, would stop the solve with
+//! [`SolveError::QuietCycle`] rather than loop. The retrograde solvers
+//! ([`crate::solve::dtm`], [`crate::solve::dtc`]) check it in the tests.
+
+use crate::solve::cells::{Cell, LevelValues};
+use crate::solve::dtc::{DtcError, DtcUnit};
+use crate::solve::error::{check_unit, SolveError, MAX_DIST};
+use crate::solve::held::WdlBelow;
+use crate::solve::moves::{each_move, Played};
+use crate::solve::unit::{config_infos, ConfigInfo, UnitId};
+use std::sync::atomic::{AtomicU64, Ordering};
+use togyz_tb::raw::index::{board_count, rank_board, unrank_board, TuzdykConfig};
+use togyz_tb::{Value, ROW};
+
+/// A board not reached yet.
+const UNSOLVED: u8 = u8::MAX;
+/// A board on the solve's stack, waiting for its quiet successors.
+const OPEN: u8 = u8::MAX - 1;
+
+/// One move of a board as the forward solve scores it.
+#[derive(Clone, Copy)]
+enum Step {
+    /// A move that leaves the level, by the draw split it gives the board:
+    /// `n - g - c*` for a gain of `g` and a successor whose split is `c*`.
+    Exit(u32),
+    /// A quiet move to the board of this rank on the unit's other side.
+    Quiet(u64),
+}
+
+/// What a forward solve keeps of each board besides its draw split
+/// (nothing, by default).
+trait Keep {
+    /// Scores board `rank` of side `side` from its moves `steps` (every
+    /// quiet successor solved, on side `to`), given its draw split `split`.
+    #[inline]
+    fn board(
+        &mut self,
+        _n: u32,
+        _side: usize,
+        _to: usize,
+        _rank: u64,
+        _split: u32,
+        _steps: &[Step],
+    ) -> Result<(), SolveError> {
+        Ok(())
+    }
+}
+
+/// The draw splits alone.
+struct Splits;
+
+impl Keep for Splits {}
+
+/// Solves unit `unit` of level `n` forward on the draw splits of the
+/// levels below (`lower`): the draw split of every board of each of its
+/// configurations, one byte a board in rank order, by configuration id.
+/// `progress` counts the boards solved.
+///
+/// # Errors
+///
+/// [`SolveError::TooManyStones`] or [`SolveError::BadUnit`] for a level or
+/// unit the solver does not take; [`SolveError::NoTuzdyk`] for the unit
+/// without a tuzdyk, whose positions can repeat (the retrograde solvers
+/// take it); [`SolveError::MissingLevel`] unless `lower` holds every level
+/// below `n`; [`SolveError::QuietCycle`] if quiet moves led back to a
+/// board (the rules exclude it).
+pub fn solve_unit<L: WdlBelow>(
+    n: u32,
+    lower: &L,
+    unit: UnitId,
+    progress: &AtomicU64,
+) -> Result<Vec<(usize, Vec<u8>)>, SolveError> {
+    solve_with(n, lower, unit, &mut Splits, |boards| {
+        progress.fetch_add(boards, Ordering::Relaxed);
+    })
+}
+
+/// Solves unit `unit` of level `n` forward with its distances to
+/// conversion: the same values as the retrograde DTC solve
+/// ([`crate::solve::dtc::solve_unit`]), in one-byte cells, or two-byte
+/// cells if a distance does not fit one.
+///
+/// On a graph without cycles the retrograde solve's fixed point is the
+/// plain minimax: a won position's DTC is the least over its winning
+/// moves of 1 for an exit and `1 + DTC` of a lost quiet successor, a lost
+/// position's the greatest over all its moves.
+///
+/// # Errors
+///
+/// As [`solve_unit`], as a [`DtcError::Solve`]; [`SolveError::DistanceOverflow`]
+/// beyond the packed values' range.
+pub fn solve_dtc_unit<L: WdlBelow>(
+    n: u32,
+    lower: &L,
+    unit: UnitId,
+    progress: &AtomicU64,
+) -> Result<DtcUnit, DtcError> {
+    // Progress counts the unit once solved, as the retrograde solve's
+    // does: a solve in one-byte cells may start again in two-byte cells.
+    let solved = match solve_dtc_into::<u8, L>(n, lower, unit) {
+        Err(SolveError::CellTooNarrow) => solve_dtc_into::<u16, L>(n, lower, unit),
+        r => r,
+    }
+    .map_err(DtcError::Solve)?;
+    progress.fetch_add(unit.positions(n), Ordering::Relaxed);
+    Ok(solved)
+}
+
+fn solve_dtc_into<T: Cell, L: WdlBelow>(
+    n: u32,
+    lower: &L,
+    unit: UnitId,
+) -> Result<DtcUnit, SolveError>
+where
+    LevelValues: From<Vec<T>>,
+{
+    let k = n as usize + 1;
+    let mut keep = Dtc::<T> {
+        values: unit
+            .configs()
+            .iter()
+            .map(|&id| {
+                vec![
+                    T::default();
+                    board_count(n, TuzdykConfig::from_id(id).free_holes()) as usize * k
+                ]
+            })
+            .collect(),
+    };
+    let splits = solve_with(n, lower, unit, &mut keep, |_| {})?;
+    let values = splits
+        .iter()
+        .map(|(id, _)| *id)
+        .zip(keep.values)
+        .map(|(id, v)| (id, LevelValues::from(v)))
+        .collect();
+    Ok(DtcUnit {
+        values,
+        splits: splits.into_iter().map(|(_, s)| s).collect(),
+    })
+}
+
+/// The distances to conversion of each side's positions, board-major.
+struct Dtc<T> {
+    values: Vec<Vec<T>>,
+}
+
+impl<T: Cell> Keep for Dtc<T> {
+    #[inline]
+    fn board(
+        &mut self,
+        n: u32,
+        side: usize,
+        to: usize,
+        rank: u64,
+        split: u32,
+        steps: &[Step],
+    ) -> Result<(), SolveError> {
+        let k = n as usize + 1;
+        // Per kazan offset: the fastest win and the slowest loss over the
+        // moves, in plies (which of the two counts follows from `split`).
+        let mut fastest = [u32::MAX; MAX_SPLITS];
+        let mut slowest = [0u32; MAX_SPLITS];
+        for step in steps {
+            match *step {
+                Step::Exit(t) => {
+                    for j in 0..k {
+                        if j as u32 > t {
+                            fastest[j] = 1;
+                        }
+                        slowest[j] = slowest[j].max(1);
+                    }
+                }
+                Step::Quiet(c) => {
+                    // The successor's offset is `n - j`: its cells reversed.
+                    let child = &self.values[to][c as usize * k..][..k];
+                    for j in 0..k {
+                        let p: u16 = child[k - 1 - j].into();
+                        let d = u32::from(p).saturating_sub(1) / 2 + 1;
+                        if p % 2 == 1 {
+                            slowest[j] = slowest[j].max(d);
+                        } else if p != 0 {
+                            fastest[j] = fastest[j].min(d);
+                        }
+                    }
+                }
+            }
+        }
+        let out = &mut self.values[side][rank as usize * k..][..k];
+        for (j, cell) in out.iter_mut().enumerate() {
+            let value = match (j as u32).cmp(&split) {
+                std::cmp::Ordering::Equal => Value::Draw,
+                std::cmp::Ordering::Greater => Value::Win(fastest[j]),
+                // No moves at all: over at once.
+                std::cmp::Ordering::Less => Value::Loss(slowest[j]),
+            };
+            let d = value.distance().unwrap_or(0);
+            let packed = value
+                .pack()
+                .filter(|_| d <= MAX_DIST)
+                .ok_or(SolveError::DistanceOverflow(d))?;
+            *cell = T::from_packed(packed).ok_or(SolveError::CellTooNarrow)?;
+        }
+        Ok(())
+    }
+}
+
+/// Kazan offsets a board has at most: `n + 1` for the solver's largest `n`.
+const MAX_SPLITS: usize = 64;
+
+/// Whether the forward solve takes unit `unit`: it has a tuzdyk.
+pub fn solves(unit: UnitId) -> bool {
+    TuzdykConfig::from_id(unit.first).hole_numbers() != [None, None]
+}
+
+fn solve_with<L: WdlBelow, K: Keep>(
+    n: u32,
+    lower: &L,
+    unit: UnitId,
+    keep: &mut K,
+    solved: impl Fn(u64),
+) -> Result<Vec<(usize, Vec<u8>)>, SolveError> {
+    check_unit(n, unit)?;
+    if !solves(unit) {
+        return Err(SolveError::NoTuzdyk);
+    }
+    if lower.max_stones() + 1 < n {
+        return Err(SolveError::MissingLevel {
+            wanted: n,
+            have: lower.max_stones(),
+        });
+    }
+    let infos = config_infos();
+    let configs = unit.configs();
+    let mut splits: Vec<Vec<u8>> = configs
+        .iter()
+        .map(|&id| vec![UNSOLVED; board_count(n, infos[id].m) as usize])
+        .collect();
+    let mut solver = Forward {
+        n,
+        lower,
+        infos: &infos,
+        configs: &configs,
+        stack: Vec::new(),
+    };
+    for side in 0..configs.len() {
+        for rank in 0..splits[side].len() {
+            if splits[side][rank] == UNSOLVED {
+                solver.solve_from(&mut splits, side, rank as u64, keep)?;
+            }
+        }
+        solved(splits[side].len() as u64);
+    }
+    Ok(configs.into_iter().zip(splits).collect())
+}
+
+struct Forward<'a, L> {
+    n: u32,
+    lower: &'a L,
+    infos: &'a [ConfigInfo],
+    /// The unit's configurations; a board is `(side, rank)`, `side` an
+    /// index into them.
+    configs: &'a [usize],
+    stack: Vec<(usize, u64)>,
+}
+
+impl<L: WdlBelow> Forward<'_, L> {
+    /// Solves board `rank` of side `side` and every quiet successor it
+    /// needs, depth first.
+    fn solve_from<K: Keep>(
+        &mut self,
+        splits: &mut [Vec<u8>],
+        side: usize,
+        rank: u64,
+        keep: &mut K,
+    ) -> Result<(), SolveError> {
+        let n = self.n;
+        // The other side of the unit, where a quiet move leads (the same
+        // side when the configuration is its own swap).
+        let pair = self.configs.len() == 2;
+        let infos = self.infos;
+        self.stack.push((side, rank));
+        while let Some(&(s, r)) = self.stack.last() {
+            let info = &infos[self.configs[s]];
+            let to = if pair { 1 - s } else { s };
+            let to_info = &infos[self.configs[to]];
+            let board = unrank_board(r, n, &info.free, info.m);
+            let mut steps = [Step::Exit(0); ROW];
+            let mut count = 0;
+            let mut waiting = false;
+            let mut cycle = false;
+            let lower = self.lower;
+            let stack = &mut self.stack;
+            let target = &splits[to];
+            each_move(&board, info, |played| {
+                let step = match played {
+                    Played::Quiet(child) => {
+                        let c = rank_board(child, &to_info.free_rotated, to_info.m);
+                        match target[c as usize] {
+                            UNSOLVED => {
+                                stack.push((to, c));
+                                waiting = true;
+                            }
+                            OPEN => cycle = true,
+                            _ => {}
+                        }
+                        Step::Quiet(c)
+                    }
+                    Played::Exit(e) => {
+                        let m = n - e.gain - e.lost;
+                        let cs = if m == 0 {
+                            0
+                        } else {
+                            let ci = &infos[e.config.id()];
+                            let c = rank_board(&e.board, &ci.free_rotated, ci.m);
+                            lower.split_in(m, e.config.id(), c)
+                        };
+                        Step::Exit(n - e.gain - cs)
+                    }
+                };
+                steps[count] = step;
+                count += 1;
+            });
+            if cycle {
+                return Err(SolveError::QuietCycle {
+                    stones: n,
+                    config: self.configs[s],
+                    board: r,
+                });
+            }
+            if waiting {
+                // Solved when the stack comes back to it.
+                splits[s][r as usize] = OPEN;
+                continue;
+            }
+            // The mover secures the most over its moves; no moves, nothing.
+            let split = steps[..count]
+                .iter()
+                .map(|step| match *step {
+                    Step::Exit(t) => t,
+                    Step::Quiet(c) => n - splits[to][c as usize] as u32,
+                })
+                .fold(n, u32::min);
+            keep.board(n, s, to, r, split, &steps[..count])?;
+            splits[s][r as usize] = split as u8;
+            self.stack.pop();
+            // A board pushed twice (the successor of two boards on the
+            // stack) is solved by its first visit.
+            while let Some(&(s2, r2)) = self.stack.last() {
+                let v = splits[s2][r2 as usize];
+                if v == UNSOLVED || v == OPEN {
+                    break;
+                }
+                self.stack.pop();
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::dtc;
+    use crate::solve::held::DtcLevels;
+    use crate::solve::score::WdlLevel;
+    use crate::solve::unit::level_units;
+    use togyz_tb::raw::index::Layout;
+
+    /// Every board with a tuzdyk up to 6 stones: the forward solve, on its
+    /// own levels below, gives the retrograde DTC solve's draw splits, and
+    /// its values with distances are the retrograde solve's, position by
+    /// position.
+    #[test]
+    fn forward_solves_are_the_retrograde_solves() {
+        let max = 6;
+        let (values, reference) = dtc::solve_all(max).unwrap();
+        let progress = AtomicU64::new(0);
+        let mut own = DtcLevels::new();
+        for n in 1..=max {
+            let layout = Layout::new(n);
+            let k = layout.kazans() as usize;
+            let want = reference.level(n);
+            // The unit without a tuzdyk is no exit of the others: its
+            // boards are taken from the reference to complete the level.
+            let mut splits = want.splits().to_vec();
+            let mut checked = 0u64;
+            for unit in level_units(n) {
+                if unit.first == 0 {
+                    assert!(matches!(
+                        solve_unit(n, &own, unit, &progress),
+                        Err(SolveError::NoTuzdyk)
+                    ));
+                    continue;
+                }
+                let with_values = solve_dtc_unit(n, &own, unit, &progress).unwrap();
+                let solved = solve_unit(n, &own, unit, &progress).unwrap();
+                for (((id, got), (id2, v)), s2) in solved
+                    .into_iter()
+                    .zip(with_values.values)
+                    .zip(with_values.splits)
+                {
+                    assert_eq!(id, id2);
+                    let start = layout.global_board(id, 0) as usize;
+                    let want = &want.splits()[start..start + got.len()];
+                    assert_eq!(got, want, "level {n}, configuration {id}");
+                    assert_eq!(s2, got, "level {n}, configuration {id}");
+                    for i in 0..v.len() {
+                        assert_eq!(
+                            v.get(i),
+                            values[n as usize].get(start * k + i),
+                            "level {n}, configuration {id}, entry {i}"
+                        );
+                    }
+                    splits[start..start + got.len()].copy_from_slice(&got);
+                    checked += got.len() as u64;
+                }
+            }
+            assert_eq!(checked, layout.boards() - layout.config_boards(0));
+            own.push(WdlLevel::from_splits(n, splits).unwrap()).unwrap();
+        }
+    }
+
+    #[test]
+    fn missing_levels_are_refused() {
+        let progress = AtomicU64::new(0);
+        let lower = DtcLevels::new();
+        assert!(matches!(
+            solve_unit(3, &lower, UnitId::of(20), &progress),
+            Err(SolveError::MissingLevel { wanted: 3, have: 0 })
+        ));
+    }
+}
