@@ -100,13 +100,14 @@ impl UnitSolver for DtmBelow {
     ) -> Result<SolvedUnit, GenerateError> {
         if cut.is_whole(n) {
             let exits = self.for_unit(n, u)?;
-            return Ok(SolvedUnit::Values(dtm::solve_unit(
-                n,
-                &exits.exits(),
-                u,
-                cut,
-                progress,
-            )?));
+            // A unit with a tuzdyk has no quiet cycle: each board once,
+            // from its moves, in less memory than the retrograde solve.
+            let values = if forward::solves(u) {
+                forward::solve_dtm_unit(n, &exits.exits(), u, progress)?
+            } else {
+                dtm::solve_unit(n, &exits.exits(), u, cut, progress)?
+            };
+            return Ok(SolvedUnit::Values(values));
         }
         let groups = plan::seed_groups(n, u, self.limit(), cut);
         solve_seeded_unit(self, n, u, cut, dir, progress, &groups)

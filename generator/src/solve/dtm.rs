@@ -530,6 +530,40 @@ impl Policy for Dtm<'_> {
     }
 }
 
+/// The best exit of each board for every kazan split, as the DTM solver
+/// seeds it: what [`crate::solve::forward`] reads of the levels below.
+pub(crate) struct BestExits<'a>(Dtm<'a>);
+
+impl<'a> BestExits<'a> {
+    /// Over `exits` (every configuration the unit's exits reach).
+    pub(crate) fn new(exits: &'a DtmExits<'a>, infos: &'a [ConfigInfo]) -> BestExits<'a> {
+        BestExits(Dtm {
+            exits,
+            infos,
+            exit_best: Vec::new(),
+        })
+    }
+
+    /// The best exit of `board` (level `n`, configuration `info`) at each
+    /// kazan offset, or `None` if it has no exit.
+    pub(crate) fn of(
+        &mut self,
+        n: u32,
+        board: &[u8; CYCLE],
+        info: &ConfigInfo,
+    ) -> Option<&[Value]> {
+        let policy = &mut self.0;
+        policy.exit_best.clear();
+        policy.exit_best.resize(n as usize + 1, Value::Loss(0));
+        let mut has_exit = false;
+        split_moves(board, info, |e| {
+            has_exit = true;
+            policy.score_exit(n, e);
+        });
+        has_exit.then_some(&policy.exit_best[..])
+    }
+}
+
 impl Dtm<'_> {
     /// Folds the value of one exit move into `exit_best`, for every kazan
     /// split.

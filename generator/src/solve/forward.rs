@@ -23,15 +23,18 @@
 //! [`SolveError::QuietCycle`] rather than loop. The retrograde solvers
 //! ([`crate::solve::dtm`], [`crate::solve::dtc`]) check it in the tests.
 
+use crate::solve::cells::UnitValues;
 use crate::solve::cells::{Cell, LevelValues};
 use crate::solve::dtc::{DtcError, DtcUnit};
+use crate::solve::dtm::BestExits;
 use crate::solve::error::{check_unit, SolveError, MAX_DIST};
-use crate::solve::held::WdlBelow;
+use crate::solve::held::{DtmExits, WdlBelow};
 use crate::solve::moves::{each_move, Played};
-use crate::solve::unit::{config_infos, ConfigInfo, UnitId};
+use crate::solve::unit::{config_infos, exit_configs, rotate, ConfigInfo, UnitId};
 use std::sync::atomic::{AtomicU64, Ordering};
-use togyz_tb::raw::index::{board_count, rank_board, unrank_board, TuzdykConfig};
-use togyz_tb::{Value, ROW};
+use togyz_tb::raw::format::wdl_at;
+use togyz_tb::raw::index::{board_count, rank_board, BoardWalker, TuzdykConfig};
+use togyz_tb::{Value, CYCLE, ROW};
 
 /// A board not reached yet.
 const UNSOLVED: u8 = u8::MAX;
@@ -51,20 +54,25 @@ enum Step {
 /// What a forward solve keeps of each board besides its draw split
 /// (nothing, by default).
 trait Keep {
-    /// Scores board `rank` of side `side` from its moves `steps` (every
-    /// quiet successor solved, on side `to`), given its draw split `split`.
+    /// Scores board `rank` of side `side` (`board`, configuration
+    /// `info`) from its moves `steps` (every quiet successor solved, on
+    /// side `to`), given its draw split `split`.
     #[inline]
-    fn board(
-        &mut self,
-        _n: u32,
-        _side: usize,
-        _to: usize,
-        _rank: u64,
-        _split: u32,
-        _steps: &[Step],
-    ) -> Result<(), SolveError> {
+    fn board(&mut self, _at: At<'_>, _split: u32, _steps: &[Step]) -> Result<(), SolveError> {
         Ok(())
     }
+}
+
+/// Where a board is: its level, its side of the unit and the side its
+/// quiet moves lead to, its rank, and the board itself.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    n: u32,
+    side: usize,
+    to: usize,
+    rank: u64,
+    board: &'a [u8; CYCLE],
+    info: &'a ConfigInfo,
 }
 
 /// The draw splits alone.
@@ -135,18 +143,8 @@ fn solve_dtc_into<T: Cell, L: WdlBelow>(
 where
     LevelValues: From<Vec<T>>,
 {
-    let k = n as usize + 1;
     let mut keep = Dtc::<T> {
-        values: unit
-            .configs()
-            .iter()
-            .map(|&id| {
-                vec![
-                    T::default();
-                    board_count(n, TuzdykConfig::from_id(id).free_holes()) as usize * k
-                ]
-            })
-            .collect(),
+        values: unit_cells(n, unit),
     };
     let splits = solve_with(n, lower, unit, &mut keep, |_| {})?;
     let values = splits
@@ -168,15 +166,10 @@ struct Dtc<T> {
 
 impl<T: Cell> Keep for Dtc<T> {
     #[inline]
-    fn board(
-        &mut self,
-        n: u32,
-        side: usize,
-        to: usize,
-        rank: u64,
-        split: u32,
-        steps: &[Step],
-    ) -> Result<(), SolveError> {
+    fn board(&mut self, at: At<'_>, split: u32, steps: &[Step]) -> Result<(), SolveError> {
+        let At {
+            n, side, to, rank, ..
+        } = at;
         let k = n as usize + 1;
         // Per kazan offset: the fastest win and the slowest loss over the
         // moves, in plies (which of the two counts follows from `split`).
@@ -226,6 +219,121 @@ impl<T: Cell> Keep for Dtc<T> {
     }
 }
 
+/// Solves unit `unit` of level `n` forward with its distances to the end
+/// of the game (DTM): the same values as the retrograde DTM solve
+/// ([`crate::solve::dtm::solve_unit`]), in one-byte cells, or two-byte
+/// cells if a distance does not fit one. `exits` holds the values of every
+/// configuration the unit's exits reach, at every level below. A
+/// position's value is the best over its moves of its best exit (scored
+/// as the DTM solver seeds it) and its quiet successors' values one ply
+/// back.
+///
+/// # Errors
+///
+/// As [`solve_unit`]; [`SolveError::MissingExits`] when `exits` lacks a
+/// configuration the unit reads.
+pub fn solve_dtm_unit(
+    n: u32,
+    exits: &DtmExits<'_>,
+    unit: UnitId,
+    progress: &AtomicU64,
+) -> Result<UnitValues, SolveError> {
+    for m in 1..n {
+        for config in exit_configs(unit) {
+            if exits.get(m, config).is_none() {
+                return Err(SolveError::MissingExits { stones: m, config });
+            }
+        }
+    }
+    let values = match solve_dtm_into::<u8>(n, exits, unit) {
+        Err(SolveError::CellTooNarrow) => solve_dtm_into::<u16>(n, exits, unit),
+        r => r,
+    }?;
+    progress.fetch_add(unit.positions(n), Ordering::Relaxed);
+    Ok(values)
+}
+
+fn solve_dtm_into<T: Cell>(
+    n: u32,
+    exits: &DtmExits<'_>,
+    unit: UnitId,
+) -> Result<UnitValues, SolveError>
+where
+    LevelValues: From<Vec<T>>,
+{
+    let infos = config_infos();
+    let mut keep = Dtm::<T> {
+        values: unit_cells(n, unit),
+        best: BestExits::new(exits, &infos),
+    };
+    let splits = solve_with(n, exits, unit, &mut keep, |_| {})?;
+    Ok(splits
+        .into_iter()
+        .zip(keep.values)
+        .map(|((id, _), v)| (id, LevelValues::from(v)))
+        .collect())
+}
+
+/// Default cells for every position of each configuration of `unit`.
+fn unit_cells<T: Cell>(n: u32, unit: UnitId) -> Vec<Vec<T>> {
+    unit.configs()
+        .iter()
+        .map(|&id| {
+            let boards = board_count(n, TuzdykConfig::from_id(id).free_holes());
+            vec![T::default(); boards as usize * (n as usize + 1)]
+        })
+        .collect()
+}
+
+/// The distances to the end of the game of each side's positions,
+/// board-major.
+struct Dtm<'a, T> {
+    values: Vec<Vec<T>>,
+    best: BestExits<'a>,
+}
+
+impl<T: Cell> Keep for Dtm<'_, T> {
+    #[inline]
+    fn board(&mut self, at: At<'_>, split: u32, steps: &[Step]) -> Result<(), SolveError> {
+        let At {
+            n, side, to, rank, ..
+        } = at;
+        let k = n as usize + 1;
+        let exits = self.best.of(n, at.board, at.info);
+        for j in 0..k {
+            let value = if steps.is_empty() {
+                // No stones to move: the opponent collects the board.
+                if j == k - 1 {
+                    Value::Draw
+                } else {
+                    Value::Loss(0)
+                }
+            } else {
+                let mut best = exits.map(|e| e[j]);
+                for step in steps {
+                    if let Step::Quiet(c) = *step {
+                        let child = self.values[to][c as usize * k + (k - 1 - j)];
+                        let v = Value::unpack(child.into()).back();
+                        if best.is_none_or(|b| v > b) {
+                            best = Some(v);
+                        }
+                    }
+                }
+                best.expect("a board with moves has an exit or a quiet move")
+            };
+            debug_assert_eq!(value.wdl(), wdl_at((split, split + 1), j as u32));
+            let d = value.distance().unwrap_or(0);
+            let packed = value
+                .pack()
+                .filter(|_| d <= MAX_DIST)
+                .ok_or(SolveError::DistanceOverflow(d))?;
+            self.values[side][rank as usize * k + j] =
+                T::from_packed(packed).ok_or(SolveError::CellTooNarrow)?;
+        }
+        Ok(())
+    }
+}
+
 /// Kazan offsets a board has at most: `n + 1` for the solver's largest `n`.
 const MAX_SPLITS: usize = 64;
 
@@ -265,14 +373,28 @@ fn solve_with<L: WdlBelow, K: Keep>(
         stack: Vec::new(),
     };
     for side in 0..configs.len() {
-        for rank in 0..splits[side].len() {
-            if splits[side][rank] == UNSOLVED {
-                solver.solve_from(&mut splits, side, rank as u64, keep)?;
+        let info = &infos[configs[side]];
+        // Boards in rank order without unranking each one.
+        let mut walker = BoardWalker::new(n, info.config, 0, u64::MAX);
+        while let Some((rank, board)) = walker.current() {
+            if splits[side][rank as usize] == UNSOLVED {
+                solver.solve_from(&mut splits, side, rank, board, keep)?;
             }
+            walker.advance();
         }
         solved(splits[side].len() as u64);
     }
     Ok(configs.into_iter().zip(splits).collect())
+}
+
+/// A board on the solve's stack: where it is, the board (seen by its
+/// mover), and once expanded its moves, kept until its quiet successors
+/// are solved.
+struct Frame {
+    side: usize,
+    rank: u64,
+    board: [u8; CYCLE],
+    steps: Option<([Step; ROW], usize)>,
 }
 
 struct Forward<'a, L> {
@@ -282,7 +404,7 @@ struct Forward<'a, L> {
     /// The unit's configurations; a board is `(side, rank)`, `side` an
     /// index into them.
     configs: &'a [usize],
-    stack: Vec<(usize, u64)>,
+    stack: Vec<Frame>,
 }
 
 impl<L: WdlBelow> Forward<'_, L> {
@@ -293,6 +415,7 @@ impl<L: WdlBelow> Forward<'_, L> {
         splits: &mut [Vec<u8>],
         side: usize,
         rank: u64,
+        board: &[u8; CYCLE],
         keep: &mut K,
     ) -> Result<(), SolveError> {
         let n = self.n;
@@ -300,80 +423,99 @@ impl<L: WdlBelow> Forward<'_, L> {
         // side when the configuration is its own swap).
         let pair = self.configs.len() == 2;
         let infos = self.infos;
-        self.stack.push((side, rank));
-        while let Some(&(s, r)) = self.stack.last() {
+        self.stack.push(Frame {
+            side,
+            rank,
+            board: *board,
+            steps: None,
+        });
+        let mut waiting: Vec<Frame> = Vec::with_capacity(ROW);
+        while let Some(top) = self.stack.last_mut() {
+            let (s, r) = (top.side, top.rank);
+            if splits[s][r as usize] != UNSOLVED && splits[s][r as usize] != OPEN {
+                // Pushed twice (the successor of two boards on the stack):
+                // solved by its first visit.
+                self.stack.pop();
+                continue;
+            }
             let info = &infos[self.configs[s]];
             let to = if pair { 1 - s } else { s };
             let to_info = &infos[self.configs[to]];
-            let board = unrank_board(r, n, &info.free, info.m);
-            let mut steps = [Step::Exit(0); ROW];
-            let mut count = 0;
-            let mut waiting = false;
-            let mut cycle = false;
-            let lower = self.lower;
-            let stack = &mut self.stack;
-            let target = &splits[to];
-            each_move(&board, info, |played| {
-                let step = match played {
-                    Played::Quiet(child) => {
-                        let c = rank_board(child, &to_info.free_rotated, to_info.m);
-                        match target[c as usize] {
-                            UNSOLVED => {
-                                stack.push((to, c));
-                                waiting = true;
+            let (steps, count) = match top.steps {
+                Some(steps) => steps,
+                None => {
+                    let mut steps = [Step::Exit(0); ROW];
+                    let mut count = 0;
+                    let mut cycle = false;
+                    let lower = self.lower;
+                    let target = &splits[to];
+                    each_move(&top.board, info, |played| {
+                        steps[count] = match played {
+                            Played::Quiet(child) => {
+                                let c = rank_board(child, &to_info.free_rotated, to_info.m);
+                                match target[c as usize] {
+                                    UNSOLVED => waiting.push(Frame {
+                                        side: to,
+                                        rank: c,
+                                        board: rotate(child),
+                                        steps: None,
+                                    }),
+                                    OPEN => cycle = true,
+                                    _ => {}
+                                }
+                                Step::Quiet(c)
                             }
-                            OPEN => cycle = true,
-                            _ => {}
-                        }
-                        Step::Quiet(c)
-                    }
-                    Played::Exit(e) => {
-                        let m = n - e.gain - e.lost;
-                        let cs = if m == 0 {
-                            0
-                        } else {
-                            let ci = &infos[e.config.id()];
-                            let c = rank_board(&e.board, &ci.free_rotated, ci.m);
-                            lower.split_in(m, e.config.id(), c)
+                            Played::Exit(e) => {
+                                let m = n - e.gain - e.lost;
+                                let cs = if m == 0 {
+                                    0
+                                } else {
+                                    let ci = &infos[e.config.id()];
+                                    let c = rank_board(&e.board, &ci.free_rotated, ci.m);
+                                    lower.split_in(m, e.config.id(), c)
+                                };
+                                Step::Exit(n - e.gain - cs)
+                            }
                         };
-                        Step::Exit(n - e.gain - cs)
+                        count += 1;
+                    });
+                    if cycle {
+                        return Err(SolveError::QuietCycle {
+                            stones: n,
+                            config: self.configs[s],
+                            board: r,
+                        });
                     }
-                };
-                steps[count] = step;
-                count += 1;
-            });
-            if cycle {
-                return Err(SolveError::QuietCycle {
-                    stones: n,
-                    config: self.configs[s],
-                    board: r,
-                });
-            }
-            if waiting {
-                // Solved when the stack comes back to it.
-                splits[s][r as usize] = OPEN;
-                continue;
-            }
+                    if !waiting.is_empty() {
+                        // Solved when the stack comes back to it.
+                        top.steps = Some((steps, count));
+                        splits[s][r as usize] = OPEN;
+                        self.stack.append(&mut waiting);
+                        continue;
+                    }
+                    (steps, count)
+                }
+            };
+            let steps = &steps[..count];
             // The mover secures the most over its moves; no moves, nothing.
-            let split = steps[..count]
+            let split = steps
                 .iter()
                 .map(|step| match *step {
                     Step::Exit(t) => t,
                     Step::Quiet(c) => n - splits[to][c as usize] as u32,
                 })
                 .fold(n, u32::min);
-            keep.board(n, s, to, r, split, &steps[..count])?;
+            let frame = self.stack.pop().expect("the frame just read");
+            let at = At {
+                n,
+                side: s,
+                to,
+                rank: r,
+                board: &frame.board,
+                info,
+            };
+            keep.board(at, split, steps)?;
             splits[s][r as usize] = split as u8;
-            self.stack.pop();
-            // A board pushed twice (the successor of two boards on the
-            // stack) is solved by its first visit.
-            while let Some(&(s2, r2)) = self.stack.last() {
-                let v = splits[s2][r2 as usize];
-                if v == UNSOLVED || v == OPEN {
-                    break;
-                }
-                self.stack.pop();
-            }
         }
         Ok(())
     }
@@ -439,6 +581,39 @@ mod tests {
             }
             assert_eq!(checked, layout.boards() - layout.config_boards(0));
             own.push(WdlLevel::from_splits(n, splits).unwrap()).unwrap();
+        }
+    }
+
+    /// Every position with a tuzdyk up to 6 stones: the forward DTM solve,
+    /// on the retrograde solve's levels below, gives its values.
+    #[test]
+    fn forward_dtm_is_the_retrograde_dtm() {
+        let max = 6;
+        let reference = crate::solve::dtm::solve_all(max).unwrap();
+        let exits = DtmExits::whole(&reference);
+        let progress = AtomicU64::new(0);
+        for n in 1..=max {
+            let layout = Layout::new(n);
+            let k = layout.kazans() as usize;
+            let want = reference.level(n);
+            let mut checked = 0;
+            for unit in level_units(n).into_iter().filter(|&u| solves(u)) {
+                for (id, got) in solve_dtm_unit(n, &exits, unit, &progress).unwrap() {
+                    let start = layout.global_board(id, 0) as usize * k;
+                    for i in 0..got.len() {
+                        assert_eq!(
+                            got.get(i),
+                            want.get(start + i),
+                            "level {n}, configuration {id}, entry {i}"
+                        );
+                    }
+                    checked += got.len() as u64;
+                }
+            }
+            assert_eq!(
+                checked,
+                layout.positions() - layout.config_boards(0) * k as u64
+            );
         }
     }
 

@@ -6,7 +6,7 @@
 
 use crate::solve::cells::{ConfigValues, LevelValues};
 use crate::solve::error::SolveError;
-use crate::solve::score::WdlLevel;
+use crate::solve::score::{losses_end, WdlLevel};
 use togyz_tb::raw::format::wdl_at;
 use togyz_tb::raw::index::{Layout, Slot, CONFIG_COUNT};
 use togyz_tb::{Position, Value, Wdl};
@@ -264,5 +264,33 @@ impl WdlBelow for DtcLevels {
     fn split_in(&self, m: u32, config: usize, board: u64) -> u32 {
         let layout = &self.layouts[m as usize];
         self.levels[m as usize].split(layout.global_board(config, board))
+    }
+}
+
+/// The levels below as a DTM unit's exits hold them, read as draw splits
+/// (a board's first split that is not a loss): what the forward solve
+/// ([`crate::solve::forward`]) reads of a DTM level's exits.
+impl WdlBelow for DtmExits<'_> {
+    #[inline]
+    fn max_stones(&self) -> u32 {
+        (self.parts.len() as u32).saturating_sub(1)
+    }
+
+    /// # Panics
+    ///
+    /// If that configuration of level `m` is not present (a caller's bug,
+    /// as for [`WdlBelow::split_in`]).
+    #[inline]
+    fn split_in(&self, m: u32, config: usize, board: u64) -> u32 {
+        let k = m as usize + 1;
+        let at = board as usize * k;
+        let wdl = |p: u16| Value::unpack(p).wdl();
+        match self
+            .get(m, config)
+            .expect("the exits hold every configuration reached")
+        {
+            ConfigValues::Narrow(v) => losses_end(v[at..at + k].iter().map(|&p| wdl(p.into()))),
+            ConfigValues::Wide(v) => losses_end(v[at..at + k].iter().map(|&p| wdl(p))),
+        }
     }
 }
