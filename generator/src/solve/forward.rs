@@ -126,10 +126,10 @@ pub fn solve_dtc_unit<L: WdlBelow>(
 ) -> Result<DtcUnit, DtcError> {
     // Progress counts the unit once solved, as the retrograde solve's
     // does: a solve in one-byte cells may start again in two-byte cells.
-    let solved = match solve_dtc_into::<u8, L>(n, lower, unit) {
-        Err(SolveError::CellTooNarrow) => solve_dtc_into::<u16, L>(n, lower, unit),
-        r => r,
-    }
+    let solved = narrow_else_wide(
+        || solve_dtc_into::<u8, L>(n, lower, unit),
+        || solve_dtc_into::<u16, L>(n, lower, unit),
+    )
     .map_err(DtcError::Solve)?;
     progress.fetch_add(unit.positions(n), Ordering::Relaxed);
     Ok(solved)
@@ -208,12 +208,7 @@ impl<T: Cell> Keep for Dtc<T> {
                 // No moves at all: over at once.
                 std::cmp::Ordering::Less => Value::Loss(slowest[j]),
             };
-            let d = value.distance().unwrap_or(0);
-            let packed = value
-                .pack()
-                .filter(|_| d <= MAX_DIST)
-                .ok_or(SolveError::DistanceOverflow(d))?;
-            *cell = T::from_packed(packed).ok_or(SolveError::CellTooNarrow)?;
+            *cell = cell_of(value)?;
         }
         Ok(())
     }
@@ -245,10 +240,10 @@ pub fn solve_dtm_unit(
             }
         }
     }
-    let values = match solve_dtm_into::<u8>(n, exits, unit) {
-        Err(SolveError::CellTooNarrow) => solve_dtm_into::<u16>(n, exits, unit),
-        r => r,
-    }?;
+    let values = narrow_else_wide(
+        || solve_dtm_into::<u8>(n, exits, unit),
+        || solve_dtm_into::<u16>(n, exits, unit),
+    )?;
     progress.fetch_add(unit.positions(n), Ordering::Relaxed);
     Ok(values)
 }
@@ -272,6 +267,18 @@ where
         .zip(keep.values)
         .map(|((id, _), v)| (id, LevelValues::from(v)))
         .collect())
+}
+
+/// A solve in one-byte cells, or again in two-byte cells if a value does
+/// not fit one.
+fn narrow_else_wide<R>(
+    narrow: impl FnOnce() -> Result<R, SolveError>,
+    wide: impl FnOnce() -> Result<R, SolveError>,
+) -> Result<R, SolveError> {
+    match narrow() {
+        Err(SolveError::CellTooNarrow) => wide(),
+        r => r,
+    }
 }
 
 /// Default cells for every position of each configuration of `unit`.
@@ -299,6 +306,9 @@ impl<T: Cell> Keep for Dtm<'_, T> {
             n, side, to, rank, ..
         } = at;
         let k = n as usize + 1;
+        // The board's moves are played again here to score its exits over
+        // every split (the stack keeps only their draw-split thresholds):
+        // the one piece of work the DTM forward solve does twice.
         let exits = self.best.of(n, at.board, at.info);
         for j in 0..k {
             let value = if steps.is_empty() {
@@ -322,16 +332,22 @@ impl<T: Cell> Keep for Dtm<'_, T> {
                 best.expect("a board with moves has an exit or a quiet move")
             };
             debug_assert_eq!(value.wdl(), wdl_at((split, split + 1), j as u32));
-            let d = value.distance().unwrap_or(0);
-            let packed = value
-                .pack()
-                .filter(|_| d <= MAX_DIST)
-                .ok_or(SolveError::DistanceOverflow(d))?;
-            self.values[side][rank as usize * k + j] =
-                T::from_packed(packed).ok_or(SolveError::CellTooNarrow)?;
+            self.values[side][rank as usize * k + j] = cell_of(value)?;
         }
         Ok(())
     }
+}
+
+/// `value` packed into a cell of type `T`: [`SolveError::CellTooNarrow`]
+/// sends the unit to two-byte cells.
+#[inline]
+fn cell_of<T: Cell>(value: Value) -> Result<T, SolveError> {
+    let d = value.distance().unwrap_or(0);
+    let packed = value
+        .pack()
+        .filter(|_| d <= MAX_DIST)
+        .ok_or(SolveError::DistanceOverflow(d))?;
+    T::from_packed(packed).ok_or(SolveError::CellTooNarrow)
 }
 
 /// Kazan offsets a board has at most: `n + 1` for the solver's largest `n`.
