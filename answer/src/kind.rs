@@ -51,12 +51,15 @@ impl Kind {
         }
     }
 
-    /// The kind of a probe error: a missing table; a table or folder the
+    /// The kind of a probe error: a missing table, or one that does not
+    /// hold what was asked; a table or folder the
     /// operating system would not read ([`ProbeError::io_error`]); else a
     /// damaged table, or tables that contradict each other.
     pub fn of_probe(e: &ProbeError) -> Kind {
         match e {
-            ProbeError::MissingTable { .. } => Kind::NoTable,
+            // A table that holds less than was asked (no distances, or
+            // only the positions with a tuzdyk) does not cover it either.
+            ProbeError::MissingTable { .. } | ProbeError::NotHeld { .. } => Kind::NoTable,
             e if e.io_error().is_some() => Kind::UnreadableTable,
             _ => Kind::DamagedTable,
         }
@@ -82,6 +85,14 @@ mod tests {
     fn probe_errors_are_classified_by_what_can_be_done() {
         let missing = ProbeError::MissingTable { stones: 9 };
         assert_eq!(Kind::of_probe(&missing), Kind::NoTable);
+        let not_held = ProbeError::NotHeld {
+            stones: 15,
+            contents: togyz_tb::Contents {
+                wdl_only: true,
+                tuzdyk_only: true,
+            },
+        };
+        assert_eq!(Kind::of_probe(&not_held), Kind::NoTable);
         let folder = ProbeError::Directory {
             path: "t".into(),
             source: Arc::new(io::Error::from(io::ErrorKind::PermissionDenied)),

@@ -131,6 +131,15 @@ pub enum VerifyError {
     /// A table's boards are not one draw split each (DTC tables rely on it).
     #[error(transparent)]
     Splits(#[from] crate::files::splits::SplitsError),
+    /// A table of every position above a WDL table, which does not hold
+    /// the positions without a tuzdyk that it needs.
+    #[error("{}: holds every position, but the smaller table {} holds only those with a tuzdyk (a WDL table), so its positions without one cannot be checked", .full.display(), .wdl.display())]
+    FullAboveWdl {
+        /// The lowest WDL table.
+        wdl: PathBuf,
+        /// The highest table of every position above it.
+        full: PathBuf,
+    },
     /// A stored value does not follow from its successors.
     #[error("inconsistent entry in the {stones}-stone table: {fen} is stored as a {stored}, but its successors give a {expected} ({moves})")]
     Inconsistent {
@@ -250,7 +259,10 @@ pub fn verify_dir_within(
     let mut reports = Vec::new();
     for (file, n) in files.into_iter().zip(1..) {
         let t = Instant::now();
-        let positions = file.layout().positions();
+        // A WDL table's boards without a tuzdyk are not held, not checked.
+        let layout = file.layout();
+        let absent = file.header().contents.absent_boards(layout);
+        let positions = layout.positions() - absent * layout.kazans();
         report(Event::Checking {
             stones: n,
             positions,
@@ -447,11 +459,30 @@ impl ExitValue for &DtcUnitBelow<'_> {
 struct Lookup<'a, E> {
     exits: E,
     n: u32,
+    /// A WDL table's unit: its entries are results without distances
+    /// (`Win(0)`, `Draw`, `Loss(0)`), so each is held to the best of its
+    /// moves' results ([`Lookup::judged`]). Where no position repeats (a
+    /// tuzdyk stands) that is all a result must be.
+    results_only: bool,
     /// The unit's configurations: id and packed values.
     parts: &'a [(usize, LevelValues)],
 }
 
 impl<'a, E: ExitValue> Lookup<'a, E> {
+    /// `v`, the best of a position's moves, as its table stores it: the
+    /// value, or in a WDL table the result alone.
+    #[inline]
+    fn judged(&self, v: Value) -> Value {
+        if !self.results_only {
+            return v;
+        }
+        match v.wdl() {
+            Wdl::Win => Value::Win(0),
+            Wdl::Draw => Value::Draw,
+            Wdl::Loss => Value::Loss(0),
+        }
+    }
+
     /// The values of configuration `config` of the unit being checked.
     #[inline]
     fn part(&self, config: usize) -> &'a LevelValues {
@@ -488,7 +519,9 @@ pub(crate) fn check_level<B: CheckBelow>(
     // What a unit may take now, the smaller levels loaded.
     let budget = plan::units_budget(max_memory);
     let cell = if file.fits_in_bytes() { 1 } else { 2 };
-    for unit in crate::solve::unit::level_units(n) {
+    let contents = file.header().contents;
+    let units = crate::solve::unit::level_units(n);
+    for unit in units.into_iter().filter(|u| contents.holds_config(u.first)) {
         let groups = plan::verify_groups(
             smaller.metric(),
             n,
@@ -540,6 +573,7 @@ fn check_unit<B: CheckBelow>(
     let lookup = Lookup {
         exits: B::exits(&share),
         n,
+        results_only: file.header().contents.wdl_only,
         parts: &parts,
     };
     let work = unit_work(n, unit);
@@ -605,6 +639,7 @@ fn check_unit_in_passes<B: CheckBelow>(
         let lookup = Lookup {
             exits: B::exits(&share),
             n,
+            results_only: file.header().contents.wdl_only,
             parts: &parts,
         };
         let results: Vec<Option<Census>> = work
@@ -669,7 +704,7 @@ fn check_boards_pass<E: ExitValue>(
                 if pass.last {
                     let end = terminal_value(&at_offset(&pos0, j))
                         .expect("the side to move has no stones: the game is over");
-                    if stored != end {
+                    if stored != tables.judged(end) {
                         return None;
                     }
                     census.add(stored);
@@ -678,6 +713,7 @@ fn check_boards_pass<E: ExitValue>(
             }
             let (word, bit) = (&pass.bits[index / 64], 1u64 << (index % 64));
             if let Some(best) = pass_value(j, tables, &played, legal, &mut slots, pass) {
+                let best = tables.judged(best);
                 if best > stored {
                     return None;
                 }
@@ -886,11 +922,11 @@ fn check_boards<E: ExitValue>(
             let stored = Value::unpack(own.get((rank * (n as u64 + 1) + j as u64) as usize));
             // A live index position has both kazans at most 81, so its game
             // is over exactly when the side to move has no stones.
-            let expected = if legal == 0 {
+            let expected = tables.judged(if legal == 0 {
                 terminal_value(&at(j)).expect("the side to move has no stones: the game is over")
             } else {
                 expected_value(j, tables, &played, legal, &mut slots)
-            };
+            });
             if stored != expected {
                 return Err(Mismatch {
                     pos: at(j),
@@ -925,13 +961,27 @@ fn describe_moves<E: ExitValue>(pos: &Position, tables: &Lookup<E>) -> String {
 }
 
 /// Refuses a DTM table above a DTC one (`files[i]` holds `i + 1` stones):
-/// checking it needs the distances to the end below it.
+/// checking it needs the distances to the end below it; and a table of
+/// every position above a WDL table.
 ///
 /// # Errors
 ///
-/// [`VerifyError::Table`] with [`TableError::WrongMetric`] naming the
-/// lowest DTC table under a DTM one.
+/// [`VerifyError::FullAboveWdl`]; [`VerifyError::Table`] with
+/// [`TableError::WrongMetric`] naming the lowest DTC table under a DTM
+/// one.
 pub fn check_metrics(files: &[TableFile]) -> Result<(), VerifyError> {
+    // A table of every position needs every position below it: none
+    // above a WDL table (the positions without a tuzdyk).
+    let first_wdl = files.iter().position(|f| f.header().contents.tuzdyk_only);
+    let last_full = files.iter().rposition(|f| !f.header().contents.tuzdyk_only);
+    if let (Some(w), Some(f)) = (first_wdl, last_full) {
+        if w < f {
+            return Err(VerifyError::FullAboveWdl {
+                wdl: files[w].path().to_path_buf(),
+                full: files[f].path().to_path_buf(),
+            });
+        }
+    }
     let first_dtc = files.iter().position(|f| f.metric() == Metric::Dtc);
     let last_dtm = files.iter().rposition(|f| f.metric() == Metric::Dtm);
     match (first_dtc, last_dtm) {

@@ -61,12 +61,13 @@ mod value;
 
 pub use raw::format::error::TableError;
 pub use raw::format::file::Backend;
+pub use raw::format::Contents;
 pub use raw::index::{max_solver_stones, positions_for, MAX_STONES};
 pub use rules::{
     perft, EndReason, IllegalMove, Move, MoveReport, Outcome, Position, PositionError, Side, CYCLE,
     HALF, ROW, TOTAL_STONES,
 };
 pub use tablebase::{
-    terminal_value, MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES, DRAW_LINE_PLIES,
+    terminal_value, Horizon, MoveValue, ProbeError, Tablebase, DEFAULT_CACHE_BYTES, DRAW_LINE_PLIES,
 };
 pub use value::{Metric, Value, Wdl, MAX_PACKED_DISTANCE};

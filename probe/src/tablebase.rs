@@ -27,7 +27,8 @@ use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
 use crate::raw::format::{
-    self, loss_dtc, read_header, wdl_at, Backend, Header, Section, Stored, TableError, TableFile,
+    self, loss_dtc, read_header, wdl_at, Backend, Contents, Header, Section, Stored, TableError,
+    TableFile,
 };
 use crate::raw::index::{Layout, Slot, MAX_STONES};
 use crate::rules::{Move, Position, CYCLE};
@@ -69,6 +70,18 @@ pub enum ProbeError {
         /// Stones of the DTC table a move leads into.
         below: u32,
     },
+    /// The position's table does not hold what was asked, by design
+    /// (`docs/format.md`, "WDL tables"): a distance, of a table of the
+    /// win/draw/loss alone, or a position without a tuzdyk, of a table of
+    /// the positions with one. The search answers such positions
+    /// ([`crate::Solver`]).
+    #[error("the {stones}-stone table holds the {contents} only")]
+    NotHeld {
+        /// Stones on the board of the position.
+        stones: u32,
+        /// What its table holds.
+        contents: Contents,
+    },
     /// The stored values contradict each other (a position's value does not
     /// follow from its successors'), so the tables are wrong.
     #[error("the tables contradict themselves: {detail}")]
@@ -87,8 +100,34 @@ impl ProbeError {
             ProbeError::Table(e) => e.io_error(),
             ProbeError::Directory { source, .. } => Some(source),
             ProbeError::MissingTable { .. }
+            | ProbeError::NotHeld { .. }
             | ProbeError::MixedMetrics { .. }
             | ProbeError::Inconsistent { .. } => None,
+        }
+    }
+}
+
+/// Up to how many stones the tables answer the win/draw/loss of a
+/// position ([`Tablebase::horizon`]): every position, or those with a
+/// tuzdyk (tables of those alone may go further).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Horizon {
+    /// Every position with at most this many stones.
+    pub all: u32,
+    /// Every position with a tuzdyk and at most this many stones (at least
+    /// [`Horizon::all`]).
+    pub with_tuzdyk: u32,
+}
+
+impl Horizon {
+    /// The stones up to which the tables answer `pos` and every position
+    /// reached from it (a tuzdyk, once made, stays).
+    #[inline]
+    pub fn of(self, pos: &Position) -> u32 {
+        if pos.has_tuzdyk() {
+            self.with_tuzdyk
+        } else {
+            self.all
         }
     }
 }
@@ -315,12 +354,32 @@ impl Tablebase {
     }
 
     /// The largest `N` such that tables for 1..=N stones are all present
-    /// (0 if the 1-stone table is missing): every position with at most `N`
-    /// stones can be probed. A damaged table counts as present: the
-    /// positions that need it answer its error, not a search around it.
+    /// and hold every position's value (0 if the 1-stone table is
+    /// missing): every position with at most `N` stones can be probed,
+    /// distance and moves included. A damaged table counts as present:
+    /// the positions that need it answer its error, not a search around
+    /// it. Tables of the win/draw/loss alone do not count
+    /// ([`Tablebase::horizon`] does).
     pub fn complete_up_to(&self) -> u32 {
+        self.up_to(|c| c == Contents::FULL)
+    }
+
+    /// Up to how many stones [`Tablebase::wdl`] answers every position,
+    /// and every position with a tuzdyk: the levels whose tables are all
+    /// present, counting those of the win/draw/loss alone ("WDL tables",
+    /// `docs/format.md`). The search stops at these.
+    pub fn horizon(&self) -> Horizon {
+        Horizon {
+            all: self.up_to(|c| !c.tuzdyk_only),
+            with_tuzdyk: self.up_to(|_| true),
+        }
+    }
+
+    /// The largest `N` such that the tables for 1..=N stones are present
+    /// and their contents pass `ok` (a damaged table passes).
+    fn up_to(&self, ok: impl Fn(Contents) -> bool) -> u32 {
         (1..=MAX_STONES)
-            .take_while(|&n| self.present(n))
+            .take_while(|&n| self.present(n) && self.table(n).is_none_or(|t| ok(t.header.contents)))
             .last()
             .unwrap_or(0)
     }
@@ -362,6 +421,13 @@ impl Tablebase {
         };
         // `None` only for a kazan over 81, which the callers have answered.
         let slot = Slot::of(pos).ok_or(missing)?;
+        let contents = table.header.contents;
+        if !contents.holds_config(slot.config.id()) {
+            return Err(ProbeError::NotHeld {
+                stones: n,
+                contents,
+            });
+        }
         let gb = table.layout.global_board(slot.config.id(), slot.board);
         Ok((n, table, gb, slot.kazan))
     }
@@ -436,6 +502,13 @@ impl Tablebase {
     /// offset `j` of `table` ([`Tablebase::locate`]), `None` for a loss of
     /// a DTC table (which stores no distance for it).
     fn stored(&self, n: u32, table: &Table, gb: u64, j: u32) -> Result<Option<Value>, ProbeError> {
+        let contents = table.header.contents;
+        if contents.wdl_only {
+            return Err(ProbeError::NotHeld {
+                stones: n,
+                contents,
+            });
+        }
         let file = table.file()?;
         let (wb, at) = file.wdl_location(gb);
         let wdl = self.block(n, file, Section::Wdl, wb)?;
@@ -511,6 +584,23 @@ impl Tablebase {
         }
         // Stable: equal values keep hole order.
         out.sort_by_key(|m| std::cmp::Reverse(m.value));
+        Ok(out)
+    }
+
+    /// Every legal move with its result for the mover, best first (wins,
+    /// draws, losses; equal results in hole order): what the tables of the
+    /// win/draw/loss alone say of a position's moves. Empty when the game
+    /// is over.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::wdl`], for any position a move leads to.
+    pub fn wdl_moves(&self, pos: &Position) -> Result<Vec<(Move, Wdl)>, ProbeError> {
+        let mut out = Vec::with_capacity(9);
+        for mv in pos.legal_moves() {
+            out.push((mv, self.wdl(&pos.after_unchecked(mv))?.flip()));
+        }
+        out.sort_by_key(|&(_, w)| std::cmp::Reverse(w));
         Ok(out)
     }
 

@@ -106,6 +106,14 @@ impl Tables {
         }
         let present: Vec<u32> = self.tb.stones().collect();
         let complete = self.tb.complete_up_to();
+        let horizon = self.tb.horizon();
+        if horizon.with_tuzdyk > complete {
+            return format!(
+                "the tables in {dir} cover 1 to {complete} stones, and the win/draw/loss of \
+                 the positions with a tuzdyk up to {} stones (WDL tables)",
+                horizon.with_tuzdyk
+            );
+        }
         match present.as_slice() {
             [] => format!("{dir} holds no tables"),
             [_] if complete == 1 => format!("the tables in {dir} cover 1 stone"),

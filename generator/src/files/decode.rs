@@ -15,14 +15,15 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::files::recover::recover_losses;
+use crate::files::splits::{config_splits, SplitsError};
 use crate::solve::cells::{Cell, LevelValues};
 use crate::solve::unit::{level_units, UnitId};
 use piece::{block_positions, decode_piece, Scratch};
 use rayon::prelude::*;
 use togyz_tb::raw::format::{Section, TableFile};
 use togyz_tb::raw::index::CONFIG_COUNT;
-use togyz_tb::Metric;
 use togyz_tb::TableError;
+use togyz_tb::{Metric, Value};
 
 /// The generator's whole-table operations on a [`TableFile`] (import the
 /// trait to call them as methods).
@@ -115,6 +116,13 @@ impl DecodeAll for TableFile {
     }
 
     fn decode_unit(&self, unit: UnitId) -> Result<Vec<(usize, LevelValues)>, TableError> {
+        if self.header().contents.wdl_only {
+            return unit
+                .configs()
+                .into_iter()
+                .map(|id| Ok((id, LevelValues::Narrow(results_of(self, id)?))))
+                .collect();
+        }
         let layout = self.layout();
         let range = |id: usize| {
             let first = layout.index_at(layout.global_board(id, 0), 0);
@@ -183,6 +191,29 @@ impl DecodeAll for TableFile {
         }
         Ok(())
     }
+}
+
+/// The results of configuration `config` of a WDL table, packed as values
+/// without distances (`Win(0)`, `Draw`, `Loss(0)`): what a table without
+/// distances says of each position.
+fn results_of(file: &TableFile, config: usize) -> Result<Vec<u8>, TableError> {
+    let splits = config_splits(file, config).map_err(|e| match e {
+        SplitsError::Table(e) => e,
+        // A DTC table's entry is one split by its format.
+        SplitsError::Score(e) => unreachable!("a WDL table's entries are splits: {e}"),
+    })?;
+    let pack = |v: Value| v.pack().expect("no distance") as u8;
+    let (win, draw, loss) = (pack(Value::Win(0)), pack(Value::Draw), pack(Value::Loss(0)));
+    let n = file.header().stones;
+    let mut out = Vec::with_capacity(splits.len() * (n as usize + 1));
+    for s in splits {
+        out.extend((0..=n).map(|j| match j.cmp(&(s as u32)) {
+            std::cmp::Ordering::Less => loss,
+            std::cmp::Ordering::Equal => draw,
+            std::cmp::Ordering::Greater => win,
+        }));
+    }
+    Ok(out)
 }
 
 /// Reads a whole DTM table back, in one-byte cells when it fits.

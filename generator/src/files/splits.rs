@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use rayon::prelude::*;
-use togyz_tb::raw::format::{wdl_at, Section, TableFile};
+use togyz_tb::raw::format::{wdl_at, Section, TableFile, ABSENT_SPLIT};
 use togyz_tb::{Metric, TableError};
 
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
@@ -30,7 +30,12 @@ pub enum SplitsError {
 /// naming a board of a DTM table that is not one draw split.
 pub fn wdl_level(file: &TableFile) -> Result<WdlLevel, SplitsError> {
     let h = file.header();
-    Ok(WdlLevel::from_splits(h.stones, splits(file, 0..h.boards)?)?)
+    // A WDL table's boards without a tuzdyk are not held: kept as their
+    // entries ([`ABSENT_SPLIT`]) and never read.
+    let absent = h.contents.absent_boards(file.layout());
+    let mut all = vec![ABSENT_SPLIT; absent as usize];
+    all.extend(splits(file, absent..h.boards)?);
+    Ok(WdlLevel::from_held_splits(h.stones, all, absent)?)
 }
 
 /// The draw splits of the boards of tuzdyk configuration `config` of
@@ -39,9 +44,18 @@ pub fn wdl_level(file: &TableFile) -> Result<WdlLevel, SplitsError> {
 ///
 /// # Errors
 ///
-/// As [`wdl_level`].
+/// As [`wdl_level`]; [`TableError::NotHeld`] for the configuration
+/// without a tuzdyk of a WDL table.
 pub fn config_splits(file: &TableFile, config: usize) -> Result<Vec<u8>, SplitsError> {
     let layout = file.layout();
+    let contents = file.header().contents;
+    if !contents.holds_config(config) {
+        return Err(TableError::NotHeld {
+            path: file.path().to_path_buf(),
+            contents,
+        }
+        .into());
+    }
     let first = layout.global_board(config, 0);
     splits(file, first..first + layout.config_boards(config))
 }

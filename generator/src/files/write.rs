@@ -17,6 +17,7 @@ pub mod dtc;
 pub mod dtm;
 mod format;
 mod sink;
+pub mod wdl;
 
 pub use dtc::Dtc;
 pub use dtm::Dtm;
@@ -24,10 +25,11 @@ pub(crate) use format::TableFormat;
 pub use format::WriteOptions;
 pub(crate) use sink::Census;
 pub use sink::{SliceStream, ValueStream, WriteError, WriteSummary};
+pub use wdl::WdlOnly;
 
 use crate::files::decode::DecodeAll;
 use format::{check_blocks, DistanceBlock};
-use sink::{write_section, SectionPlan, Sections, Sink};
+use sink::{write_section, SectionPlan, Sections, Sink, Written};
 use std::io;
 use std::path::Path;
 use togyz_tb::raw::format::{
@@ -138,6 +140,33 @@ fn write_values<T: Copy + Into<u16> + Sync>(
     })
 }
 
+/// Writes the WDL table ("WDL tables", `docs/format.md`) for `n` stones
+/// into `dir` from its draw splits, one a board in global board order, of
+/// the boards with a tuzdyk (what `splits` holds for the others is not
+/// read).
+///
+/// # Errors
+///
+/// [`WriteError::TooManyStones`], [`WriteError::WrongLength`] unless there
+/// is one split a board; [`WriteError::SplitAbove`] for a split past the
+/// board's last kazan offset; [`WriteError::Exists`] if the file is there;
+/// I/O and compression errors. Nothing is left in `dir` after an error.
+pub fn write_wdl_table(dir: &Path, n: u32, splits: &[u8]) -> Result<WriteSummary, WriteError> {
+    if n > MAX_STONES {
+        return Err(WriteError::TooManyStones(n));
+    }
+    let boards = Layout::new(n).boards();
+    if splits.len() as u64 != boards {
+        return Err(WriteError::WrongLength {
+            n,
+            expected: boards,
+            found: splits.len() as u64,
+        });
+    }
+    let open = |_| Ok(SliceStream::new(splits));
+    Ok(write_table_from::<WdlOnly, _>(dir, n, open, None, false)?.0)
+}
+
 /// Writes the table of every level in `levels` (1 to its highest) into
 /// `dir`: how tests, benchmarks and examples make the small complete DTM
 /// sets they solve in memory with [`crate::solve::dtm::solve_all`]. Large
@@ -182,6 +211,7 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
     let layout = Layout::new(n);
     let positions = layout.positions();
     let (wb, per) = (options.wdl_block_boards, options.distance_block_positions);
+    let per_board = F::stream_per_board(n);
     let mut sink = Sink::create(dir, n)?;
 
     // WDL section: one entry a board, checking that the format can hold
@@ -192,8 +222,8 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
         &mut sink,
         SectionPlan {
             section: Section::Wdl,
-            total: positions,
-            per_block: wb as u64 * layout.kazans(),
+            total: layout.boards() * per_board,
+            per_block: wb as u64 * per_board,
             level: F::WDL_LEVEL,
         },
         &mut open(Section::Wdl)?,
@@ -205,25 +235,32 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
     let census = wdl.census;
     let distance_width = distance_width_for(census.longest_win.max(census.longest_loss));
     let distance_data_offset = sink.pos;
-    let distance = write_section(
-        &mut sink,
-        SectionPlan {
-            section: Section::Distance,
-            total: positions,
-            per_block: distance_positions_of(F::METRIC, n, per as u64),
-            level: F::DISTANCE_LEVEL,
-        },
-        &mut open(Section::Distance)?,
-        None,
-        |_, values, raw| {
-            let at = DistanceBlock {
-                n,
-                width: distance_width,
-            };
-            F::encode_distance(&at, values, raw);
-            Ok(Census::default())
-        },
-    )?;
+    let distance = if F::CONTENTS.wdl_only {
+        Written {
+            index: Vec::new(),
+            census: Census::default(),
+        }
+    } else {
+        write_section(
+            &mut sink,
+            SectionPlan {
+                section: Section::Distance,
+                total: positions,
+                per_block: distance_positions_of(F::METRIC, n, per as u64),
+                level: F::DISTANCE_LEVEL,
+            },
+            &mut open(Section::Distance)?,
+            None,
+            |_, values, raw| {
+                let at = DistanceBlock {
+                    n,
+                    width: distance_width,
+                };
+                F::encode_distance(&at, values, raw);
+                Ok(Census::default())
+            },
+        )?
+    };
 
     let summary = sink.finish_table(
         dir,
@@ -231,6 +268,7 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
         &census,
         Sections {
             metric: F::METRIC,
+            contents: F::CONTENTS,
             wdl_width: wdl_entry_width(F::METRIC, n),
             distance_width,
             wdl_block_boards: wb,

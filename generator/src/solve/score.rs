@@ -126,6 +126,19 @@ impl WdlLevel {
     /// [`ScoreError::WrongLength`] unless there is one split per board of
     /// level `n`; [`ScoreError::NotOneDraw`] for a split above `n`.
     pub fn from_splits(n: u32, splits: Vec<u8>) -> Result<WdlLevel, ScoreError> {
+        WdlLevel::from_held_splits(n, splits, 0)
+    }
+
+    /// [`WdlLevel::from_splits`] of a level whose first `absent` boards are
+    /// not held (a WDL table's boards without a tuzdyk,
+    /// [`togyz_tb::Contents::absent_boards`]): their bytes are kept as
+    /// they are and never read, since no position with a tuzdyk reaches
+    /// them and a level that would is refused above a WDL table.
+    ///
+    /// # Errors
+    ///
+    /// As [`WdlLevel::from_splits`], for the boards held.
+    pub fn from_held_splits(n: u32, splits: Vec<u8>, absent: u64) -> Result<WdlLevel, ScoreError> {
         let layout = Layout::new(n);
         if splits.len() as u64 != layout.boards() {
             return Err(ScoreError::WrongLength {
@@ -134,7 +147,9 @@ impl WdlLevel {
                 got: splits.len() as u64,
             });
         }
-        if let Some(gb) = splits.iter().position(|&s| s as u32 > n) {
+        let held = splits.get(absent as usize..).unwrap_or(&[]);
+        if let Some(at) = held.iter().position(|&s| s as u32 > n) {
+            let gb = absent as usize + at;
             // A split past the last kazan offset: all losses, no draw.
             let all_lost = vec![Wdl::Loss; n as usize + 1];
             return Err(not_one_draw(n, gb as u64, n, &all_lost));

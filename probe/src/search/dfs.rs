@@ -324,7 +324,7 @@ impl Solver<'_> {
         known: Option<(Key, u64)>,
     ) -> Result<Found, Halt> {
         self.count_node()?;
-        let (lo, hi) = static_bounds(self.tb, self.table_stones, pos)?;
+        let (lo, hi) = static_bounds(self.tb, self.horizon, pos)?;
         let attacker = pos.side_to_move() == x;
         // The bounds for X.
         let (lo, hi) = if attacker {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::rules::{Move, Position, Side};
-use crate::tablebase::{terminal_value, ProbeError, Tablebase};
+use crate::tablebase::{terminal_value, Horizon, ProbeError, Tablebase};
 use crate::value::Wdl;
 
 use super::dfs::DfsOutcome;
@@ -20,7 +20,7 @@ impl Solver<'_> {
     /// themselves.
     pub fn solve(&mut self, pos: &Position) -> Result<SearchResult, ProbeError> {
         let start = Instant::now();
-        let n = self.table_stones;
+        let n = self.horizon;
         let mut result = SearchResult {
             lower: Wdl::Loss,
             upper: Wdl::Win,
@@ -31,14 +31,22 @@ impl Solver<'_> {
             graph_positions: 0,
             graph_closed: false,
             elapsed: Duration::ZERO,
-            table_stones: n,
+            table_stones: n.of(pos),
         };
-        if terminal_value(pos).is_none() && pos.stones_on_board() <= n {
-            let best = self.tb.best_move(pos)?;
+        let stones = pos.stones_on_board();
+        if terminal_value(pos).is_none() && stones <= n.of(pos) {
+            // The best move by distance where the tables have distances,
+            // else a move that keeps the result (a win in a table with a
+            // tuzdyk ends: no position repeats there).
+            let best = if stones <= self.tb.complete_up_to() {
+                self.tb.best_move(pos)?.map(|m| m.mv)
+            } else {
+                self.tb.wdl_moves(pos)?.first().map(|&(mv, _)| mv)
+            };
             let w = self.tb.wdl(pos)?;
             result.lower = w;
             result.upper = w;
-            result.best_move = best.map(|m| m.mv);
+            result.best_move = best;
             result.source = Source::Tables;
             result.elapsed = start.elapsed();
             return Ok(result);
@@ -168,7 +176,7 @@ fn first_side(pos: &Position) -> Side {
 #[allow(clippy::too_many_arguments)]
 fn dfpn(
     tb: &Tablebase,
-    n: u32,
+    n: Horizon,
     pos: &Position,
     sides: &[Side],
     table: &mut pns::Table,

@@ -20,7 +20,7 @@ use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
 use super::{key_of, num, static_bounds, wdl_of, Key, Shared};
 use crate::rules::{Move, Position, Side};
-use crate::tablebase::{ProbeError, Tablebase};
+use crate::tablebase::{Horizon, ProbeError, Tablebase};
 use crate::value::Wdl;
 
 /// What the retrograde solve showed.
@@ -56,12 +56,12 @@ pub(crate) const POSITION_BYTES: u64 = 150;
 const CLOCK_EVERY: usize = 256;
 
 /// Enumerates at most `limit` positions from `root` (stones above
-/// `table_stones`) and solves the graph; narrows `shared` with the root's
+/// the tables' `horizon`) and solves the graph; narrows `shared` with the root's
 /// bounds. Stops early, with what it has, at `deadline` or when `shared`
 /// says so.
 pub(crate) fn solve(
     tb: &Tablebase,
-    table_stones: u32,
+    horizon: Horizon,
     root: &Position,
     limit: usize,
     deadline: Option<Instant>,
@@ -71,7 +71,7 @@ pub(crate) fn solve(
     let mut nodes: Vec<Node> = Vec::new();
     let mut positions: Vec<Position> = Vec::new();
     let mut edges: Vec<u32> = Vec::new();
-    let (lo, hi) = static_bounds(tb, table_stones, root)?;
+    let (lo, hi) = static_bounds(tb, horizon, root)?;
     ids.insert(key_of(root), 0);
     nodes.push(node(root, lo, hi));
     positions.push(*root);
@@ -105,7 +105,7 @@ pub(crate) fn solve(
             let cid = match ids.get(&key) {
                 Some(&c) => c,
                 None => {
-                    let (lo, hi) = static_bounds(tb, table_stones, &child)?;
+                    let (lo, hi) = static_bounds(tb, horizon, &child)?;
                     let c = nodes.len() as u32;
                     ids.insert(key, c);
                     nodes.push(node(&child, lo, hi));

@@ -3,7 +3,7 @@
 //! game, the kazans).
 
 use crate::rules::{Position, Side, HALF};
-use crate::tablebase::{terminal_value, ProbeError, Tablebase};
+use crate::tablebase::{terminal_value, Horizon, ProbeError, Tablebase};
 use crate::value::Wdl;
 
 /// The bounds the kazans alone put on the value for the side to move of a
@@ -52,12 +52,12 @@ pub(crate) fn key_hash(key: &Key) -> u64 {
 /// games and table-covered positions, kazan bounds otherwise.
 pub(crate) fn static_bounds(
     tb: &Tablebase,
-    table_stones: u32,
+    horizon: Horizon,
     pos: &Position,
 ) -> Result<(Wdl, Wdl), ProbeError> {
     // `Tablebase::wdl` answers finished games itself: test for one only
     // where no table is asked.
-    if pos.stones_on_board() <= table_stones {
+    if pos.stones_on_board() <= horizon.of(pos) {
         let w = tb.wdl(pos)?;
         return Ok((w, w));
     }

@@ -18,7 +18,7 @@ use hashbrown::HashTable;
 use super::table::{Buckets, Slot};
 use super::{key_hash, key_of, static_bounds, tick, Halt, Key};
 use crate::rules::{Position, Side};
-use crate::tablebase::Tablebase;
+use crate::tablebase::{Horizon, Tablebase};
 use crate::value::Wdl;
 
 /// Slots a key may take in the table.
@@ -175,7 +175,7 @@ pub(crate) enum Verdict {
 /// A df-pn searcher for "can `x` force a win?".
 pub(crate) struct Pns<'a> {
     tb: &'a Tablebase,
-    table_stones: u32,
+    horizon: Horizon,
     x: Side,
     entries: &'a mut Buckets<Entry, WAYS>,
     splits: &'a mut Buckets<Split, WAYS>,
@@ -220,7 +220,7 @@ impl<'a> Pns<'a> {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         tb: &'a Tablebase,
-        table_stones: u32,
+        horizon: Horizon,
         x: Side,
         table: &'a mut Table,
         node_limit: u64,
@@ -229,7 +229,7 @@ impl<'a> Pns<'a> {
     ) -> Pns<'a> {
         Pns {
             tb,
-            table_stones,
+            horizon,
             x,
             search: table.search,
             entries: &mut table.entries,
@@ -396,7 +396,7 @@ impl<'a> Pns<'a> {
     /// Settled numbers for a finished game, a table-covered position, or a
     /// position the kazans settle; `None` otherwise.
     fn leaf(&self, pos: &Position) -> Result<Option<Numbers>, crate::ProbeError> {
-        let (lo, hi) = static_bounds(self.tb, self.table_stones, pos)?;
+        let (lo, hi) = static_bounds(self.tb, self.horizon, pos)?;
         // Bounds for X.
         let (lo, hi) = if pos.side_to_move() == self.x {
             (lo, hi)
@@ -427,7 +427,7 @@ impl<'a> Pns<'a> {
         let moves = pos.legal_moves().count().max(1) as u64;
         let above = pos
             .stones_on_board()
-            .saturating_sub(self.table_stones)
+            .saturating_sub(self.horizon.of(pos))
             .max(1);
         // At most 162 cubed times 9 moves (38 M), far below INF.
         let d = u64::from(above).pow(3);

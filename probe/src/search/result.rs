@@ -41,7 +41,9 @@ pub struct SearchResult {
     pub graph_closed: bool,
     /// Wall time spent.
     pub elapsed: Duration,
-    /// The tables used: every position with at most this many stones.
+    /// The tables used: every position with at most this many stones
+    /// and the root's tuzdyks, or without them ([`crate::Horizon::of`]
+    /// the root).
     pub table_stones: u32,
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::rules::Position;
-use crate::tablebase::{ProbeError, Tablebase};
+use crate::tablebase::{Horizon, ProbeError, Tablebase};
 
 use super::dfs::Tt;
 use super::{pns, Budget, SearchResult};
@@ -20,7 +20,7 @@ use super::{pns, Budget, SearchResult};
 /// games".)
 pub struct Solver<'a> {
     pub(super) tb: &'a Tablebase,
-    pub(super) table_stones: u32,
+    pub(super) horizon: Horizon,
     pub(super) budget: Budget,
     /// The depth-first prover's table, made when that prover first runs.
     pub(super) tt: Option<Tt>,
@@ -37,7 +37,7 @@ pub struct Solver<'a> {
 impl fmt::Debug for Solver<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Solver")
-            .field("table_stones", &self.table_stones)
+            .field("horizon", &self.horizon)
             .field("budget", &self.budget)
             .finish()
     }
@@ -57,12 +57,13 @@ impl Tablebase {
 }
 
 impl<'a> Solver<'a> {
-    /// A solver over the complete run of tables `1..=N` of `tb`
-    /// ([`Tablebase::complete_up_to`]), allocating its transposition table.
+    /// A solver over the complete run of tables of `tb`
+    /// ([`Tablebase::horizon`]: `1..=N` for every position, perhaps more
+    /// for those with a tuzdyk), allocating its transposition table.
     pub fn new(tb: &'a Tablebase, budget: Budget) -> Solver<'a> {
         Solver {
             tb,
-            table_stones: tb.complete_up_to(),
+            horizon: tb.horizon(),
             budget,
             tt: None,
             dfpn_tables: Vec::new(),

@@ -8,7 +8,7 @@
 //! the metric is never asked per value at run time.
 
 use crate::files::write::sink::{Census, WriteError};
-use togyz_tb::raw::format::{distance_entries_of, wdl_entry_width, MAX_BLOCK_BYTES};
+use togyz_tb::raw::format::{distance_entries_of, wdl_entry_width, Contents, MAX_BLOCK_BYTES};
 use togyz_tb::Metric;
 
 /// Block geometry of a written table.
@@ -33,6 +33,8 @@ pub(crate) struct DistanceBlock {
 pub(crate) trait TableFormat {
     /// The metric the header names.
     const METRIC: Metric;
+    /// What the table holds (header byte 43).
+    const CONTENTS: Contents = Contents::FULL;
     /// The block sizes written unless told otherwise.
     const BLOCKS: WriteOptions;
     /// zstd level of the WDL section.
@@ -46,6 +48,12 @@ pub(crate) trait TableFormat {
     /// What writing the table finds on the way that the caller may keep
     /// (DTC: the level's win/draw/loss, which the levels above need).
     type ByProduct;
+
+    /// Values the stream gives a board: every position's (`n + 1`), or
+    /// one draw split.
+    fn stream_per_board(n: u32) -> u64 {
+        n as u64 + 1
+    }
 
     /// The format's own demands on `n` and the block sizes, beyond the
     /// bounds every format has.

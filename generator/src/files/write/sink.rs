@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use togyz_tb::raw::format::{
-    self, format_version, BlockEntry, Header, Section, HEADER_LEN, INDEX_ENTRY_LEN,
+    self, format_version, BlockEntry, Contents, Header, Section, HEADER_LEN, INDEX_ENTRY_LEN,
     MAX_BLOCK_BYTES, RULES_VARIANT,
 };
 use togyz_tb::raw::index::{Layout, CONFIG_COUNT, MAX_STONES};
@@ -158,6 +158,17 @@ pub enum WriteError {
     /// A unit file of the level being assembled is missing or damaged.
     #[error(transparent)]
     Unit(#[from] UnitFileError),
+    /// A draw split past the board's last kazan offset, given to a WDL
+    /// table.
+    #[error("the {n}-stone table's board {board} has the draw split {split}, past its last kazan offset")]
+    SplitAbove {
+        /// Stones on the board.
+        n: u32,
+        /// The global board.
+        board: u64,
+        /// The split given.
+        split: u16,
+    },
     /// A DTC table's board that is not one draw split (`docs/dtc.md`).
     #[error(transparent)]
     Score(#[from] crate::solve::score::ScoreError),
@@ -283,6 +294,7 @@ impl Sink {
             positions: layout.positions(),
             boards: layout.boards(),
             metric: sections.metric,
+            contents: sections.contents,
             wdl_width: sections.wdl_width,
             distance_width: sections.distance_width,
             wdl_block_boards: sections.wdl_block_boards,
@@ -386,6 +398,7 @@ pub(crate) fn io_err(path: &Path, source: io::Error) -> WriteError {
 /// What a writer knows of its two sections once their blocks are written.
 pub(crate) struct Sections {
     pub(crate) metric: Metric,
+    pub(crate) contents: Contents,
     pub(crate) wdl_width: u8,
     pub(crate) distance_width: u8,
     pub(crate) wdl_block_boards: u32,

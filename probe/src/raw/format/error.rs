@@ -175,6 +175,16 @@ pub enum TableError {
         /// The kazan offset asked for.
         kazan: u32,
     },
+    /// What the table does not hold by design (`docs/format.md`, "WDL
+    /// tables"): a distance of a table without distances, or a board
+    /// without a tuzdyk of a table of the boards with one.
+    #[error("{}: holds the {contents} only", .path.display())]
+    NotHeld {
+        /// The file.
+        path: PathBuf,
+        /// What it holds.
+        contents: super::Contents,
+    },
 }
 
 impl TableError {
@@ -197,7 +207,8 @@ impl TableError {
             | TableError::BadEntry { path, .. }
             | TableError::WrongMetric { path, .. }
             | TableError::FileChecksum { path }
-            | TableError::OutOfRange { path, .. } => path,
+            | TableError::OutOfRange { path, .. }
+            | TableError::NotHeld { path, .. } => path,
         }
     }
 

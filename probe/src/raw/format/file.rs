@@ -456,6 +456,20 @@ impl TableFile {
         Ok(())
     }
 
+    /// An error unless the table holds board `gb` (and, with `distance`,
+    /// its distances): [`TableError::NotHeld`].
+    #[inline]
+    pub fn check_held(&self, gb: u64, distance: bool) -> Result<(), TableError> {
+        let contents = self.header.contents;
+        if (distance && contents.wdl_only) || gb < contents.absent_boards(&self.layout) {
+            return Err(TableError::NotHeld {
+                path: self.path.clone(),
+                contents,
+            });
+        }
+        Ok(())
+    }
+
     /// Where board `gb`'s thresholds live: (WDL block, byte offset).
     #[inline]
     pub fn wdl_location(&self, gb: u64) -> (u64, usize) {
@@ -684,6 +698,7 @@ impl TableFile {
     /// [`TableFile::read_block`] and [`TableFile::thresholds_in`].
     pub fn wdl(&self, gb: u64, j: u32) -> Result<Wdl, TableError> {
         self.check_range(gb, j)?;
+        self.check_held(gb, false)?;
         let (block, at) = self.wdl_location(gb);
         let data = self.read_block(Section::Wdl, block)?;
         Ok(wdl_at(self.thresholds_in(&data, block, at)?, j))
@@ -721,6 +736,7 @@ impl TableFile {
     /// a loss of a DTC table, which stores no distance for it.
     fn stored(&self, gb: u64, j: u32) -> Result<Option<Value>, TableError> {
         self.check_range(gb, j)?;
+        self.check_held(gb, true)?;
         let (wb, at) = self.wdl_location(gb);
         let wdl = self.read_block(Section::Wdl, wb)?;
         let t = self.thresholds_in(&wdl, wb, at)?;

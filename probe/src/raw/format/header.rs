@@ -31,6 +31,9 @@ pub struct Header {
     /// holds one draw split a board and whose distance section leaves the
     /// draws out).
     pub metric: Metric,
+    /// What the table holds (byte 43): every position's value, or the
+    /// win/draw/loss alone, of every board or of those with a tuzdyk.
+    pub contents: Contents,
     /// Bytes per WDL entry (1 or 2).
     pub wdl_width: u8,
     /// Bytes per DTM entry (1 or 2).
@@ -83,7 +86,7 @@ mod off {
     pub const WDL_WIDTH: usize = 40;
     pub const DISTANCE_WIDTH: usize = 41;
     pub const METRIC: usize = 42;
-    pub const RESERVED_A: usize = 43; // u8, zero
+    pub const CONTENTS: usize = 43;
     pub const WDL_BLOCK_BOARDS: usize = 44;
     pub const DISTANCE_BLOCK_POSITIONS: usize = 48;
     pub const RESERVED_B: usize = 52; // u32, zero
@@ -118,6 +121,7 @@ impl Header {
         b[off::WDL_WIDTH] = self.wdl_width;
         b[off::DISTANCE_WIDTH] = self.distance_width;
         b[off::METRIC] = metric_code(self.metric);
+        b[off::CONTENTS] = self.contents.code();
         LE::write_u32(&mut b[off::WDL_BLOCK_BOARDS..], self.wdl_block_boards);
         LE::write_u32(
             &mut b[off::DISTANCE_BLOCK_POSITIONS..],
@@ -197,6 +201,15 @@ impl Header {
                     })
                 }
             },
+            contents: match Contents::from_code(b[off::CONTENTS]) {
+                Some(c) => c,
+                None => {
+                    return Err(TableError::InconsistentHeader {
+                        path: path_buf(),
+                        detail: format!("unknown contents code {}", b[off::CONTENTS]),
+                    })
+                }
+            },
             wdl_width: b[off::WDL_WIDTH],
             distance_width: b[off::DISTANCE_WIDTH],
             wdl_block_boards: LE::read_u32(&b[off::WDL_BLOCK_BOARDS..]),
@@ -229,9 +242,8 @@ impl Header {
                 found: h.rules_variant,
             });
         }
-        let reserved_a = b[off::RESERVED_A];
         let reserved_b = LE::read_u32(&b[off::RESERVED_B..]);
-        h.check_consistency(reserved_a, reserved_b)
+        h.check_consistency(reserved_b)
             .map_err(|detail| TableError::InconsistentHeader {
                 path: path_buf(),
                 detail,
@@ -241,8 +253,8 @@ impl Header {
 
     /// Checks the fields against each other. Checked arithmetic throughout:
     /// a header that passed its checksum may still have been crafted.
-    fn check_consistency(&self, reserved_a: u8, reserved_b: u32) -> Result<(), String> {
-        if reserved_a != 0 || reserved_b != 0 {
+    fn check_consistency(&self, reserved_b: u32) -> Result<(), String> {
+        if reserved_b != 0 {
             return Err("reserved fields are not zero".into());
         }
         let n = self.stones;
@@ -272,7 +284,15 @@ impl Header {
                 self.wdl_width, self.metric
             ));
         }
+        if self.contents != Contents::FULL && self.metric != Metric::Dtc {
+            return Err(format!("a {} table with {}", self.metric, self.contents));
+        }
         let longest = self.longest_win.max(self.longest_loss);
+        if self.contents.wdl_only && longest != 0 {
+            return Err(format!(
+                "a longest distance of {longest} in a table without distances"
+            ));
+        }
         if self.distance_width != distance_width_for(longest) {
             return Err(format!(
                 "DTM entry width {}, expected {} for a longest distance of {longest}",
@@ -284,13 +304,14 @@ impl Header {
             .wins
             .checked_add(self.draws)
             .and_then(|s| s.checked_add(self.losses));
-        if total != Some(self.positions) {
-            return Err("wins + draws + losses is not the position count".into());
+        let held = self.boards - self.contents.absent_boards(&layout);
+        if total != Some(held * (n as u64 + 1)) {
+            return Err("wins + draws + losses is not the count of positions held".into());
         }
-        if self.metric == Metric::Dtc && self.draws != self.boards {
+        if self.metric == Metric::Dtc && self.draws != held {
             return Err(format!(
-                "{} draws in a DTC table of {} boards (one draw a board)",
-                self.draws, self.boards
+                "{} draws in a DTC table of {held} boards held (one draw a board)",
+                self.draws
             ));
         }
         if self.wins == 0 && self.longest_win != 0 || self.losses == 0 && self.longest_loss != 0 {
@@ -373,8 +394,12 @@ impl Header {
     }
 
     /// Entries of the distance section: one a position for DTM, one a won
-    /// or lost position for DTC (`n` a board: every board has one draw).
+    /// or lost position for DTC (`n` a board: every board has one draw),
+    /// none in a table without distances.
     pub fn distance_entries(&self) -> u64 {
+        if self.contents.wdl_only {
+            return 0;
+        }
         let units = match self.metric {
             Metric::Dtm => self.positions,
             Metric::Dtc => self.boards,

@@ -1,0 +1,306 @@
+//! WDL tables (`docs/format.md`, "WDL tables"): the win/draw/loss of the
+//! positions with a tuzdyk alone, without distances. Written from the
+//! DTC solve's draw splits, read back by `Tablebase` as the DTC tables
+//! answer, refused where they hold nothing, and searched into.
+
+use std::path::Path;
+use std::sync::OnceLock;
+use togyz_gen::files::write::{write_table, write_wdl_table, WriteError};
+use togyz_gen::solve::cells::LevelValues;
+use togyz_gen::solve::dtc;
+use togyz_gen::solve::held::DtcLevels;
+use togyz_gen::verify::{verify_dir, VerifyError};
+use togyz_tb::raw::format::{file_name, read_header, Contents, TableFile};
+use togyz_tb::raw::index::Layout;
+use togyz_tb::search::{Budget, Source};
+use togyz_tb::{Horizon, Metric, Position, ProbeError, TableError, Tablebase};
+
+const MAX: u32 = 6;
+
+/// The DTC solve up to [`MAX`]: values and draw splits.
+fn solved() -> &'static (Vec<LevelValues>, DtcLevels) {
+    static SOLVED: OnceLock<(Vec<LevelValues>, DtcLevels)> = OnceLock::new();
+    SOLVED.get_or_init(|| dtc::solve_all(MAX).unwrap())
+}
+
+/// DTC tables up to `full`, WDL tables above it up to [`MAX`].
+fn write_set(dir: &Path, full: u32) {
+    let (values, splits) = solved();
+    for n in 1..=MAX {
+        if n <= full {
+            write_table(dir, Metric::Dtc, n, &values[n as usize].widened()).unwrap();
+        } else {
+            write_wdl_table(dir, n, splits.level(n).splits()).unwrap();
+        }
+    }
+}
+
+/// Every `step`-th board of level `n`, each at every kazan offset.
+fn sample(n: u32, step: u64) -> impl Iterator<Item = Position> {
+    let layout = Layout::new(n);
+    let mut out = Vec::new();
+    for gb in (0..layout.boards()).step_by(step as usize) {
+        out.extend((0..=n).map(|j| layout.slot(layout.index_at(gb, j)).position()));
+    }
+    out.into_iter()
+}
+
+#[test]
+fn wdl_tables_answer_as_the_dtc_tables_and_hold_nothing_else() {
+    let (full_dir, wdl_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_set(full_dir.path(), MAX);
+    write_set(wdl_dir.path(), 3);
+    let full = Tablebase::open([full_dir.path()]).unwrap();
+    let wdl = Tablebase::open([wdl_dir.path()]).unwrap();
+    assert_eq!(wdl.complete_up_to(), 3);
+    assert_eq!(
+        wdl.horizon(),
+        Horizon {
+            all: 3,
+            with_tuzdyk: MAX
+        }
+    );
+    assert_eq!(
+        full.horizon(),
+        Horizon {
+            all: MAX,
+            with_tuzdyk: MAX
+        }
+    );
+
+    let (mut held, mut left_out) = (0, 0);
+    for n in 4..=MAX {
+        // The header: the DTC table's census less the boards left out.
+        let h = read_header(&wdl_dir.path().join(file_name(n))).unwrap();
+        let d = read_header(&full_dir.path().join(file_name(n))).unwrap();
+        assert_eq!(h.contents, Contents::WDL);
+        assert_eq!(h.distance_blocks, 0);
+        let layout = Layout::new(n);
+        let absent = layout.config_boards(0);
+        let split = |gb: u64| solved().1.level(n).split(gb) as u64;
+        let absent_losses: u64 = (0..absent).map(split).sum();
+        let absent_wins = absent * n as u64 - absent_losses;
+        assert_eq!(h.losses, d.losses - absent_losses, "{n}");
+        assert_eq!(h.wins, d.wins - absent_wins, "{n}");
+        assert_eq!(h.draws, d.draws - absent, "{n}");
+        TableFile::open(wdl_dir.path().join(file_name(n)))
+            .unwrap()
+            .check_body()
+            .unwrap();
+
+        for pos in sample(n, 7) {
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let got = wdl.wdl(&pos);
+            if pos.has_tuzdyk() {
+                assert_eq!(got.unwrap(), full.wdl(&pos).unwrap(), "{}", pos.fen());
+                held += 1;
+                // No distances: the value is not held, by design.
+                assert!(
+                    matches!(
+                        wdl.value(&pos),
+                        Err(ProbeError::NotHeld { stones, contents: Contents::WDL }) if stones == n
+                    ),
+                    "{}",
+                    pos.fen()
+                );
+                // Its moves' results are the DTC tables' (a move's
+                // successor may be in a smaller table of either kind).
+                let moves = wdl.wdl_moves(&pos).unwrap();
+                let by_full = full.moves(&pos).unwrap();
+                assert_eq!(moves.len(), by_full.len());
+                assert_eq!(moves[0].1, full.wdl(&pos).unwrap(), "{}", pos.fen());
+                for (mv, w) in moves {
+                    let f = by_full.iter().find(|m| m.mv == mv).unwrap();
+                    assert_eq!(w, f.value.wdl(), "{} {mv}", pos.fen());
+                }
+            } else {
+                assert!(
+                    matches!(got, Err(ProbeError::NotHeld { stones, .. }) if stones == n),
+                    "{}: {got:?}",
+                    pos.fen()
+                );
+                left_out += 1;
+            }
+        }
+    }
+    assert!(held > 10_000 && left_out > 1_000, "{held} {left_out}");
+
+    // The file reader refuses the same.
+    let file = TableFile::open(wdl_dir.path().join(file_name(5))).unwrap();
+    assert!(matches!(file.wdl(0, 0), Err(TableError::NotHeld { .. })));
+    let gb = Layout::new(5).global_board(20, 3);
+    assert_eq!(
+        file.wdl(gb, 2).unwrap(),
+        full_file_wdl(full_dir.path(), 5, gb, 2)
+    );
+    assert!(matches!(file.value(gb, 2), Err(TableError::NotHeld { .. })));
+}
+
+fn full_file_wdl(dir: &Path, n: u32, gb: u64, j: u32) -> togyz_tb::Wdl {
+    TableFile::open(dir.join(file_name(n)))
+        .unwrap()
+        .wdl(gb, j)
+        .unwrap()
+}
+
+/// The search stops at the WDL tables where the root has a tuzdyk: a
+/// position they hold is answered from them, with a move that keeps its
+/// result; one above them is proven as over the DTC tables.
+#[test]
+fn the_search_reads_the_wdl_tables() {
+    let (full_dir, wdl_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_set(full_dir.path(), MAX);
+    write_set(wdl_dir.path(), 3);
+    let full = Tablebase::open([full_dir.path()]).unwrap();
+    let wdl = Tablebase::open([wdl_dir.path()]).unwrap();
+
+    // Held: answered by the tables, its best move keeps the result.
+    let mut answered = 0;
+    for pos in sample(6, 997).filter(|p| p.has_tuzdyk() && p.outcome().is_none()) {
+        let r = wdl.solve(&pos, Budget::nodes(1000)).unwrap();
+        assert_eq!(r.source, Source::Tables, "{}", pos.fen());
+        assert_eq!(r.table_stones, MAX);
+        let w = full.wdl(&pos).unwrap();
+        assert_eq!(r.proven(), Some(w), "{}", pos.fen());
+        let child = pos.after_unchecked(r.best_move.unwrap());
+        assert_eq!(full.wdl(&child).unwrap().flip(), w, "{}", pos.fen());
+        answered += 1;
+    }
+    assert!(answered > 100, "{answered}");
+
+    // Above the tables, and below them without a tuzdyk: what either set
+    // proves agrees with the other and with the DTC tables.
+    let mut proven = 0;
+    let above = sample(7, 4999).filter(|p| p.outcome().is_none()).take(300);
+    let without = sample(6, 3001)
+        .filter(|p| !p.has_tuzdyk() && p.outcome().is_none())
+        .take(100);
+    for pos in above.chain(without) {
+        let a = full.solve(&pos, Budget::nodes(20_000)).unwrap();
+        let b = wdl.solve(&pos, Budget::nodes(20_000)).unwrap();
+        if let (Some(x), Some(y)) = (a.proven(), b.proven()) {
+            assert_eq!(x, y, "{}", pos.fen());
+        }
+        if pos.stones_on_board() <= MAX {
+            assert_eq!(b.proven().unwrap_or(a.lower), a.lower, "{}", pos.fen());
+        }
+        proven += usize::from(b.proven().is_some());
+    }
+    assert!(proven > 200, "{proven}");
+}
+
+/// A split past the last kazan offset is refused, and nothing is left.
+#[test]
+fn a_split_past_the_board_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 2;
+    let mut splits = solved().1.level(n).splits().to_vec();
+    let last = splits.len() - 1;
+    splits[last] = 3;
+    let r = write_wdl_table(dir.path(), n, &splits);
+    assert!(matches!(r, Err(WriteError::SplitAbove { .. })), "{r:?}");
+    let r = write_wdl_table(dir.path(), n, &splits[1..]);
+    assert!(matches!(r, Err(WriteError::WrongLength { .. })), "{r:?}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// Rewrites the header checksum of a table whose header was changed.
+fn reseal_header(bytes: &mut [u8]) {
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[..160]);
+    bytes[160..168].copy_from_slice(&sum.to_le_bytes());
+}
+
+/// A header whose contents byte contradicts the file is refused: a DTC
+/// table called a WDL table, a WDL table called complete, a code this
+/// reader does not know, a DTM table without distances.
+#[test]
+fn contents_that_contradict_the_file_are_refused() {
+    let (full_dir, wdl_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (values, splits) = solved();
+    let n = 4;
+    write_table(
+        full_dir.path(),
+        Metric::Dtc,
+        n,
+        &values[n as usize].widened(),
+    )
+    .unwrap();
+    write_wdl_table(wdl_dir.path(), n, splits.level(n).splits()).unwrap();
+    let full = std::fs::read(full_dir.path().join(file_name(n))).unwrap();
+    let wdl = std::fs::read(wdl_dir.path().join(file_name(n))).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join(file_name(n));
+    for (what, good, at, byte) in [
+        ("DTC as WDL", &full, 43, 3u8),
+        ("WDL as complete", &wdl, 43, 0),
+        ("unknown code", &wdl, 43, 1),
+        ("unknown bit", &wdl, 43, 0x83),
+        ("DTM without distances", &wdl, 42, 0),
+    ] {
+        let mut bad = good.clone();
+        bad[at] = byte;
+        reseal_header(&mut bad);
+        std::fs::write(&path, &bad).unwrap();
+        match TableFile::open(&path) {
+            Err(
+                e @ (TableError::InconsistentHeader { .. } | TableError::UnsupportedVersion { .. }),
+            ) => {
+                assert_eq!(e.path(), path, "{what}")
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+        assert!(
+            Tablebase::open([out.path()]).unwrap().damaged().count() == 1,
+            "{what}"
+        );
+    }
+}
+
+/// `verify` checks a WDL table's every result against its moves: a set
+/// with WDL tables passes, a flipped result is found and named, and a
+/// table of every position above a WDL table is refused.
+#[test]
+fn verify_checks_wdl_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    write_set(dir.path(), 3);
+    let reports = verify_dir(dir.path()).unwrap();
+    let layout = Layout::new(MAX);
+    let held = layout.positions() - layout.config_boards(0) * layout.kazans();
+    assert_eq!(reports.last().unwrap().positions, held);
+
+    // One split moved by one on a board with a tuzdyk: a result changes.
+    let (_, splits) = solved();
+    let n = 5;
+    let mut bad = splits.level(n).splits().to_vec();
+    let gb = Layout::new(n).global_board(30, 11);
+    bad[gb as usize] = if bad[gb as usize] == 0 {
+        1
+    } else {
+        bad[gb as usize] - 1
+    };
+    std::fs::remove_file(dir.path().join(file_name(n))).unwrap();
+    write_wdl_table(dir.path(), n, &bad).unwrap();
+    match verify_dir(dir.path()) {
+        Err(VerifyError::Inconsistent { stones, .. }) => assert_eq!(stones, n),
+        other => panic!("{other:?}"),
+    }
+
+    // A DTC table of every position above the WDL tables.
+    let above = tempfile::tempdir().unwrap();
+    let (values, _) = solved();
+    for n in 1..=MAX {
+        if n == 4 {
+            write_wdl_table(above.path(), n, splits.level(n).splits()).unwrap();
+        } else {
+            write_table(above.path(), Metric::Dtc, n, &values[n as usize].widened()).unwrap();
+        }
+    }
+    match verify_dir(above.path()) {
+        Err(e @ VerifyError::FullAboveWdl { .. }) => {
+            assert!(e.to_string().contains("togyz-04.tkb"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
