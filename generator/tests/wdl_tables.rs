@@ -5,6 +5,7 @@
 
 use std::path::Path;
 use std::sync::OnceLock;
+use tempfile::TempDir;
 use togyz_gen::files::write::{write_table, write_wdl_table, WriteError};
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
@@ -35,6 +36,17 @@ fn write_set(dir: &Path, full: u32) {
     }
 }
 
+/// DTC tables up to [`MAX`], and DTC tables up to 3 with WDL tables
+/// above: their folders, and each opened.
+fn two_sets() -> (TempDir, TempDir, Tablebase, Tablebase) {
+    let (full_dir, wdl_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_set(full_dir.path(), MAX);
+    write_set(wdl_dir.path(), 3);
+    let full = Tablebase::open([full_dir.path()]).unwrap();
+    let wdl = Tablebase::open([wdl_dir.path()]).unwrap();
+    (full_dir, wdl_dir, full, wdl)
+}
+
 /// Every `step`-th board of level `n`, each at every kazan offset.
 fn sample(n: u32, step: u64) -> impl Iterator<Item = Position> {
     let layout = Layout::new(n);
@@ -47,11 +59,7 @@ fn sample(n: u32, step: u64) -> impl Iterator<Item = Position> {
 
 #[test]
 fn wdl_tables_answer_as_the_dtc_tables_and_hold_nothing_else() {
-    let (full_dir, wdl_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    write_set(full_dir.path(), MAX);
-    write_set(wdl_dir.path(), 3);
-    let full = Tablebase::open([full_dir.path()]).unwrap();
-    let wdl = Tablebase::open([wdl_dir.path()]).unwrap();
+    let (full_dir, wdl_dir, full, wdl) = two_sets();
     assert_eq!(wdl.complete_up_to(), 3);
     assert_eq!(
         wdl.horizon(),
@@ -150,11 +158,7 @@ fn full_file_wdl(dir: &Path, n: u32, gb: u64, j: u32) -> togyz_tb::Wdl {
 /// result; one above them is proven as over the DTC tables.
 #[test]
 fn the_search_reads_the_wdl_tables() {
-    let (full_dir, wdl_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    write_set(full_dir.path(), MAX);
-    write_set(wdl_dir.path(), 3);
-    let full = Tablebase::open([full_dir.path()]).unwrap();
-    let wdl = Tablebase::open([wdl_dir.path()]).unwrap();
+    let (_full_dir, _wdl_dir, full, wdl) = two_sets();
 
     // Held: answered by the tables, its best move keeps the result.
     let mut answered = 0;

@@ -120,17 +120,7 @@ fn write_values<T: Copy + Into<u16> + Sync>(
     values: &[T],
     options: Option<&WriteOptions>,
 ) -> Result<WriteSummary, WriteError> {
-    if n > MAX_STONES {
-        return Err(WriteError::TooManyStones(n));
-    }
-    let positions = Layout::new(n).positions();
-    if values.len() as u64 != positions {
-        return Err(WriteError::WrongLength {
-            n,
-            expected: positions,
-            found: values.len() as u64,
-        });
-    }
+    check_length(n, values.len(), Layout::positions)?;
     let open = |_| Ok(SliceStream::new(values));
     // The by-product is for the driver, which streams: a caller with the
     // values in memory has it already.
@@ -138,6 +128,23 @@ fn write_values<T: Copy + Into<u16> + Sync>(
         Metric::Dtm => write_table_from::<Dtm, _>(dir, n, open, options, false)?.0,
         Metric::Dtc => write_table_from::<Dtc, _>(dir, n, open, options, false)?.0,
     })
+}
+
+/// An error unless `n` is within the index and `len` values are what
+/// `expected` says its layout takes (positions, or boards).
+fn check_length(n: u32, len: usize, expected: fn(&Layout) -> u64) -> Result<(), WriteError> {
+    if n > MAX_STONES {
+        return Err(WriteError::TooManyStones(n));
+    }
+    let expected = expected(&Layout::new(n));
+    if len as u64 != expected {
+        return Err(WriteError::WrongLength {
+            n,
+            expected,
+            found: len as u64,
+        });
+    }
+    Ok(())
 }
 
 /// Writes the WDL table ("WDL tables", `docs/format.md`) for `n` stones
@@ -152,17 +159,7 @@ fn write_values<T: Copy + Into<u16> + Sync>(
 /// board's last kazan offset; [`WriteError::Exists`] if the file is there;
 /// I/O and compression errors. Nothing is left in `dir` after an error.
 pub fn write_wdl_table(dir: &Path, n: u32, splits: &[u8]) -> Result<WriteSummary, WriteError> {
-    if n > MAX_STONES {
-        return Err(WriteError::TooManyStones(n));
-    }
-    let boards = Layout::new(n).boards();
-    if splits.len() as u64 != boards {
-        return Err(WriteError::WrongLength {
-            n,
-            expected: boards,
-            found: splits.len() as u64,
-        });
-    }
+    check_length(n, splits.len(), Layout::boards)?;
     let open = |_| Ok(SliceStream::new(splits));
     Ok(write_table_from::<WdlOnly, _>(dir, n, open, None, false)?.0)
 }

@@ -99,7 +99,7 @@ pub enum WriteError {
     #[error("cannot write a table for {0} stones: the index goes up to {MAX_STONES}")]
     TooManyStones(u32),
     /// The values do not cover the table exactly.
-    #[error("the {n}-stone table has {expected} positions, but {found} values were given")]
+    #[error("the {n}-stone table takes {expected} values (a position or a board each), but {found} were given")]
     WrongLength {
         /// Stones on the board.
         n: u32,
