@@ -77,6 +77,9 @@ pub struct VerifyOptions {
     /// a unit whose exits do not fit beside it is checked in passes over
     /// the levels below ([`crate::run::plan::verify_groups`]).
     pub max_memory: Option<u64>,
+    /// Check the levels from this stone count up (1: all); the smaller
+    /// ones are still read as the levels below, their checksums checked.
+    pub from: u32,
 }
 
 impl VerifyOptions {
@@ -88,6 +91,7 @@ impl VerifyOptions {
             threads: None,
             hold_whole: below::WHOLE_POSITIONS,
             max_memory: None,
+            from: 1,
         }
     }
 }
@@ -140,6 +144,14 @@ pub enum VerifyError {
         /// The highest table of every position above it.
         full: PathBuf,
     },
+    /// `--from` names no level of the folder.
+    #[error("no level to check from {from} stones: the tables go from 1 to {max}")]
+    NoLevelFrom {
+        /// The first level asked for.
+        from: u32,
+        /// The largest table.
+        max: u32,
+    },
     /// A stored value does not follow from its successors.
     #[error("inconsistent entry in the {stones}-stone table: {fen} is stored as a {stored}, but its successors give a {expected} ({moves})")]
     Inconsistent {
@@ -180,10 +192,11 @@ pub struct LevelReport {
 pub fn verify(options: &VerifyOptions, report: Report<'_>) -> Result<Verified, VerifyError> {
     let (levels, threads) = with_threads(options.threads, || {
         (
-            verify_dir_within(
+            verify_levels(
                 &options.tables,
                 options.hold_whole,
                 options.max_memory,
+                options.from,
                 report,
             ),
             rayon::current_num_threads(),
@@ -237,7 +250,29 @@ pub fn verify_dir_within(
     max_memory: Option<u64>,
     report: Report<'_>,
 ) -> Result<Vec<LevelReport>, VerifyError> {
+    verify_levels(dir, hold_whole, max_memory, 1, report)
+}
+
+/// [`verify_dir_within`] of the levels from `from` stones up (the smaller
+/// ones read as the levels below, their checksums checked, their entries
+/// not): a set grown by a level is checked without the levels checked
+/// before. One report per level checked.
+///
+/// # Errors
+///
+/// As [`verify_dir_within`]; [`VerifyError::NoLevelFrom`] when `from` is
+/// 0 or above the largest table.
+pub fn verify_levels(
+    dir: &Path,
+    hold_whole: u64,
+    max_memory: Option<u64>,
+    from: u32,
+    report: Report<'_>,
+) -> Result<Vec<LevelReport>, VerifyError> {
     let max = table_levels(dir)?;
+    if from == 0 || from > max {
+        return Err(VerifyError::NoLevelFrom { from, max });
+    }
     // All checksums first: a damaged file stops the run before the long part.
     // Read by positioned reads, never mapped: the pages of a map, once
     // read, stay in the resident set (every table's, over a run), and
@@ -258,6 +293,16 @@ pub fn verify_dir_within(
     let mut dtc = DtcBelow::new(hold_whole);
     let mut reports = Vec::new();
     for (file, n) in files.into_iter().zip(1..) {
+        if n < from {
+            // A level below the ones checked: read by the levels above.
+            if any_dtc && n < max {
+                dtc.push(TableFile::open_with(file.path(), Backend::Pread)?, None)?;
+            }
+            if file.metric() == Metric::Dtm {
+                dtm.push(file, None)?;
+            }
+            continue;
+        }
         let t = Instant::now();
         // A WDL table's boards without a tuzdyk are not held, not checked.
         let layout = file.layout();

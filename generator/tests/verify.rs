@@ -276,3 +276,36 @@ fn the_tables_folder_comes_from_togyz_tables_when_not_given() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("at least 1"));
 }
+
+/// `from` checks the levels from that many stones up and reads the
+/// smaller ones as the levels below; a level it does not name is refused.
+#[test]
+fn from_checks_the_levels_above_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_all(dir.path(), MAX);
+    for from in 1..=MAX {
+        let opts = VerifyOptions {
+            from,
+            ..options(dir.path())
+        };
+        let got = verify::verify(&opts, &silent).unwrap();
+        let stones: Vec<u32> = got.levels.iter().map(|r| r.stones).collect();
+        assert_eq!(stones, (from..=MAX).collect::<Vec<_>>());
+        assert_eq!(
+            got.levels[0].positions,
+            Layout::new(from).positions(),
+            "{from}"
+        );
+    }
+    for from in [0, MAX + 1] {
+        let opts = VerifyOptions {
+            from,
+            ..options(dir.path())
+        };
+        let r = verify::verify(&opts, &silent);
+        assert!(
+            matches!(r, Err(VerifyError::NoLevelFrom { max: MAX, .. })),
+            "{from}: {r:?}"
+        );
+    }
+}

@@ -36,6 +36,11 @@ pub struct VerifyArgs {
     /// available).
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
+    /// Check the levels from this many stones up (the smaller ones are
+    /// read as the levels below, their checksums checked): a set grown by
+    /// a level is checked without the levels checked before.
+    #[arg(long, default_value_t = 1, value_name = "STONES")]
+    pub from: u32,
 }
 
 impl VerifyArgs {
@@ -52,6 +57,7 @@ impl VerifyArgs {
             threads: self.threads,
             hold_whole: self.hold_whole,
             max_memory: self.max_memory,
+            from: self.from,
         }
     }
 }
@@ -72,9 +78,11 @@ pub fn run(args: &VerifyArgs) -> Result<(), VerifyError> {
     let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
     writeln!(
         std::io::stdout().lock(),
-        "verified {} tables (1..={} stones, {} bytes): {} positions consistent with their successors, all checksums valid, in {:.1} s ({} positions/s, {} thread{})",
+        "verified {} table{} ({}..={} stones, {} bytes): {} positions consistent with their successors, all checksums valid, in {:.1} s ({} positions/s, {} thread{})",
         reports.len(),
-        reports.len(),
+        if reports.len() == 1 { "" } else { "s" },
+        reports.first().map_or(0, |r| r.stones),
+        reports.last().map_or(0, |r| r.stones),
         thousands(bytes),
         thousands(positions),
         secs,
