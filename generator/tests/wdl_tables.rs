@@ -308,3 +308,14 @@ fn verify_checks_wdl_tables() {
         other => panic!("{other:?}"),
     }
 }
+
+/// `stats`, which counts distances, gives a clear error on a folder with
+/// WDL tables, never a panic or a census of the wrong values.
+#[test]
+fn stats_refuses_wdl_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    write_set(dir.path(), 4);
+    let r = togyz_gen::stats::stats(&togyz_gen::stats::StatsOptions::new(dir.path()), &|_| {});
+    let e = r.err().expect("an error").to_string();
+    assert!(e.contains("togyz-05.tkb") && e.contains("tuzdyk"), "{e}");
+}
