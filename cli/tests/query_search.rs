@@ -182,3 +182,72 @@ fn lines_of_standard_input_share_one_solver_and_stay_exact() {
     }
     assert!(searched >= 10, "{searched}");
 }
+
+/// DTC tables for 1 and 2 stones and WDL tables (the win/draw/loss of the
+/// positions with a tuzdyk, `docs/format.md`) for 3 and 4.
+fn wdl_tables() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let (levels, splits) = togyz_gen::solve::dtc::solve_all(4).expect("levels solve");
+        for n in 1..=4 {
+            if n <= 2 {
+                write_table(dir.path(), Metric::Dtc, n, &levels[n as usize].widened()).unwrap();
+            } else {
+                let level = splits.level(n).splits();
+                togyz_gen::files::write::write_wdl_table(dir.path(), n, level).unwrap();
+            }
+        }
+        dir
+    })
+    .path()
+}
+
+/// A position with a tuzdyk that a WDL table holds is answered from it:
+/// the result, a move that keeps it, no distance, said as such; one
+/// without a tuzdyk is proven by search above the tables of every position.
+#[test]
+fn wdl_tables_answer_positions_with_a_tuzdyk() {
+    let layout = Layout::new(4);
+    let mut rng = SmallRng::seed_from_u64(5);
+    let (mut held, mut searched) = (0, 0);
+    while held < 3 || searched < 2 {
+        let pos = layout
+            .slot(rng.random_range(0..layout.positions()))
+            .position();
+        if terminal_value(&pos).is_some() || (!pos.has_tuzdyk() && searched >= 2) {
+            continue;
+        }
+        let fen = pos.fen();
+        let t = truth(&pos);
+        let run = |json: bool| {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_togyz-probe"));
+            cmd.arg("query").arg("--tables").arg(wdl_tables());
+            if json {
+                cmd.arg("--json");
+            }
+            cmd.arg(&fen).env_remove("TOGYZ_TABLES").output().unwrap()
+        };
+        let out = run(true);
+        assert_eq!(out.status.code(), Some(0));
+        let j: Json = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(j["result"], t.name(), "{j}");
+        let best = parse_move(&pos, j["best"].as_str().unwrap()).unwrap();
+        assert_eq!(truth(&pos.after(best).unwrap()).flip(), t, "{j}");
+        let text = String::from_utf8(run(false).stdout).unwrap();
+        if pos.has_tuzdyk() {
+            assert_eq!(j["source"], "tables", "{j}");
+            assert_eq!(j["search"]["table_stones"], 4, "{j}");
+            assert!(
+                text.contains("(the win/draw/loss tables up to 4 stones, which hold no distance)"),
+                "{text}"
+            );
+            held += 1;
+        } else {
+            assert_eq!(j["source"], "search", "{j}");
+            assert_eq!(j["search"]["table_stones"], 2, "{j}");
+            assert!(text.contains("(proven by search: "), "{text}");
+            searched += 1;
+        }
+    }
+}

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use togyz_answer::text::compact;
 use togyz_answer::SearchMove;
 use togyz_tb::search::Solver;
-use togyz_tb::search::{Budget, SearchResult};
+use togyz_tb::search::{Budget, SearchResult, Source};
 use togyz_tb::terminal_value;
 use togyz_tb::{Position, ProbeError, Tablebase, Wdl};
 
@@ -173,7 +173,15 @@ impl SearchAnswer {
                     Wdl::Draw => "draws",
                     Wdl::Loss => "loses",
                 };
-                s.push_str(&format!("{side} to move {what} (proven by search: {how})"));
+                let by = match r.source {
+                    // A WDL table's position: the result, no distance.
+                    Source::Tables => format!(
+                        "the win/draw/loss tables up to {} stones, which hold no distance",
+                        r.table_stones
+                    ),
+                    _ => format!("proven by search: {how}"),
+                };
+                s.push_str(&format!("{side} to move {what} ({by})"));
                 if let Some(b) = &self.json.best {
                     let verb = match v {
                         Wdl::Win => "wins",
