@@ -316,6 +316,6 @@ fn stats_refuses_wdl_tables() {
     let dir = tempfile::tempdir().unwrap();
     write_set(dir.path(), 4);
     let r = togyz_gen::stats::stats(&togyz_gen::stats::StatsOptions::new(dir.path()), &|_| {});
-    let e = r.err().expect("an error").to_string();
+    let e = r.expect_err("an error").to_string();
     assert!(e.contains("togyz-05.tkb") && e.contains("tuzdyk"), "{e}");
 }

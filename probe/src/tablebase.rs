@@ -74,7 +74,7 @@ pub enum ProbeError {
     /// (`docs/format.md`, "WDL tables"): a distance, of a table of the
     /// win/draw/loss alone, or a position without a tuzdyk, of a table of
     /// the positions with one. The search answers such positions
-    /// ([`crate::Solver`]).
+    /// ([`crate::search::Solver`]).
     #[error("the {stones}-stone table holds the {contents} only")]
     NotHeld {
         /// Stones on the board of the position.
