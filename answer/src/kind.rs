@@ -87,10 +87,7 @@ mod tests {
         assert_eq!(Kind::of_probe(&missing), Kind::NoTable);
         let not_held = ProbeError::NotHeld {
             stones: 15,
-            contents: togyz_tb::Contents {
-                wdl_only: true,
-                tuzdyk_only: true,
-            },
+            contents: togyz_tb::Contents::Wdl,
         };
         assert_eq!(Kind::of_probe(&not_held), Kind::NoTable);
         let folder = ProbeError::Directory {

@@ -40,7 +40,7 @@
 
 use crate::below::{self, DtcBelow, DtcUnitBelow, DtmBelow, DtmExits, DtmUnitBelow, WdlBelow};
 use crate::event::{polled, silent, Event, Report};
-use crate::files::decode::DecodeAll;
+use crate::files::decode::{result_only, DecodeAll};
 use crate::files::folder::{table_levels, FolderError};
 use crate::files::write::Census;
 use crate::pool::with_threads;
@@ -52,7 +52,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use togyz_tb::raw::format::{self, TableFile};
+use togyz_tb::raw::format::{self, Contents, TableFile};
 use togyz_tb::raw::index::Slot;
 use togyz_tb::raw::index::{BoardWalker, Layout, TuzdykConfig};
 use togyz_tb::terminal_value;
@@ -293,60 +293,66 @@ pub fn verify_levels(
     let mut dtc = DtcBelow::new(hold_whole);
     let mut reports = Vec::new();
     for (file, n) in files.into_iter().zip(1..) {
-        if n < from {
-            // A level below the ones checked: read by the levels above.
-            if any_dtc && n < max {
-                dtc.push(TableFile::open_with(file.path(), Backend::Pread)?, None)?;
-            }
-            if file.metric() == Metric::Dtm {
-                dtm.push(file, None)?;
-            }
-            continue;
+        // A level below `from` is only read, by the levels above.
+        if n >= from {
+            reports.push(check_table(n, &file, &dtm, &dtc, max_memory, report)?);
         }
-        let t = Instant::now();
-        // A WDL table's boards without a tuzdyk are not held, not checked.
-        let layout = file.layout();
-        let absent = file.header().contents.absent_boards(layout);
-        let positions = layout.positions() - absent * layout.kazans();
-        report(Event::Checking {
-            stones: n,
-            positions,
-        });
-        let checked = AtomicU64::new(0);
-        let tick = |c: u64| {
-            report(Event::CheckProgress {
-                stones: n,
-                checked: c.min(positions),
-                positions,
-            })
-        };
-        let result = polled(&checked, tick, || match file.metric() {
-            Metric::Dtm => check_level(n, &file, &dtm, max_memory, &checked),
-            Metric::Dtc => check_level(n, &file, &dtc, max_memory, &checked),
-        });
-        report(Event::Checked { stones: n });
-        check_header_census(&file, &result?)?;
         if n < max && any_dtc {
             dtc.push(TableFile::open_with(file.path(), Backend::Pread)?, None)?;
         }
-        let level = LevelReport {
-            stones: n,
-            positions,
-            bytes: file.header().file_length,
-            seconds: t.elapsed().as_secs_f64(),
-        };
-        report(Event::Verified {
-            stones: n,
-            positions,
-            seconds: level.seconds,
-            path: file.path(),
-        });
-        reports.push(level);
         if n < max && file.metric() == Metric::Dtm {
             dtm.push(file, None)?;
         }
     }
     Ok(reports)
+}
+
+/// Checks level `n`'s `file` over the levels below (`dtm` or `dtc`, by
+/// its metric), its progress and result to `report`.
+fn check_table(
+    n: u32,
+    file: &TableFile,
+    dtm: &DtmBelow,
+    dtc: &DtcBelow,
+    max_memory: Option<u64>,
+    report: Report<'_>,
+) -> Result<LevelReport, VerifyError> {
+    let t = Instant::now();
+    // A WDL table's boards without a tuzdyk are not held, not checked.
+    let layout = file.layout();
+    let absent = file.header().contents.absent_boards(layout);
+    let positions = layout.positions() - absent * layout.kazans();
+    report(Event::Checking {
+        stones: n,
+        positions,
+    });
+    let checked = AtomicU64::new(0);
+    let tick = |c: u64| {
+        report(Event::CheckProgress {
+            stones: n,
+            checked: c.min(positions),
+            positions,
+        })
+    };
+    let result = polled(&checked, tick, || match file.metric() {
+        Metric::Dtm => check_level(n, file, dtm, max_memory, &checked),
+        Metric::Dtc => check_level(n, file, dtc, max_memory, &checked),
+    });
+    report(Event::Checked { stones: n });
+    check_header_census(file, &result?)?;
+    let level = LevelReport {
+        stones: n,
+        positions,
+        bytes: file.header().file_length,
+        seconds: t.elapsed().as_secs_f64(),
+    };
+    report(Event::Verified {
+        stones: n,
+        positions,
+        seconds: level.seconds,
+        path: file.path(),
+    });
+    Ok(level)
 }
 
 /// The header's wins, draws, losses and longest distances against the
@@ -518,13 +524,10 @@ impl<'a, E: ExitValue> Lookup<'a, E> {
     /// value, or in a WDL table the result alone.
     #[inline]
     fn judged(&self, v: Value) -> Value {
-        if !self.results_only {
-            return v;
-        }
-        match v.wdl() {
-            Wdl::Win => Value::Win(0),
-            Wdl::Draw => Value::Draw,
-            Wdl::Loss => Value::Loss(0),
+        if self.results_only {
+            result_only(v.wdl())
+        } else {
+            v
         }
     }
 
@@ -618,7 +621,7 @@ fn check_unit<B: CheckBelow>(
     let lookup = Lookup {
         exits: B::exits(&share),
         n,
-        results_only: file.header().contents.wdl_only,
+        results_only: !file.header().contents.has_distances(),
         parts: &parts,
     };
     let work = unit_work(n, unit);
@@ -684,7 +687,7 @@ fn check_unit_in_passes<B: CheckBelow>(
         let lookup = Lookup {
             exits: B::exits(&share),
             n,
-            results_only: file.header().contents.wdl_only,
+            results_only: !file.header().contents.has_distances(),
             parts: &parts,
         };
         let results: Vec<Option<Census>> = work
@@ -1017,8 +1020,12 @@ fn describe_moves<E: ExitValue>(pos: &Position, tables: &Lookup<E>) -> String {
 pub fn check_metrics(files: &[TableFile]) -> Result<(), VerifyError> {
     // A table of every position needs every position below it: none
     // above a WDL table (the positions without a tuzdyk).
-    let first_wdl = files.iter().position(|f| f.header().contents.tuzdyk_only);
-    let last_full = files.iter().rposition(|f| !f.header().contents.tuzdyk_only);
+    let first_wdl = files
+        .iter()
+        .position(|f| f.header().contents == Contents::Wdl);
+    let last_full = files
+        .iter()
+        .rposition(|f| f.header().contents == Contents::Full);
     if let (Some(w), Some(f)) = (first_wdl, last_full) {
         if w < f {
             return Err(VerifyError::FullAboveWdl {

@@ -81,7 +81,7 @@ fn wdl_tables_answer_as_the_dtc_tables_and_hold_nothing_else() {
         // The header: the DTC table's census less the boards left out.
         let h = read_header(&wdl_dir.path().join(file_name(n))).unwrap();
         let d = read_header(&full_dir.path().join(file_name(n))).unwrap();
-        assert_eq!(h.contents, Contents::WDL);
+        assert_eq!(h.contents, Contents::Wdl);
         assert_eq!(h.distance_blocks, 0);
         let layout = Layout::new(n);
         let absent = layout.config_boards(0);
@@ -108,7 +108,7 @@ fn wdl_tables_answer_as_the_dtc_tables_and_hold_nothing_else() {
                 assert!(
                     matches!(
                         wdl.value(&pos),
-                        Err(ProbeError::NotHeld { stones, contents: Contents::WDL }) if stones == n
+                        Err(ProbeError::NotHeld { stones, contents: Contents::Wdl }) if stones == n
                     ),
                     "{}",
                     pos.fen()

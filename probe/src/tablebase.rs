@@ -112,7 +112,8 @@ impl ProbeError {
 /// tuzdyk (tables of those alone may go further).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Horizon {
-    /// Every position with at most this many stones.
+    /// Every position with at most this many stones, its value and moves
+    /// included ([`Tablebase::complete_up_to`]).
     pub all: u32,
     /// Every position with a tuzdyk and at most this many stones (at least
     /// [`Horizon::all`]).
@@ -361,7 +362,7 @@ impl Tablebase {
     /// it. Tables of the win/draw/loss alone do not count
     /// ([`Tablebase::horizon`] does).
     pub fn complete_up_to(&self) -> u32 {
-        self.up_to(|c| c == Contents::FULL)
+        self.up_to(|c| c == Contents::Full)
     }
 
     /// Up to how many stones [`Tablebase::wdl`] answers every position,
@@ -370,7 +371,7 @@ impl Tablebase {
     /// `docs/format.md`). The search stops at these.
     pub fn horizon(&self) -> Horizon {
         Horizon {
-            all: self.up_to(|c| !c.tuzdyk_only),
+            all: self.complete_up_to(),
             with_tuzdyk: self.up_to(|_| true),
         }
     }
@@ -503,7 +504,7 @@ impl Tablebase {
     /// a DTC table (which stores no distance for it).
     fn stored(&self, n: u32, table: &Table, gb: u64, j: u32) -> Result<Option<Value>, ProbeError> {
         let contents = table.header.contents;
-        if contents.wdl_only {
+        if !contents.has_distances() {
             return Err(ProbeError::NotHeld {
                 stones: n,
                 contents,

@@ -20,10 +20,10 @@ use crate::solve::cells::{Cell, LevelValues};
 use crate::solve::unit::{level_units, UnitId};
 use piece::{block_positions, decode_piece, Scratch};
 use rayon::prelude::*;
-use togyz_tb::raw::format::{Section, TableFile};
+use togyz_tb::raw::format::{wdl_at, Section, TableFile};
 use togyz_tb::raw::index::CONFIG_COUNT;
 use togyz_tb::TableError;
-use togyz_tb::{Metric, Value};
+use togyz_tb::{Metric, Value, Wdl};
 
 /// The generator's whole-table operations on a [`TableFile`] (import the
 /// trait to call them as methods).
@@ -116,7 +116,7 @@ impl DecodeAll for TableFile {
     }
 
     fn decode_unit(&self, unit: UnitId) -> Result<Vec<(usize, LevelValues)>, TableError> {
-        if self.header().contents.wdl_only {
+        if !self.header().contents.has_distances() {
             return unit
                 .configs()
                 .into_iter()
@@ -193,25 +193,29 @@ impl DecodeAll for TableFile {
     }
 }
 
-/// The results of configuration `config` of a WDL table, packed as values
-/// without distances (`Win(0)`, `Draw`, `Loss(0)`): what a table without
-/// distances says of each position.
+/// A result as a value without a distance (`Win(0)`, `Draw`, `Loss(0)`):
+/// how a WDL table's entries are decoded, and what `verify` holds them to.
+pub(crate) fn result_only(w: Wdl) -> Value {
+    match w {
+        Wdl::Win => Value::Win(0),
+        Wdl::Draw => Value::Draw,
+        Wdl::Loss => Value::Loss(0),
+    }
+}
+
+/// The results of configuration `config` of a WDL table, packed as
+/// [`result_only`] values, `n + 1` a board.
 fn results_of(file: &TableFile, config: usize) -> Result<Vec<u8>, TableError> {
     let splits = config_splits(file, config).map_err(|e| match e {
         SplitsError::Table(e) => e,
         // A DTC table's entry is one split by its format.
         SplitsError::Score(e) => unreachable!("a WDL table's entries are splits: {e}"),
     })?;
-    let pack = |v: Value| v.pack().expect("no distance") as u8;
-    let (win, draw, loss) = (pack(Value::Win(0)), pack(Value::Draw), pack(Value::Loss(0)));
     let n = file.header().stones;
     let mut out = Vec::with_capacity(splits.len() * (n as usize + 1));
     for s in splits {
-        out.extend((0..=n).map(|j| match j.cmp(&(s as u32)) {
-            std::cmp::Ordering::Less => loss,
-            std::cmp::Ordering::Equal => draw,
-            std::cmp::Ordering::Greater => win,
-        }));
+        let t = (s as u32, s as u32 + 1);
+        out.extend((0..=n).map(|j| result_only(wdl_at(t, j)).pack().expect("no distance") as u8));
     }
     Ok(out)
 }

@@ -232,7 +232,7 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
     let census = wdl.census;
     let distance_width = distance_width_for(census.longest_win.max(census.longest_loss));
     let distance_data_offset = sink.pos;
-    let distance = if F::CONTENTS.wdl_only {
+    let distance = if !F::CONTENTS.has_distances() {
         Written {
             index: Vec::new(),
             census: Census::default(),

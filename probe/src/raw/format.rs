@@ -76,91 +76,79 @@ pub const DISTANCE_BLOCK_POSITIONS: u32 = 65536;
 pub const METRIC_DTM: u8 = 0;
 /// Header byte 42 of a DTC table.
 pub const METRIC_DTC: u8 = 1;
-/// Header byte 43, bit 0: the table holds no distances (its distance
-/// section is empty), only every board's win/draw/loss.
-pub const CONTENTS_WDL_ONLY: u8 = 1;
-/// Header byte 43, bit 1: the table holds only the boards with a tuzdyk;
-/// each board of the configuration without one is [`ABSENT_SPLIT`].
-pub const CONTENTS_TUZDYK_ONLY: u8 = 2;
+/// Header byte 43 of a WDL table (bit 0: no distance section; bit 1: only
+/// the boards with a tuzdyk). 0 is a table of every position's value.
+pub const CONTENTS_WDL: u8 = 3;
 /// The WDL entry of a board a table does not hold (a board without a
-/// tuzdyk in a table of [`Contents::tuzdyk_only`]).
+/// tuzdyk in a WDL table).
 pub const ABSENT_SPLIT: u8 = u8::MAX;
 
 /// What a table holds (header byte 43, `docs/format.md`, "WDL tables"):
 /// every position's value, or the win/draw/loss alone of the positions
-/// with a tuzdyk (a WDL table). Only DTC tables, whose WDL section is one
-/// draw split a board, come without distances. The two go together: where
-/// no position repeats (a tuzdyk stands) a position's result is the best
-/// of its moves' and nothing else, so `verify` checks such a table
-/// without distances; where positions repeat it could not.
+/// with a tuzdyk. Only DTC tables, whose WDL section is one draw split a
+/// board, come without distances. The two go together: where no position
+/// repeats (a tuzdyk stands) a position's result is the best of its
+/// moves' and nothing else, so `verify` checks such a table without
+/// distances; where positions repeat it could not.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Contents {
-    /// No distance section: win/draw/loss alone.
-    pub wdl_only: bool,
-    /// The boards without a tuzdyk are left out: once a tuzdyk stands it
-    /// stays, so every position reached from one with a tuzdyk has one too,
-    /// and a search from such a position never needs the others.
-    pub tuzdyk_only: bool,
+pub enum Contents {
+    /// Every position's value: the tables written before byte 43 had a
+    /// meaning.
+    #[default]
+    Full,
+    /// A WDL table: no distance section, and the boards without a tuzdyk
+    /// left out (once a tuzdyk stands it stays, so a search from a
+    /// position with one never needs them).
+    Wdl,
 }
 
 impl Contents {
-    /// Every position's value: the tables written before byte 43 had a
-    /// meaning.
-    pub const FULL: Contents = Contents {
-        wdl_only: false,
-        tuzdyk_only: false,
-    };
-    /// A WDL table's: the win/draw/loss of the positions with a tuzdyk.
-    pub const WDL: Contents = Contents {
-        wdl_only: true,
-        tuzdyk_only: true,
-    };
-
     /// Header byte 43.
     pub fn code(self) -> u8 {
-        let flag = |on: bool, bit: u8| if on { bit } else { 0 };
-        flag(self.wdl_only, CONTENTS_WDL_ONLY) | flag(self.tuzdyk_only, CONTENTS_TUZDYK_ONLY)
+        match self {
+            Contents::Full => 0,
+            Contents::Wdl => CONTENTS_WDL,
+        }
     }
 
     /// The contents of header byte 43, `None` for a code this reader does
-    /// not know or a combination the format does not have (one flag
-    /// without the other).
+    /// not know.
     pub fn from_code(code: u8) -> Option<Contents> {
-        if code & !(CONTENTS_WDL_ONLY | CONTENTS_TUZDYK_ONLY) != 0 {
-            return None;
+        match code {
+            0 => Some(Contents::Full),
+            CONTENTS_WDL => Some(Contents::Wdl),
+            _ => None,
         }
-        let c = Contents {
-            wdl_only: code & CONTENTS_WDL_ONLY != 0,
-            tuzdyk_only: code & CONTENTS_TUZDYK_ONLY != 0,
-        };
-        (c.wdl_only == c.tuzdyk_only).then_some(c)
+    }
+
+    /// Whether the table holds distances.
+    #[inline]
+    pub fn has_distances(self) -> bool {
+        self == Contents::Full
     }
 
     /// Whether the table holds the boards of tuzdyk configuration `config`.
     #[inline]
     pub fn holds_config(self, config: usize) -> bool {
-        !(self.tuzdyk_only && config == 0)
+        self == Contents::Full || config != 0
     }
 
     /// The boards of an `n`-stone table of these contents that it does
     /// not hold (the first ones: the configuration without a tuzdyk has id
     /// 0).
     pub fn absent_boards(self, layout: &crate::raw::index::Layout) -> u64 {
-        if self.tuzdyk_only {
-            layout.config_boards(0)
-        } else {
-            0
+        match self {
+            Contents::Full => 0,
+            Contents::Wdl => layout.config_boards(0),
         }
     }
 }
 
 impl fmt::Display for Contents {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match (self.wdl_only, self.tuzdyk_only) {
-            (false, false) => "every position's value",
-            (true, false) => "win/draw/loss of every position",
-            (false, true) => "values of the positions with a tuzdyk",
-            (true, true) => "win/draw/loss of the positions with a tuzdyk",
+        f.write_str(match self {
+            Contents::Full => "every position's value",
+            Contents::Wdl => "win/draw/loss of the positions with a tuzdyk",
         })
     }
 }
@@ -313,9 +301,9 @@ mod tests {
 
     #[test]
     fn contents_codes_round_trip_and_unknown_ones_are_refused() {
-        assert_eq!(Contents::from_code(0), Some(Contents::FULL));
-        assert_eq!(Contents::from_code(3), Some(Contents::WDL));
-        for c in [Contents::FULL, Contents::WDL] {
+        assert_eq!(Contents::from_code(0), Some(Contents::Full));
+        assert_eq!(Contents::from_code(3), Some(Contents::Wdl));
+        for c in [Contents::Full, Contents::Wdl] {
             assert_eq!(Contents::from_code(c.code()), Some(c));
         }
         // One flag without the other, or a bit this reader does not know.
@@ -323,13 +311,14 @@ mod tests {
             assert_eq!(Contents::from_code(code), None, "{code}");
         }
         let layout = crate::raw::index::Layout::new(5);
-        assert_eq!(Contents::FULL.absent_boards(&layout), 0);
+        assert_eq!(Contents::Full.absent_boards(&layout), 0);
         assert_eq!(
-            Contents::WDL.absent_boards(&layout),
+            Contents::Wdl.absent_boards(&layout),
             layout.config_boards(0)
         );
-        assert!(Contents::FULL.holds_config(0) && !Contents::WDL.holds_config(0));
-        assert!(Contents::WDL.holds_config(1) && Contents::WDL.holds_config(72));
+        assert!(Contents::Full.holds_config(0) && !Contents::Wdl.holds_config(0));
+        assert!(Contents::Wdl.holds_config(1) && Contents::Wdl.holds_config(72));
+        assert!(Contents::Full.has_distances() && !Contents::Wdl.has_distances());
     }
 
     #[test]

@@ -38,7 +38,7 @@ impl Solver<'_> {
             // The best move by distance where the tables have distances,
             // else a move that keeps the result (a win in a table with a
             // tuzdyk ends: no position repeats there).
-            let best = if stones <= self.tb.complete_up_to() {
+            let best = if stones <= n.all {
                 self.tb.best_move(pos)?.map(|m| m.mv)
             } else {
                 self.tb.wdl_moves(pos)?.first().map(|&(mv, _)| mv)

@@ -34,7 +34,7 @@ pub(crate) trait TableFormat {
     /// The metric the header names.
     const METRIC: Metric;
     /// What the table holds (header byte 43).
-    const CONTENTS: Contents = Contents::FULL;
+    const CONTENTS: Contents = Contents::Full;
     /// The block sizes written unless told otherwise.
     const BLOCKS: WriteOptions;
     /// zstd level of the WDL section.

@@ -16,7 +16,7 @@ pub struct WdlOnly;
 
 impl TableFormat for WdlOnly {
     const METRIC: Metric = Metric::Dtc;
-    const CONTENTS: Contents = Contents::WDL;
+    const CONTENTS: Contents = Contents::Wdl;
     const BLOCKS: WriteOptions = Dtc::BLOCKS;
     const WDL_LEVEL: i32 = Dtc::WDL_LEVEL;
     const DISTANCE_LEVEL: i32 = Dtc::DISTANCE_LEVEL;

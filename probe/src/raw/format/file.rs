@@ -461,7 +461,7 @@ impl TableFile {
     #[inline]
     pub fn check_held(&self, gb: u64, distance: bool) -> Result<(), TableError> {
         let contents = self.header.contents;
-        if (distance && contents.wdl_only) || gb < contents.absent_boards(&self.layout) {
+        if (distance && !contents.has_distances()) || gb < contents.absent_boards(&self.layout) {
             return Err(TableError::NotHeld {
                 path: self.path.clone(),
                 contents,

@@ -284,11 +284,11 @@ impl Header {
                 self.wdl_width, self.metric
             ));
         }
-        if self.contents != Contents::FULL && self.metric != Metric::Dtc {
+        if self.contents != Contents::Full && self.metric != Metric::Dtc {
             return Err(format!("a {} table with {}", self.metric, self.contents));
         }
         let longest = self.longest_win.max(self.longest_loss);
-        if self.contents.wdl_only && longest != 0 {
+        if !self.contents.has_distances() && longest != 0 {
             return Err(format!(
                 "a longest distance of {longest} in a table without distances"
             ));
@@ -397,7 +397,7 @@ impl Header {
     /// or lost position for DTC (`n` a board: every board has one draw),
     /// none in a table without distances.
     pub fn distance_entries(&self) -> u64 {
-        if self.contents.wdl_only {
+        if !self.contents.has_distances() {
             return 0;
         }
         let units = match self.metric {
