@@ -147,3 +147,62 @@ fn a_memory_cap_is_named_as_the_users_with_what_fits_and_nothing_is_left() {
     let out = run(&fits);
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
+
+/// `--wdl-from` on the command line: `plan` states it, `generate` refuses
+/// it without `--metric dtc` (a non-zero exit, nothing made) and writes
+/// the WDL tables with it.
+#[test]
+fn wdl_from_on_the_command_line() {
+    let out = togyz_gen(&[
+        "plan",
+        "--metric",
+        "dtc",
+        "--max-stones",
+        "12",
+        "--wdl-from",
+        "11",
+    ]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("generate --metric dtc --max-stones 12 --wdl-from 11: "),
+        "{stdout}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("t");
+    let at = folder.to_str().unwrap();
+    let out = togyz_gen(&[
+        "generate",
+        "--max-stones",
+        "3",
+        "--wdl-from",
+        "3",
+        "--out",
+        at,
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("add --metric dtc"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!folder.exists(), "a refused run makes nothing");
+    let out = togyz_gen(&[
+        "generate",
+        "--metric",
+        "dtc",
+        "--max-stones",
+        "3",
+        "--wdl-from",
+        "3",
+        "--out",
+        at,
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let table = togyz_tb::raw::format::TableFile::open(folder.join("togyz-03.tkb")).unwrap();
+    assert_eq!(
+        table.header().contents,
+        togyz_tb::raw::format::Contents::Wdl
+    );
+}

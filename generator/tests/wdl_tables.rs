@@ -6,10 +6,19 @@
 use std::path::Path;
 use std::sync::OnceLock;
 use tempfile::TempDir;
+use togyz_gen::event::silent;
+use togyz_gen::files::folder::{unit_lock_name, work_dir};
+use togyz_gen::files::work;
 use togyz_gen::files::write::{write_table, write_wdl_table, WriteError};
+use togyz_gen::run::error::GenerateError;
+use togyz_gen::run::generate::generate;
+use togyz_gen::run::lock;
+use togyz_gen::run::options::GenerateOptions;
+use togyz_gen::run::shard::Shard;
 use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::held::DtcLevels;
+use togyz_gen::solve::unit::{held_units, level_units, KazanCut, UnitId};
 use togyz_gen::verify::{verify_dir, VerifyError};
 use togyz_tb::raw::format::{file_name, read_header, Contents, TableFile};
 use togyz_tb::raw::index::Layout;
@@ -318,4 +327,158 @@ fn stats_refuses_wdl_tables() {
     let r = togyz_gen::stats::stats(&togyz_gen::stats::StatsOptions::new(dir.path()), &|_| {});
     let e = r.expect_err("an error").to_string();
     assert!(e.contains("togyz-05.tkb") && e.contains("tuzdyk"), "{e}");
+}
+
+/// `generate --metric dtc --wdl-from 4` writes the DTC tables below 4 and,
+/// from 4 up, the bytes `write_wdl_table` writes from the solve's draw
+/// splits, never solving the unit without a tuzdyk; the set verifies, and
+/// a second run keeps it.
+#[test]
+fn generate_writes_wdl_tables_from_the_level_asked() {
+    let (out, reference) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_set(reference.path(), 3);
+    let mut args = GenerateOptions::new(MAX, out.path());
+    args.metric = Metric::Dtc;
+    args.wdl_from = Some(4);
+    let summaries = generate(&args, &silent).unwrap();
+    for n in 1..=MAX {
+        let a = std::fs::read(out.path().join(file_name(n))).unwrap();
+        let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
+        assert!(a == b, "n={n}: generate and the reference differ");
+        let held = Layout::new(n).positions()
+            - Contents::Wdl.absent_boards(&Layout::new(n)) * (n as u64 + 1);
+        if n >= 4 {
+            assert_eq!(summaries[n as usize - 1].positions, held, "n={n}");
+        }
+    }
+    verify_dir(out.path()).unwrap();
+    let again = generate(&args, &silent).unwrap();
+    assert!(again.iter().all(|s| s.reused));
+
+    // The levels below read from their files (none held whole), the
+    // units whole or cut into kazan parts: the same bytes.
+    for pairs in [None, Some(1)] {
+        let other = tempfile::tempdir().unwrap();
+        let mut args = args.clone();
+        args.out = other.path().to_path_buf();
+        args.hold_whole = Some(0);
+        args.kazan_pairs = pairs.map(|p| KazanCut::pairs(p).unwrap());
+        generate(&args, &silent).unwrap();
+        for n in 4..=MAX {
+            let a = std::fs::read(other.path().join(file_name(n))).unwrap();
+            let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
+            assert!(
+                a == b,
+                "n={n}, {pairs:?} pairs: generate and the reference differ"
+            );
+        }
+    }
+}
+
+/// A WDL level resumes unit by unit: a run that cannot finish a unit
+/// (its lock held elsewhere) leaves the others, and the unit without a
+/// tuzdyk is never solved; the next run finishes the level with the same
+/// bytes. The shards of a WDL run share its units.
+#[test]
+fn wdl_levels_resume_and_shard_by_unit() {
+    let reference = tempfile::tempdir().unwrap();
+    write_set(reference.path(), 3);
+    let out = tempfile::tempdir().unwrap();
+    let n = 4;
+    let mut args = GenerateOptions::new(n, out.path());
+    args.metric = Metric::Dtc;
+    args.wdl_from = Some(n);
+    args.wait_timeout = 0;
+    let dir = work_dir(out.path(), n);
+    std::fs::create_dir_all(&dir).unwrap();
+    let held_unit = held_units(n, Contents::Wdl)[3];
+    let lock = lock::try_exclusive(&dir.join(unit_lock_name(held_unit)), "a test").unwrap();
+    let r = generate(&args, &silent);
+    assert!(
+        matches!(r, Err(GenerateError::WaitTimeout { missing: 1, units, .. }) if units == level_units(n).len() - 1),
+        "{r:?}"
+    );
+    assert!(!work::unit_done(&dir, n, UnitId::of(0)));
+    let done = held_units(n, Contents::Wdl)
+        .into_iter()
+        .filter(|&u| work::unit_done(&dir, n, u))
+        .count();
+    assert_eq!(done, level_units(n).len() - 2);
+    drop(lock);
+    // `togyz-gen assemble` waits for the unit left; then shard 1 of 2
+    // finishes the level.
+    togyz_gen::run::assemble::assemble(out.path(), &silent).unwrap();
+    assert!(!out.path().join(file_name(n)).exists());
+    args.shard = Some(Shard::parse("1/2").unwrap());
+    generate(&args, &silent).unwrap();
+    let a = std::fs::read(out.path().join(file_name(n))).unwrap();
+    let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
+    assert!(a == b, "the resumed level differs");
+    assert!(!dir.exists(), "the work folder is removed");
+}
+
+/// `togyz-gen assemble` writes a WDL table from a WDL run's work folder.
+#[test]
+fn assemble_writes_a_wdl_runs_units_as_a_wdl_table() {
+    let reference = tempfile::tempdir().unwrap();
+    write_set(reference.path(), 3);
+    let out = tempfile::tempdir().unwrap();
+    let n = 4;
+    let mut args = GenerateOptions::new(n, out.path());
+    args.metric = Metric::Dtc;
+    args.wdl_from = Some(n);
+    generate(&args, &silent).unwrap();
+    // The level's units solved again into its work folder, as shards
+    // leave them for `assemble`.
+    let table = out.path().join(file_name(n));
+    std::fs::remove_file(&table).unwrap();
+    let mut shard = args.clone();
+    shard.wait_timeout = 0;
+    let dir = work_dir(out.path(), n);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Holding the assembly lock keeps the run from writing the table.
+    let assembly =
+        lock::try_exclusive(&out.path().join(".togyz-04.assemble.lock"), "a test").unwrap();
+    let r = generate(&shard, &silent);
+    assert!(
+        matches!(r, Err(GenerateError::AssemblyTimeout { .. })),
+        "{r:?}"
+    );
+    drop(assembly);
+    assert!(work::marked_wdl(&dir));
+    togyz_gen::run::assemble::assemble(out.path(), &silent).unwrap();
+    let a = std::fs::read(&table).unwrap();
+    let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
+    assert!(a == b, "assemble and the reference differ");
+}
+
+/// A run refuses a folder whose tables hold other contents than it
+/// writes, and `--wdl-from` without DTC, before any work.
+#[test]
+fn wdl_runs_refuse_what_does_not_match() {
+    let out = tempfile::tempdir().unwrap();
+    write_set(out.path(), 3);
+    let mut args = GenerateOptions::new(MAX, out.path());
+    args.metric = Metric::Dtc;
+    let r = generate(&args, &silent);
+    let err = r.unwrap_err().to_string();
+    assert!(
+        err.contains("togyz-04.tkb") && err.contains("--wdl-from"),
+        "{err}"
+    );
+    args.wdl_from = Some(3);
+    let err = generate(&args, &silent).unwrap_err().to_string();
+    assert!(err.contains("togyz-03.tkb"), "{err}");
+    args.metric = Metric::Dtm;
+    args.wdl_from = Some(4);
+    let r = generate(&args, &silent);
+    assert!(matches!(r, Err(GenerateError::WdlNeedsDtc)), "{r:?}");
+    // Nothing was touched.
+    let names: Vec<_> = std::fs::read_dir(out.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".tkb"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
 }

@@ -55,6 +55,12 @@ pub struct GenerateArgs {
     /// system has available).
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
+    /// Write the levels from N up as WDL tables (with `--metric dtc`):
+    /// the win/draw/loss of the positions with a tuzdyk, no distances, in
+    /// a sixth of a DTC table's bytes, the unit without a tuzdyk never
+    /// solved (docs/format.md, "WDL tables").
+    #[arg(long, value_name = "N")]
+    pub wdl_from: Option<u32>,
     /// Cut every unit into kazan parts of at most this many pairs of
     /// kazan offsets, whatever the memory (default: the fewest parts that
     /// fit it). For tests: the tables are the same whatever the cut.
@@ -89,6 +95,7 @@ impl GenerateArgs {
             max_memory: self.max_memory,
             kazan_pairs: self.kazan_pairs,
             no_graph: self.no_graph,
+            wdl_from: self.wdl_from,
         }
     }
 }

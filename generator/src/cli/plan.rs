@@ -32,6 +32,9 @@ pub struct PlanArgs {
     /// fit it (default: what the system has available).
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
+    /// As `generate --wdl-from`: the levels from N up as WDL tables.
+    #[arg(long, value_name = "N")]
+    pub wdl_from: Option<u32>,
 }
 
 /// Runs `togyz-gen plan`: prints [`plan_lines`].
@@ -47,6 +50,7 @@ pub fn run(args: &PlanArgs) -> Result<(), PlanError> {
         hold_whole: args.hold_whole,
         out: args.out.clone(),
         max_memory: args.max_memory,
+        wdl_from: args.wdl_from,
     };
     for line in plan_lines(&options)? {
         say!("{line}");

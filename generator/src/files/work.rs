@@ -46,6 +46,7 @@ use byteorder::{ByteOrder, LittleEndian as LE};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use togyz_tb::raw::format::Contents;
 use togyz_tb::raw::index::{board_count, Layout, TuzdykConfig, CONFIG_COUNT};
 use togyz_tb::{Metric, Value};
 use xxhash_rust::xxh3::xxh3_64;
@@ -122,6 +123,29 @@ pub fn metric_of(dir: &Path) -> Metric {
     } else {
         Metric::Dtm
     }
+}
+
+/// The marker of a work folder whose level is written as a WDL table
+/// (`docs/format.md`, "WDL tables"): its units never include the one
+/// without a tuzdyk, so `togyz-gen assemble` writes a WDL table from it.
+const WDL_MARKER: &str = "contents-wdl";
+
+/// Marks work folder `dir` as a WDL table's ([`marked_wdl`]).
+///
+/// # Errors
+///
+/// I/O errors.
+pub fn mark_wdl(dir: &Path) -> Result<(), UnitFileError> {
+    let marker = dir.join(WDL_MARKER);
+    if !marker.exists() {
+        File::create(&marker).map_err(io_error(&marker))?;
+    }
+    Ok(())
+}
+
+/// Whether a WDL run ([`mark_wdl`]) solved units in work folder `dir`.
+pub fn marked_wdl(dir: &Path) -> bool {
+    dir.join(WDL_MARKER).exists()
 }
 
 /// Claims work folder `dir` for units of `metric` before any is solved:
@@ -928,6 +952,66 @@ impl LevelStream {
     }
 }
 
+/// A WDL table's stream (`docs/format.md`, "WDL tables"): one draw split
+/// a board, in index order, read from a level's unit files from the
+/// first configuration with a tuzdyk on; the boards of the configuration
+/// without one, which no unit holds, come first as zeros (the WDL format
+/// writes them as absent whatever they are).
+pub struct SplitStream {
+    values: LevelStream,
+    n: u32,
+    /// The next board's global index.
+    board: u64,
+    /// The boards without a tuzdyk.
+    absent: u64,
+    buffer: Vec<u16>,
+}
+
+impl SplitStream {
+    /// Streams level `n`'s draw splits from the unit files in `dir`.
+    pub fn new(dir: &Path, n: u32) -> SplitStream {
+        let absent = Contents::Wdl.absent_boards(&Layout::new(n));
+        // Configuration 0 (no tuzdyk) is first in index order and is
+        // skipped: its boards are the absent ones.
+        let mut values = LevelStream::new(dir, n);
+        values.next_config = 1;
+        SplitStream {
+            values,
+            n,
+            board: 0,
+            absent,
+            buffer: Vec::new(),
+        }
+    }
+
+    /// Appends the next `count` boards' draw splits to `out`, each held
+    /// board's found by `split` from its global index and its values.
+    ///
+    /// # Errors
+    ///
+    /// A unit file that is missing or damaged, units that hold fewer
+    /// values than the level, and `split`'s errors.
+    pub(crate) fn read_splits<E: From<UnitFileError>>(
+        &mut self,
+        count: usize,
+        out: &mut Vec<u16>,
+        split: impl Fn(u32, u64, &[u16]) -> Result<u16, E>,
+    ) -> Result<(), E> {
+        let per = self.n as usize + 1;
+        let blank = (self.absent.saturating_sub(self.board) as usize).min(count);
+        out.resize(out.len() + blank, 0);
+        self.board += blank as u64;
+        self.buffer.clear();
+        self.values
+            .read_into((count - blank) * per, &mut self.buffer)?;
+        for board in self.buffer.chunks_exact(per) {
+            out.push(split(self.n, self.board, board)?);
+            self.board += 1;
+        }
+        Ok(())
+    }
+}
+
 /// Removes a level's work folder after its table is written: the unit
 /// files and anything the writers left (only names this program makes;
 /// the folder stays if something else is in it).
@@ -942,7 +1026,8 @@ pub fn remove_work_dir(dir: &Path) -> io::Result<()> {
         let name = name.to_string_lossy();
         let lock = (0..CONFIG_COUNT).any(|id| name == unit_lock_name(UnitId::of(id)));
         // A kazan part left by a run killed mid-unit is no use any more.
-        if is_unit_file_name(&name) || lock || name == DTC_MARKER || is_part_file_name(&name) {
+        let marker = name == DTC_MARKER || name == WDL_MARKER;
+        if is_unit_file_name(&name) || lock || marker || is_part_file_name(&name) {
             match std::fs::remove_file(entry.path()) {
                 // Another shard removing the same folder got there first.
                 Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),

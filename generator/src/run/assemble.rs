@@ -11,10 +11,10 @@ use crate::files::write::{self, TableStatus, WriteSummary};
 use crate::run::error::GenerateError;
 use crate::run::lock;
 use crate::run::metric::UnitSolver;
-use crate::solve::unit::{level_units, max_solver_stones, UnitId};
+use crate::solve::unit::{held_units, max_solver_stones, UnitId};
 use std::path::Path;
 use std::time::Instant;
-use togyz_tb::raw::format::{file_name, TableFile};
+use togyz_tb::raw::format::{file_name, Contents, TableFile};
 use togyz_tb::Metric;
 
 /// What one stone count contributed.
@@ -22,7 +22,8 @@ use togyz_tb::Metric;
 pub struct LevelSummary {
     /// Stones on the board.
     pub stones: u32,
-    /// Positions in the table.
+    /// Positions the table holds (all of the level's, but for a WDL
+    /// table, which leaves out the boards without a tuzdyk).
     pub positions: u64,
     /// Wins for the side to move.
     pub wins: u64,
@@ -45,7 +46,7 @@ impl LevelSummary {
     pub fn written(n: u32, written: &WriteSummary, seconds: f64) -> LevelSummary {
         LevelSummary {
             stones: n,
-            positions: written.positions,
+            positions: written.wins + written.draws + written.losses,
             wins: written.wins,
             draws: written.draws,
             losses: written.losses,
@@ -62,7 +63,7 @@ pub(crate) fn kept_summary(table: &TableFile, n: u32) -> LevelSummary {
     let h = table.header();
     LevelSummary {
         stones: n,
-        positions: h.positions,
+        positions: h.wins + h.draws + h.losses,
         wins: h.wins,
         draws: h.draws,
         losses: h.losses,
@@ -76,14 +77,15 @@ pub(crate) fn kept_summary(table: &TableFile, n: u32) -> LevelSummary {
 /// A level's summary and, when kept, what the levels above need of it.
 pub(crate) type Solved<S> = (LevelSummary, Option<<S as UnitSolver>::Kept>);
 
-/// Writes level `n`'s table from its unit files if they are all there and
-/// the table is not (under the level's assembly lock, so one shard does
+/// Writes level `n`'s table of `contents` from its unit files if they
+/// are all there ([`held_units`]) and the table is not (under the level's assembly lock, so one shard does
 /// it), and removes the work folder. `None` while units are missing or
 /// another run holds that lock; otherwise the summary and, with `keep`, the
 /// level's values.
 pub(crate) fn assemble_level<S: UnitSolver>(
     out: &Path,
     n: u32,
+    contents: Contents,
     keep: bool,
     solver: &S,
     report: Report<'_>,
@@ -107,7 +109,10 @@ pub(crate) fn assemble_level<S: UnitSolver>(
         let _ = work::remove_work_dir(&dir);
         return finished(&path);
     }
-    if level_units(n).iter().any(|&u| !work::unit_done(&dir, n, u)) {
+    if held_units(n, contents)
+        .iter()
+        .any(|&u| !work::unit_done(&dir, n, u))
+    {
         return Ok(None);
     }
     let lock_path = out.join(format!(".togyz-{n:02}.assemble.lock"));
@@ -126,7 +131,7 @@ pub(crate) fn assemble_level<S: UnitSolver>(
         TableStatus::Missing => {}
     }
     let t = Instant::now();
-    let (written, kept) = solver.write_level(out, n, keep)?;
+    let (written, kept) = solver.write_level(out, n, contents, keep)?;
     work::remove_work_dir(&dir).map_err(|source| GenerateError::NotWritable {
         path: dir.clone(),
         source,
@@ -163,18 +168,26 @@ pub fn assemble(out: &Path, report: Report<'_>) -> Result<(), GenerateError> {
             continue;
         }
         let dir = work_dir(out, n);
+        // A WDL run's folder (marked so) never holds the unit without a
+        // tuzdyk; if a full run solved it there since, the table is full.
+        let contents = if work::marked_wdl(&dir) && !work::unit_done(&dir, n, UnitId::of(0)) {
+            Contents::Wdl
+        } else {
+            Contents::Full
+        };
         let assembled = match work::metric_of(&dir) {
-            Metric::Dtm => assemble_level(out, n, false, &DtmBelow::new(0), report)?,
-            Metric::Dtc => {
-                assemble_level(out, n, false, &DtcBelow::new(0), report)?.map(|(s, _)| (s, None))
-            }
+            Metric::Dtm => assemble_level(out, n, contents, false, &DtmBelow::new(0), report)?,
+            Metric::Dtc => assemble_level(out, n, contents, false, &DtcBelow::new(0), report)?
+                .map(|(s, _)| (s, None)),
         };
         match assembled {
             Some(_) => any = true,
             None => {
                 let dir = work_dir(out, n);
-                let missing: Vec<UnitId> = level_units(n)
-                    .into_iter()
+                let units = held_units(n, contents);
+                let missing: Vec<UnitId> = units
+                    .iter()
+                    .copied()
                     .filter(|&u| !work::unit_done(&dir, n, u))
                     .collect();
                 for &u in &missing {
@@ -198,7 +211,7 @@ pub fn assemble(out: &Path, report: Report<'_>) -> Result<(), GenerateError> {
                 report(Event::NotAssembled {
                     stones: n,
                     missing,
-                    units: level_units(n).len(),
+                    units: units.len(),
                     dir: &dir,
                 });
             }

@@ -24,6 +24,23 @@ pub enum GenerateError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A complete table holds other contents than the run writes at its
+    /// level (a WDL table where a full one is asked for, or the other way
+    /// round).
+    #[error("{path} holds {found}, but this run writes {asked} at {stones} stones; it is left untouched: give --wdl-from to match the folder's tables, or another --out")]
+    OtherContents {
+        /// The table.
+        path: PathBuf,
+        /// Its stones.
+        stones: u32,
+        /// What it holds.
+        found: togyz_tb::raw::format::Contents,
+        /// What the run writes there.
+        asked: togyz_tb::raw::format::Contents,
+    },
+    /// `--wdl-from` was given for DTM tables.
+    #[error("--wdl-from writes WDL tables, which are made from the DTC solve: add --metric dtc")]
+    WdlNeedsDtc,
     /// `--out` names something that is not a folder.
     #[error("--out {} is a file, not a folder: give the folder the tables go into (it is created if missing)", .0.display())]
     OutNotFolder(PathBuf),

@@ -131,7 +131,10 @@ fn start_run(
         Metric::Dtc => " --metric dtc",
     };
     let what = format!(
-        "togyz-gen generate{metric_flag} --max-stones {max}{}",
+        "togyz-gen generate{metric_flag} --max-stones {max}{}{}",
+        args.wdl_from
+            .map(|n| format!(" --wdl-from {n}"))
+            .unwrap_or_default(),
         args.shard
             .map(|s| format!(" --shard {}/{}", s.index, s.count))
             .unwrap_or_default()
@@ -153,16 +156,30 @@ fn survey(args: &GenerateOptions) -> Result<Vec<bool>, GenerateError> {
     if out.exists() && !out.is_dir() {
         return Err(GenerateError::OutNotFolder(out.to_path_buf()));
     }
+    if args.wdl_from.is_some() && args.metric != Metric::Dtc {
+        return Err(GenerateError::WdlNeedsDtc);
+    }
     let mut complete = Vec::new();
     for n in 1..=max {
+        let path = out.join(file_name(n));
         match write::table_status(out, n) {
             TableStatus::Invalid(reason) => {
-                return Err(GenerateError::InvalidExisting {
-                    path: out.join(file_name(n)),
-                    reason,
-                })
+                return Err(GenerateError::InvalidExisting { path, reason })
             }
-            s => complete.push(s == TableStatus::Complete),
+            TableStatus::Complete => {
+                let found = TableFile::open(&path)?.header().contents;
+                let asked = args.contents(n);
+                if found != asked {
+                    return Err(GenerateError::OtherContents {
+                        path,
+                        stones: n,
+                        found,
+                        asked,
+                    });
+                }
+                complete.push(true);
+            }
+            TableStatus::Missing => complete.push(false),
         }
     }
     Ok(complete)
@@ -236,7 +253,7 @@ mod tests {
         let all = Layout::new(n).positions();
         assert_eq!(solved_positions(out.path(), n, Metric::Dtm), all - left);
         let hold = below::WHOLE_POSITIONS;
-        let fresh = plan::plan(Metric::Dtm, &[n], n, 1, 1, hold, None, |_| 0);
+        let fresh = plan::plan(Metric::Dtm, (&[n], None), n, 1, 1, hold, None, |_| 0);
         let table = plan::table_bytes(Metric::Dtm, n);
         let resume = table + (left as f64 * plan::UNIT_FILE_BYTES_PER_POSITION) as u64;
         assert!(resume < fresh.disk);

@@ -11,8 +11,10 @@ use crate::files::decode::load_level;
 use crate::files::folder::work_dir;
 use crate::files::seeds::SeedFiles;
 use crate::files::splits::wdl_level;
-use crate::files::work::{LevelStream, PartSpool};
-use crate::files::write::{write_table_from, Dtc, Dtm, ValueStream, WriteError, WriteSummary};
+use crate::files::work::{LevelStream, PartSpool, SplitStream};
+use crate::files::write::{
+    write_table_from, Dtc, Dtm, ValueStream, WdlOnly, WriteError, WriteSummary,
+};
 use crate::run::error::GenerateError;
 use crate::run::plan;
 use crate::solve::cells::{LevelBuilder, LevelValues, UnitValues};
@@ -24,7 +26,7 @@ use crate::solve::score::WdlLevel;
 use crate::solve::unit::{KazanCut, Reach, UnitId};
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
-use togyz_tb::raw::format::{Section, TableFile};
+use togyz_tb::raw::format::{Contents, Section, TableFile};
 use togyz_tb::raw::index::Layout;
 use togyz_tb::Metric;
 
@@ -62,12 +64,14 @@ pub(crate) trait UnitSolver: Sync {
         dir: &Path,
         progress: &AtomicU64,
     ) -> Result<SolvedUnit, GenerateError>;
-    /// Writes level `n`'s table into `out` from its unit files; with
-    /// `keep`, also what the levels above need of it.
+    /// Writes level `n`'s table of `contents` into `out` from its unit
+    /// files; with `keep`, also what the levels above need of it (a WDL
+    /// table's levels above read it back from its file).
     fn write_level(
         &self,
         out: &Path,
         n: u32,
+        contents: Contents,
         keep: bool,
     ) -> Result<(WriteSummary, Option<Self::Kept>), GenerateError>;
     /// What the levels above need of a level, from its table.
@@ -117,8 +121,12 @@ impl UnitSolver for DtmBelow {
         &self,
         out: &Path,
         n: u32,
+        contents: Contents,
         keep: bool,
     ) -> Result<(WriteSummary, Option<LevelValues>), GenerateError> {
+        if contents != Contents::Full {
+            return Err(GenerateError::WdlNeedsDtc);
+        }
         let mut builder =
             keep.then(|| LevelBuilder::with_capacity(Layout::new(n).positions() as usize));
         let written = write_level(out, n, builder.as_mut())?;
@@ -265,11 +273,23 @@ impl UnitSolver for DtcBelow {
         &self,
         out: &Path,
         n: u32,
+        contents: Contents,
         keep: bool,
     ) -> Result<(WriteSummary, Option<WdlLevel>), GenerateError> {
         let dir = work_dir(out, n);
-        let open = |_| Ok(LevelStream::new(&dir, n));
-        Ok(write_table_from::<Dtc, _>(out, n, open, None, keep)?)
+        Ok(match contents {
+            Contents::Full => {
+                let open = |_| Ok(LevelStream::new(&dir, n));
+                write_table_from::<Dtc, _>(out, n, open, None, keep)?
+            }
+            Contents::Wdl => {
+                let open = |_| Ok(SplitStream::new(&dir, n));
+                (
+                    write_table_from::<WdlOnly, _>(out, n, open, None, false)?.0,
+                    None,
+                )
+            }
+        })
     }
     fn load(&self, table: &TableFile) -> Result<WdlLevel, GenerateError> {
         Ok(wdl_level(table)?)

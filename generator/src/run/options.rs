@@ -4,6 +4,7 @@
 use crate::run::shard::Shard;
 use crate::solve::unit::KazanCut;
 use std::path::PathBuf;
+use togyz_tb::raw::format::Contents;
 use togyz_tb::Metric;
 
 /// What a `generate` run does (the command line's flags, plain).
@@ -44,6 +45,11 @@ pub struct GenerateOptions {
     /// [`crate::run::plan::pick_cut`]). The tables are the same either
     /// way; tests force it with this.
     pub no_graph: bool,
+    /// Write the levels from this one up as WDL tables (DTC only:
+    /// `docs/format.md`, "WDL tables"): the positions with a tuzdyk, no
+    /// distances, the unit without a tuzdyk never solved. `None`: every
+    /// level a full table.
+    pub wdl_from: Option<u32>,
 }
 
 impl GenerateOptions {
@@ -65,6 +71,23 @@ impl GenerateOptions {
             max_memory: None,
             kazan_pairs: None,
             no_graph: false,
+            wdl_from: None,
         }
+    }
+
+    /// What level `n`'s table holds: a WDL table from
+    /// [`GenerateOptions::wdl_from`] up, else a full one.
+    pub fn contents(&self, n: u32) -> Contents {
+        contents_of(self.wdl_from, n)
+    }
+}
+
+/// What level `n`'s table holds when the levels from `wdl_from` up are
+/// WDL tables.
+pub fn contents_of(wdl_from: Option<u32>, n: u32) -> Contents {
+    if wdl_from.is_some_and(|from| n >= from) {
+        Contents::Wdl
+    } else {
+        Contents::Full
     }
 }

@@ -57,7 +57,48 @@ mod tests {
 
     /// The DTM plan of `todo` from nothing.
     fn dtm(todo: &[u32], max: u32, threads: usize, shards: u32) -> Plan {
-        plan(Metric::Dtm, todo, max, threads, shards, W, None, |_| 0)
+        plan(
+            Metric::Dtm,
+            (todo, None),
+            max,
+            threads,
+            shards,
+            W,
+            None,
+            |_| 0,
+        )
+    }
+
+    /// WDL levels plan neither the unit without a tuzdyk nor distances:
+    /// fewer positions by exactly that unit's, a smaller disk, and no more
+    /// memory.
+    #[test]
+    fn wdl_levels_plan_their_units_and_their_bytes() {
+        let all: Vec<u32> = (1..=12).collect();
+        let bound = Some(16_000_000_000);
+        let of = |wdl_from| {
+            plan(
+                Metric::Dtc,
+                (&all, wdl_from),
+                12,
+                2,
+                1,
+                u64::MAX,
+                bound,
+                |_| 0,
+            )
+        };
+        let (full, wdl) = (of(None), of(Some(11)));
+        let none = UnitId::of(0);
+        assert_eq!(
+            full.positions - wdl.positions,
+            none.positions(11) + none.positions(12)
+        );
+        assert!(wdl.disk < full.disk, "{} {}", wdl.disk, full.disk);
+        assert!(wdl.memory <= full.memory);
+        assert!(wdl.seconds < full.seconds);
+        // From past the top: the same plan.
+        assert_eq!(of(Some(13)).positions, full.positions);
     }
 
     #[test]
@@ -116,12 +157,30 @@ mod tests {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
         for metric in [Metric::Dtm, Metric::Dtc] {
             let w = solve_hold(metric);
-            let uncut = plan(metric, &all(14), 14, 2, 1, w, None, |_| 0);
+            let uncut = plan(metric, (&all(14), None), 14, 2, 1, w, None, |_| 0);
             assert_eq!(uncut.parts, (1, 0));
             // A bound with room for whole units changes nothing.
-            let roomy = plan(metric, &all(14), 14, 2, 1, w, Some(u64::MAX / 4), |_| 0);
+            let roomy = plan(
+                metric,
+                (&all(14), None),
+                14,
+                2,
+                1,
+                w,
+                Some(u64::MAX / 4),
+                |_| 0,
+            );
             assert_eq!(roomy, uncut);
-            let cut = plan(metric, &all(14), 14, 2, 1, w, Some(16_000_000_000), |_| 0);
+            let cut = plan(
+                metric,
+                (&all(14), None),
+                14,
+                2,
+                1,
+                w,
+                Some(16_000_000_000),
+                |_| 0,
+            );
             assert!(cut.memory < uncut.memory, "{metric:?}");
             assert!(
                 cut.parts.0 > 1 && cut.parts.1 > 0,
@@ -178,7 +237,7 @@ mod tests {
         for metric in [Metric::Dtm, Metric::Dtc] {
             let g = plan(
                 metric,
-                &all,
+                (&all, None),
                 14,
                 2,
                 1,
@@ -206,9 +265,10 @@ mod tests {
         let all: Vec<u32> = (1..=16).collect();
         let bound = 32_000_000_000;
         for metric in [Metric::Dtm, Metric::Dtc] {
-            let memory = |hold| plan(metric, &all, 16, 8, 1, hold, Some(bound), |_| 0).memory;
+            let memory =
+                |hold| plan(metric, (&all, None), 16, 8, 1, hold, Some(bound), |_| 0).memory;
             let hold = default_hold_whole(metric, 16, Some(bound), memory);
-            let g = plan(metric, &all, 16, 8, 1, hold, Some(bound), |_| 0);
+            let g = plan(metric, (&all, None), 16, 8, 1, hold, Some(bound), |_| 0);
             assert!(g.memory <= bound, "{metric:?} generate {}", g.memory);
             assert!(g.graph_from >= 14, "{metric:?} {}", g.graph_from);
             let v = verify_plan(metric, 16, 8, true, W, Some(bound));
@@ -272,7 +332,7 @@ mod tests {
     #[test]
     fn the_dtc_plans_use_the_dtc_model() {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
-        let held = |max, hold| plan(Metric::Dtc, &all(max), max, 2, 1, hold, None, |_| 0);
+        let held = |max, hold| plan(Metric::Dtc, (&all(max), None), max, 2, 1, hold, None, |_| 0);
         let dtc = |max| held(max, u64::MAX);
         // DTC solves faster than DTM and holds a byte a board below.
         assert!(dtc(12).seconds < dtm(&all(12), 12, 2, 1).seconds);
@@ -319,6 +379,7 @@ mod tests {
             hold_whole: None,
             out: None,
             max_memory: Some(64_000_000_000),
+            wdl_from: None,
         };
         let lines = plan_lines(&args).unwrap();
         assert!(
@@ -344,7 +405,18 @@ mod tests {
     #[test]
     fn the_dtc_solve_holds_as_many_levels_whole_as_fit() {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
-        let peak = |max, bound, hold| plan(Metric::Dtc, &all(max), max, 1, 1, hold, bound, |_| 0);
+        let peak = |max, bound, hold| {
+            plan(
+                Metric::Dtc,
+                (&all(max), None),
+                max,
+                1,
+                1,
+                hold,
+                bound,
+                |_| 0,
+            )
+        };
         let pick = |max, bound: u64| {
             default_hold_whole(Metric::Dtc, max, Some(bound), |h| {
                 peak(max, Some(bound), h).memory

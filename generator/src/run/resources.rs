@@ -84,7 +84,16 @@ pub(crate) fn check_resources_with(
     // cut is forced (then the plan counts whole units, an upper bound).
     let bound = memory.filter(|_| args.kazan_pairs.is_none());
     let plan_with = |todo: &[u32], max, threads, hold| {
-        plan::plan(metric, todo, max, threads, shard.count, hold, bound, solved)
+        plan::plan(
+            metric,
+            (todo, args.wdl_from),
+            max,
+            threads,
+            shard.count,
+            hold,
+            bound,
+            solved,
+        )
     };
     // Whether a limit fits: its biggest unit, alone if need be.
     let hold = args.hold_whole.unwrap_or_else(|| {

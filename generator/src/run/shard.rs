@@ -1,7 +1,8 @@
 //! Sharing a run's work between processes: `--shard I/K` and the units
 //! each shard solves first.
 
-use crate::solve::unit::{level_units, UnitId};
+use crate::solve::unit::{held_units, UnitId};
+use togyz_tb::raw::format::Contents;
 
 /// One of K shards: `index` in `0..count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,11 +29,11 @@ impl Shard {
     /// The whole work in one process.
     pub const ALL: Shard = Shard { index: 0, count: 1 };
 
-    /// This shard's units of level `n`: the units, biggest first, dealt
-    /// to the shard with the least work so far (the same deal in every
-    /// shard).
-    pub fn units(&self, n: u32) -> Vec<UnitId> {
-        let mut units = level_units(n);
+    /// This shard's units of level `n` for a table of `contents`: the
+    /// units, biggest first, dealt to the shard with the least work so far
+    /// (the same deal in every shard).
+    pub fn units(&self, n: u32, contents: Contents) -> Vec<UnitId> {
+        let mut units = held_units(n, contents);
         units.sort_by_key(|u| (std::cmp::Reverse(u.positions(n)), u.first));
         let mut load = vec![0u64; self.count as usize];
         let mut mine = Vec::new();

@@ -15,12 +15,13 @@ use crate::run::metric::{SolvedUnit, UnitSolver};
 use crate::run::options::GenerateOptions;
 use crate::run::plan;
 use crate::run::shard::Shard;
-use crate::solve::unit::{level_units, UnitId};
+use crate::solve::unit::{held_units, UnitId};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use togyz_tb::raw::format::file_name;
+use togyz_tb::raw::format::Contents;
 use togyz_tb::Metric;
 
 /// Solves this shard's unfinished units of level `n`, then assembles the
@@ -36,9 +37,11 @@ pub(crate) fn solve_level<S: UnitSolver>(
 ) -> Result<Solved<S>, GenerateError> {
     let out = &args.out;
     let dir = work_dir(out, n);
+    let contents = args.contents(n);
+    let units = held_units(n, contents);
     if write::table_status(out, n) == TableStatus::Complete {
         // Another shard wrote it since this run started.
-        if let Some(result) = assemble_level(out, n, keep, lower, report)? {
+        if let Some(result) = assemble_level(out, n, contents, keep, lower, report)? {
             return Ok(result);
         }
     }
@@ -47,12 +50,15 @@ pub(crate) fn solve_level<S: UnitSolver>(
         source,
     })?;
     work::claim_metric(&dir, lower.metric())?;
+    if contents == Contents::Wdl {
+        work::mark_wdl(&dir)?;
+    }
     for path in remove_stale_temporaries(&dir) {
         report(Event::Removed { path: &path });
     }
-    let mine = shard.units(n);
+    let mine = shard.units(n, contents);
     let mut resumed = 0;
-    for u in level_units(n) {
+    for &u in &units {
         match work::check_unit(&dir, n, u) {
             UnitState::Done => resumed += usize::from(mine.contains(&u)),
             UnitState::Missing => {}
@@ -71,8 +77,9 @@ pub(crate) fn solve_level<S: UnitSolver>(
     // units that nobody is solving (a shard that has not started, or
     // died, does not hold the others up).
     let mut order = mine.clone();
-    let mut others: Vec<UnitId> = level_units(n)
-        .into_iter()
+    let mut others: Vec<UnitId> = units
+        .iter()
+        .copied()
         .filter(|u| !mine.contains(u))
         .collect();
     others.sort_by_key(|u| (u.positions(n), u.first));
@@ -96,7 +103,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
     // solved in this run before (finitely many), or waits half a second
     // within --wait-timeout: the loop ends.
     loop {
-        if let Some(result) = assemble_level(out, n, keep, lower, report)? {
+        if let Some(result) = assemble_level(out, n, contents, keep, lower, report)? {
             return Ok(result);
         }
         // A unit this run wrote that is gone or damaged while the table is
@@ -115,9 +122,9 @@ pub(crate) fn solve_level<S: UnitSolver>(
                 }
             }
         }
-        let missing = level_units(n)
-            .into_iter()
-            .filter(|&u| !work::unit_done(&dir, n, u))
+        let missing = units
+            .iter()
+            .filter(|&&u| !work::unit_done(&dir, n, u))
             .count();
         if waited.elapsed().as_secs() >= args.wait_timeout && missing == 0 {
             let lock = out.join(format!(".togyz-{n:02}.assemble.lock"));
@@ -133,7 +140,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
                 stones: n,
                 seconds: args.wait_timeout,
                 missing,
-                units: level_units(n).len(),
+                units: units.len(),
                 dir,
             });
         }
@@ -153,7 +160,7 @@ pub(crate) fn solve_level<S: UnitSolver>(
             report(Event::Waiting {
                 stones: n,
                 missing,
-                units: level_units(n).len(),
+                units: units.len(),
                 path: &path,
                 waited: waited.elapsed().as_secs_f64(),
                 timeout: args.wait_timeout,
@@ -316,7 +323,7 @@ mod tests {
     use crate::event::silent;
     use crate::files::write::WriteSummary;
     use crate::solve::cells::LevelValues;
-    use crate::solve::unit::KazanCut;
+    use crate::solve::unit::{level_units, KazanCut};
     use std::path::PathBuf;
     use togyz_tb::raw::format::TableFile;
     use togyz_tb::Metric;
@@ -356,9 +363,10 @@ mod tests {
             &self,
             out: &Path,
             n: u32,
+            contents: Contents,
             keep: bool,
         ) -> Result<(WriteSummary, Option<LevelValues>), GenerateError> {
-            self.inner.write_level(out, n, keep)
+            self.inner.write_level(out, n, contents, keep)
         }
         fn load(&self, table: &TableFile) -> Result<LevelValues, GenerateError> {
             self.inner.load(table)

@@ -7,6 +7,7 @@
 
 use rayon::prelude::*;
 // The solver's stone limit is the index's: a unit's boards fit 32-bit ids.
+use togyz_tb::raw::format::Contents;
 pub(crate) use togyz_tb::raw::index::max_solver_stones;
 use togyz_tb::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
 use togyz_tb::raw::tuzdyk_allowed;
@@ -185,6 +186,17 @@ pub fn level_units(_n: u32) -> Vec<UnitId> {
     (0..CONFIG_COUNT)
         .filter(|&id| UnitId::of(id).first == id)
         .map(UnitId::of)
+        .collect()
+}
+
+/// The units of level `n` whose configurations a table of `contents`
+/// holds: every unit for a full table, all but the configuration without
+/// a tuzdyk for a WDL table (`docs/format.md`, "WDL tables"), which is
+/// then never solved.
+pub fn held_units(n: u32, contents: Contents) -> Vec<UnitId> {
+    level_units(n)
+        .into_iter()
+        .filter(|u| u.configs().iter().all(|&c| contents.holds_config(c)))
         .collect()
 }
 

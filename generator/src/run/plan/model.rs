@@ -3,7 +3,9 @@
 //! to fit the memory.
 
 use crate::below;
-use crate::solve::unit::{exit_configs, level_units, KazanCut, Reach, UnitId};
+use crate::run::options::contents_of;
+use crate::solve::unit::{exit_configs, held_units, level_units, KazanCut, Reach, UnitId};
+use togyz_tb::raw::format::Contents;
 use togyz_tb::raw::index::Layout;
 use togyz_tb::Metric;
 
@@ -412,15 +414,16 @@ pub fn pick_cut(
     }
 }
 
-/// How the units of a level are cut: each unit's cut and memory.
+/// How the units of a level of `contents` are cut: each unit's cut and
+/// memory.
 fn level_cuts(
     metric: Metric,
-    n: u32,
+    (n, contents): (u32, Contents),
     threads: usize,
     hold_whole: u64,
     units_budget: Option<u64>,
 ) -> Vec<(KazanCut, u64)> {
-    level_units(n)
+    held_units(n, contents)
         .into_iter()
         .map(|u| {
             let cut = units_budget.map_or(KazanCut::WHOLE, |b| {
@@ -431,7 +434,9 @@ fn level_cuts(
         .collect()
 }
 
-/// Peak memory of solving level `n` of `metric` with `threads` units in
+/// Peak memory of solving level `n` of `metric` (its table of `contents`:
+/// a WDL table's units are all but the one without a tuzdyk) with
+/// `threads` units in
 /// flight at most (and of assembling it; `keep` if a larger level needs
 /// it): the levels below held whole, and the units in flight or what the
 /// assembly gathers of the level for the levels above (when it is kept
@@ -443,7 +448,7 @@ fn level_cuts(
 /// whose quiet-move graphs are not stored.
 pub fn level_memory(
     metric: Metric,
-    n: u32,
+    (n, contents): (u32, Contents),
     threads: usize,
     keep: bool,
     hold_whole: u64,
@@ -451,7 +456,7 @@ pub fn level_memory(
 ) -> (u64, usize, u64) {
     let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
     let budget = bound.map(|b| b.saturating_sub(whole));
-    let cuts = level_cuts(metric, n, threads, hold_whole, budget);
+    let cuts = level_cuts(metric, (n, contents), threads, hold_whole, budget);
     let mut units: Vec<u64> = cuts.iter().map(|&(_, m)| m).collect();
     units.sort_unstable_by(|a, b| b.cmp(a));
     let mut in_flight: u64 = units.iter().take(threads.max(1)).sum();
@@ -469,7 +474,7 @@ pub fn level_memory(
         .map(|&(c, _)| c.parts(n).len())
         .max()
         .unwrap_or(1);
-    let lean = level_units(n)
+    let lean = held_units(n, contents)
         .iter()
         .zip(&cuts)
         .filter(|(_, (c, _))| !c.stores_graph())
@@ -481,6 +486,21 @@ pub fn level_memory(
 /// Bytes of the table file of level `n`, an upper bound.
 pub fn table_bytes(metric: Metric, n: u32) -> u64 {
     (Layout::new(n).positions() as f64 * Fitted::of(metric).table_bytes_per_position) as u64
+}
+
+/// Bits a position of a WDL table (`docs/format.md`, "WDL tables"), an
+/// upper bound: the DTC tables' WDL sections took 0.0436 bits a position
+/// at 9 stones and less at each level up to 13 (docs/performance.md).
+const WDL_TABLE_BITS_PER_POSITION: f64 = 0.05;
+
+/// Bytes of the table file of level `n` of `contents`, an upper bound.
+pub fn contents_table_bytes(metric: Metric, n: u32, contents: Contents) -> u64 {
+    match contents {
+        Contents::Full => table_bytes(metric, n),
+        Contents::Wdl => {
+            (Layout::new(n).positions() as f64 * WDL_TABLE_BITS_PER_POSITION / 8.0) as u64 + 4096
+        }
+    }
 }
 
 /// Peak memory of verifying level `n` of a `metric` table, the smaller
@@ -598,11 +618,12 @@ impl UnitBudget {
 /// to fit `bound` bytes when given; `solved(n)` positions of level `n`
 /// are already in finished unit files (a resumed run; `|_| 0` from
 /// nothing), so only the rest is solved and only its unit files take new
-/// disk.
+/// disk. The levels from `wdl_from` up are WDL tables: their unit without
+/// a tuzdyk is not solved.
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     metric: Metric,
-    todo: &[u32],
+    (todo, wdl_from): (&[u32], Option<u32>),
     max: u32,
     threads: usize,
     shards: u32,
@@ -615,11 +636,14 @@ pub fn plan(
     let mut work_peak = 0u64;
     let mut slow = 0u64;
     for &n in todo {
-        let positions = Layout::new(n).positions();
+        let contents = contents_of(wdl_from, n);
+        let units = held_units(n, contents);
+        let positions: u64 = units.iter().map(|u| u.positions(n)).sum();
         let left = positions - solved(n).min(positions);
         p.positions += left / shards as u64;
-        disk_tables += table_bytes(metric, n);
-        let (m, parts, lean) = level_memory(metric, n, threads, n < max, hold_whole, bound);
+        disk_tables += contents_table_bytes(metric, n, contents);
+        let level = (n, contents);
+        let (m, parts, lean) = level_memory(metric, level, threads, n < max, hold_whole, bound);
         if lean > 0 && p.graph_from == 0 {
             p.graph_from = n;
         }
@@ -629,7 +653,7 @@ pub fn plan(
         // and their seeds while they are seeded apart (and a DTM unit's
         // carried exits).
         let spooled = if parts > 1 {
-            let mut units: Vec<u64> = level_units(n).iter().map(|u| u.positions(n)).collect();
+            let mut units: Vec<u64> = units.iter().map(|u| u.positions(n)).collect();
             units.sort_unstable_by(|a, b| b.cmp(a));
             let biggest: u64 = units.iter().take(threads.max(1)).sum();
             let one_pair = KazanCut::pairs(1).expect("one pair");

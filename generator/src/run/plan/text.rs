@@ -30,6 +30,8 @@ pub struct PlanOptions {
     /// available, [`memory_available`]; it may be more, for a run
     /// elsewhere): the units are cut along the kazan axis to fit it.
     pub max_memory: Option<u64>,
+    /// As [`crate::run::options::GenerateOptions::wdl_from`].
+    pub wdl_from: Option<u32>,
 }
 
 impl PlanOptions {
@@ -42,6 +44,7 @@ impl PlanOptions {
             threads: None,
             hold_whole: None,
             out: None,
+            wdl_from: None,
             max_memory: None,
         }
     }
@@ -72,7 +75,18 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
     let todo: Vec<u32> = (1..=max).collect();
     // --max-memory may be more than this machine has: a plan for another.
     let bound = args.max_memory.or_else(memory_available);
-    let plan_with = |threads, hold| plan(args.metric, &todo, max, threads, 1, hold, bound, |_| 0);
+    let plan_with = |threads, hold| {
+        plan(
+            args.metric,
+            (&todo, args.wdl_from),
+            max,
+            threads,
+            1,
+            hold,
+            bound,
+            |_| 0,
+        )
+    };
     // As `generate` picks it (crate::run::resources).
     let hold = args.hold_whole.unwrap_or_else(|| {
         default_hold_whole(args.metric, max, bound, |hold| plan_with(1, hold).memory)
@@ -91,8 +105,9 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
     }
     lines.extend([
         format!(
-            "generate --metric {} --max-stones {max}: {} positions, about {} of disk, a peak of about {} of memory (at {} stones), about {} with {threads} thread{s}",
+            "generate --metric {} --max-stones {max}{}: {} positions, about {} of disk, a peak of about {} of memory (at {} stones), about {} with {threads} thread{s}",
             args.metric.to_string().to_lowercase(),
+            args.wdl_from.map(|n| format!(" --wdl-from {n}")).unwrap_or_default(),
             g.positions,
             human_bytes(g.disk),
             human_bytes(g.memory),
