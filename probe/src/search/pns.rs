@@ -416,21 +416,24 @@ impl<'a> Pns<'a> {
     /// side to move needs one good move among its moves, the other side
     /// must be answered on every one, so the more moves a side has, the
     /// harder the position is to prove against it. Both numbers grow with
-    /// the cube of the stones left to capture before a table answers. (On
-    /// 60 positions at 14 to 16 stones that 2 s left open, 3 M nodes a
-    /// question: none proven with mobility alone, 18 with the distance as
-    /// a factor, 28 squared, 32 cubed, 31 to the fourth power;
-    /// docs/performance.md, "Distance to the tables". A second distance,
-    /// the stones a kazan still needs, proved other positions, but given
-    /// half of each budget it proved fewer in all: "One guide".)
+    /// the stones left to capture before a table answers. (With the
+    /// thresholds one quarter wide, on 60 self-play positions at 14 to 16
+    /// stones, the cube proved most: mobility alone none, the distance 18,
+    /// squared 28, cubed 32, to the fourth power 31; docs/performance.md,
+    /// "Distance to the tables". With them four times wide ([`widen`]), on
+    /// the real positions of 20 to 24 stones at 1 s the distance itself
+    /// proves 112 of 198, squared 102, cubed 98, with one fewer at 15 to
+    /// 19 stones and as many at 25 to 29: "A wider 1 + epsilon". A
+    /// second distance, the stones a kazan still needs, proved other
+    /// positions, but given half of each budget it proved fewer in all:
+    /// "One guide".)
     fn fresh(&self, pos: &Position) -> Numbers {
         let moves = pos.legal_moves().count().max(1) as u64;
         let above = pos
             .stones_on_board()
             .saturating_sub(self.horizon.of(pos))
             .max(1);
-        // At most 162 cubed times 9 moves (38 M), far below INF.
-        let d = u64::from(above).pow(3);
+        let d = u64::from(above);
         let (pn, dn) = if pos.side_to_move() == self.x {
             (d, moves * d)
         } else {
@@ -657,16 +660,37 @@ fn verdict(n: Numbers) -> Verdict {
 }
 
 /// The threshold a best child gets from the second best's number `second`:
-/// the "1 + epsilon" trick (Pawlewicz and Lew), a quarter more than the
-/// second best instead of one more, so the search stays longer in one
-/// subtree instead of switching back and forth between two close ones.
+/// the "1 + epsilon" trick (Pawlewicz and Lew), [`EPSILON`] times more than
+/// the second best instead of one more, so the search stays in one
+/// subtree until it is clearly worse than the next instead of switching
+/// back and forth between two close ones.
 fn widen(second: u64) -> u64 {
-    second.saturating_add((second / 4).max(1))
+    second.saturating_add(second.saturating_mul(EPSILON).max(1))
 }
+
+/// Epsilon of [`widen`]. On the real positions of 15 to 29 stones
+/// (`bench/search-real/real-200.fens`, DTC tables up to 10, 1 M nodes a
+/// question), 1/4 proved 175, 91 and 26 of 196, 198 and 120; 4 proves
+/// 189, 99 and 28 (+25 / -1) with a fifth fewer nodes where both prove;
+/// 1/2 and 1 proved 97 and 98 at 20-24, 2 to 64 98 or 99 (the new nodes'
+/// numbers then grew with the cube of the distance to the tables, now
+/// with the distance: [`Pns::fresh`]; docs/performance.md, "A wider
+/// 1 + epsilon").
+const EPSILON: u64 = 4;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn widened_thresholds_always_move_and_saturate() {
+        assert_eq!(widen(0), 1);
+        assert_eq!(widen(1), 1 + EPSILON);
+        assert_eq!(widen(10), 10 * (1 + EPSILON));
+        // No second child: the parent's threshold is the bound.
+        assert!(widen(INF + 1) > INF);
+        assert_eq!(widen(u64::MAX), u64::MAX);
+    }
 
     #[test]
     fn weak_numbers_settle_only_through_settled_children() {
