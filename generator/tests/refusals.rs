@@ -171,15 +171,20 @@ fn wdl_from_on_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("t");
     let at = folder.to_str().unwrap();
-    let out = togyz_gen(&[
-        "generate",
-        "--max-stones",
-        "3",
-        "--wdl-from",
-        "3",
-        "--out",
-        at,
-    ]);
+    let run = |metric: &[&str]| {
+        let mut argv = vec![
+            "generate",
+            "--max-stones",
+            "3",
+            "--wdl-from",
+            "3",
+            "--quiet",
+        ];
+        argv.extend_from_slice(metric);
+        argv.extend(["--out", at]);
+        togyz_gen(&argv)
+    };
+    let out = run(&[]);
     assert!(!out.status.success());
     assert!(
         text(&out.stderr).contains("add --metric dtc"),
@@ -187,18 +192,7 @@ fn wdl_from_on_the_command_line() {
         text(&out.stderr)
     );
     assert!(!folder.exists(), "a refused run makes nothing");
-    let out = togyz_gen(&[
-        "generate",
-        "--metric",
-        "dtc",
-        "--max-stones",
-        "3",
-        "--wdl-from",
-        "3",
-        "--out",
-        at,
-        "--quiet",
-    ]);
+    let out = run(&["--metric", "dtc"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let table = togyz_tb::raw::format::TableFile::open(folder.join("togyz-03.tkb")).unwrap();
     assert_eq!(

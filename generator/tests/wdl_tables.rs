@@ -375,19 +375,26 @@ fn generate_writes_wdl_tables_from_the_level_asked() {
     }
 }
 
+/// A reference set (DTC tables up to 3, WDL tables above), an empty
+/// output folder, and the options of a DTC run up to `n` into it with
+/// WDL tables from `n`.
+fn wdl_run(n: u32) -> (TempDir, TempDir, GenerateOptions) {
+    let (reference, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write_set(reference.path(), 3);
+    let mut args = GenerateOptions::new(n, out.path());
+    args.metric = Metric::Dtc;
+    args.wdl_from = Some(n);
+    (reference, out, args)
+}
+
 /// A WDL level resumes unit by unit: a run that cannot finish a unit
 /// (its lock held elsewhere) leaves the others, and the unit without a
 /// tuzdyk is never solved; the next run finishes the level with the same
 /// bytes. The shards of a WDL run share its units.
 #[test]
 fn wdl_levels_resume_and_shard_by_unit() {
-    let reference = tempfile::tempdir().unwrap();
-    write_set(reference.path(), 3);
-    let out = tempfile::tempdir().unwrap();
     let n = 4;
-    let mut args = GenerateOptions::new(n, out.path());
-    args.metric = Metric::Dtc;
-    args.wdl_from = Some(n);
+    let (reference, out, mut args) = wdl_run(n);
     args.wait_timeout = 0;
     let dir = work_dir(out.path(), n);
     std::fs::create_dir_all(&dir).unwrap();
@@ -420,13 +427,8 @@ fn wdl_levels_resume_and_shard_by_unit() {
 /// `togyz-gen assemble` writes a WDL table from a WDL run's work folder.
 #[test]
 fn assemble_writes_a_wdl_runs_units_as_a_wdl_table() {
-    let reference = tempfile::tempdir().unwrap();
-    write_set(reference.path(), 3);
-    let out = tempfile::tempdir().unwrap();
     let n = 4;
-    let mut args = GenerateOptions::new(n, out.path());
-    args.metric = Metric::Dtc;
-    args.wdl_from = Some(n);
+    let (reference, out, args) = wdl_run(n);
     generate(&args, &silent).unwrap();
     // The level's units solved again into its work folder, as shards
     // leave them for `assemble`.
