@@ -46,7 +46,6 @@ use byteorder::{ByteOrder, LittleEndian as LE};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use togyz_tb::raw::format::Contents;
 use togyz_tb::raw::index::{board_count, Layout, TuzdykConfig, CONFIG_COUNT};
 use togyz_tb::{Metric, Value};
 use xxhash_rust::xxh3::xxh3_64;
@@ -907,10 +906,16 @@ pub struct LevelStream {
 impl LevelStream {
     /// Streams level `n` from the unit files in `dir` (all must be there).
     pub fn new(dir: &Path, n: u32) -> LevelStream {
+        LevelStream::from_config(dir, n, 0)
+    }
+
+    /// Streams level `n` from configuration `first` on (the unit files of
+    /// it and those after it must be there).
+    pub fn from_config(dir: &Path, n: u32, first: usize) -> LevelStream {
         LevelStream {
             dir: dir.to_path_buf(),
             n,
-            next_config: 0,
+            next_config: first,
             reader: None,
         }
     }
@@ -947,66 +952,6 @@ impl LevelStream {
             out.extend_from_slice(&reader.buffer[reader.at..reader.at + take]);
             reader.at += take;
             count -= take;
-        }
-        Ok(())
-    }
-}
-
-/// A WDL table's stream (`docs/format.md`, "WDL tables"): one draw split
-/// a board, in index order, read from a level's unit files from the
-/// first configuration with a tuzdyk on; the boards of the configuration
-/// without one, which no unit holds, come first as zeros (the WDL format
-/// writes them as absent whatever they are).
-pub struct SplitStream {
-    values: LevelStream,
-    n: u32,
-    /// The next board's global index.
-    board: u64,
-    /// The boards without a tuzdyk.
-    absent: u64,
-    buffer: Vec<u16>,
-}
-
-impl SplitStream {
-    /// Streams level `n`'s draw splits from the unit files in `dir`.
-    pub fn new(dir: &Path, n: u32) -> SplitStream {
-        let absent = Contents::Wdl.absent_boards(&Layout::new(n));
-        // Configuration 0 (no tuzdyk) is first in index order and is
-        // skipped: its boards are the absent ones.
-        let mut values = LevelStream::new(dir, n);
-        values.next_config = 1;
-        SplitStream {
-            values,
-            n,
-            board: 0,
-            absent,
-            buffer: Vec::new(),
-        }
-    }
-
-    /// Appends the next `count` boards' draw splits to `out`, each held
-    /// board's found by `split` from its global index and its values.
-    ///
-    /// # Errors
-    ///
-    /// A unit file that is missing or damaged, units that hold fewer
-    /// values than the level, and `split`'s errors.
-    pub(crate) fn read_splits<E: From<UnitFileError>>(
-        &mut self,
-        count: usize,
-        out: &mut Vec<u16>,
-        split: impl Fn(u32, u64, &[u16]) -> Result<u16, E>,
-    ) -> Result<(), E> {
-        let per = self.n as usize + 1;
-        let blank = (self.absent.saturating_sub(self.board) as usize).min(count);
-        out.resize(out.len() + blank, 0);
-        self.board += blank as u64;
-        self.buffer.clear();
-        self.values
-            .read_into((count - blank) * per, &mut self.buffer)?;
-        for board in self.buffer.chunks_exact(per) {
-            out.push(split(self.n, self.board, board)?);
-            self.board += 1;
         }
         Ok(())
     }

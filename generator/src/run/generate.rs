@@ -228,6 +228,7 @@ mod tests {
     use crate::run::plan;
     use crate::run::resources::{check_resources_with, solved_positions};
     use crate::solve::unit::level_units;
+    use togyz_tb::raw::format::Contents;
     use togyz_tb::raw::index::Layout;
 
     #[test]
@@ -251,10 +252,13 @@ mod tests {
         drop(held);
         let left = held_unit.positions(n);
         let all = Layout::new(n).positions();
-        assert_eq!(solved_positions(out.path(), n, Metric::Dtm), all - left);
+        assert_eq!(
+            solved_positions(out.path(), n, Metric::Dtm, Contents::Full),
+            all - left
+        );
         let hold = below::WHOLE_POSITIONS;
-        let fresh = plan::plan(Metric::Dtm, (&[n], None), n, 1, 1, hold, None, |_| 0);
-        let table = plan::table_bytes(Metric::Dtm, n);
+        let fresh = plan::plan(Metric::Dtm, &[n], None, n, 1, 1, hold, None, |_| 0);
+        let table = plan::table_bytes(Metric::Dtm, n, Contents::Full);
         let resume = table + (left as f64 * plan::UNIT_FILE_BYTES_PER_POSITION) as u64;
         assert!(resume < fresh.disk);
         let check = |args: &GenerateOptions, disk| {

@@ -11,7 +11,8 @@ use crate::files::decode::load_level;
 use crate::files::folder::work_dir;
 use crate::files::seeds::SeedFiles;
 use crate::files::splits::wdl_level;
-use crate::files::work::{LevelStream, PartSpool, SplitStream};
+use crate::files::work::{LevelStream, PartSpool};
+use crate::files::write::wdl::SplitStream;
 use crate::files::write::{
     write_table_from, Dtc, Dtm, ValueStream, WdlOnly, WriteError, WriteSummary,
 };

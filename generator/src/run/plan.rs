@@ -59,7 +59,8 @@ mod tests {
     fn dtm(todo: &[u32], max: u32, threads: usize, shards: u32) -> Plan {
         plan(
             Metric::Dtm,
-            (todo, None),
+            todo,
+            None,
             max,
             threads,
             shards,
@@ -79,7 +80,8 @@ mod tests {
         let of = |wdl_from| {
             plan(
                 Metric::Dtc,
-                (&all, wdl_from),
+                &all,
+                wdl_from,
                 12,
                 2,
                 1,
@@ -157,12 +159,13 @@ mod tests {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
         for metric in [Metric::Dtm, Metric::Dtc] {
             let w = solve_hold(metric);
-            let uncut = plan(metric, (&all(14), None), 14, 2, 1, w, None, |_| 0);
+            let uncut = plan(metric, &all(14), None, 14, 2, 1, w, None, |_| 0);
             assert_eq!(uncut.parts, (1, 0));
             // A bound with room for whole units changes nothing.
             let roomy = plan(
                 metric,
-                (&all(14), None),
+                &all(14),
+                None,
                 14,
                 2,
                 1,
@@ -173,7 +176,8 @@ mod tests {
             assert_eq!(roomy, uncut);
             let cut = plan(
                 metric,
-                (&all(14), None),
+                &all(14),
+                None,
                 14,
                 2,
                 1,
@@ -237,7 +241,8 @@ mod tests {
         for metric in [Metric::Dtm, Metric::Dtc] {
             let g = plan(
                 metric,
-                (&all, None),
+                &all,
+                None,
                 14,
                 2,
                 1,
@@ -265,10 +270,9 @@ mod tests {
         let all: Vec<u32> = (1..=16).collect();
         let bound = 32_000_000_000;
         for metric in [Metric::Dtm, Metric::Dtc] {
-            let memory =
-                |hold| plan(metric, (&all, None), 16, 8, 1, hold, Some(bound), |_| 0).memory;
+            let memory = |hold| plan(metric, &all, None, 16, 8, 1, hold, Some(bound), |_| 0).memory;
             let hold = default_hold_whole(metric, 16, Some(bound), memory);
-            let g = plan(metric, (&all, None), 16, 8, 1, hold, Some(bound), |_| 0);
+            let g = plan(metric, &all, None, 16, 8, 1, hold, Some(bound), |_| 0);
             assert!(g.memory <= bound, "{metric:?} generate {}", g.memory);
             assert!(g.graph_from >= 14, "{metric:?} {}", g.graph_from);
             let v = verify_plan(metric, 16, 8, true, W, Some(bound));
@@ -332,7 +336,7 @@ mod tests {
     #[test]
     fn the_dtc_plans_use_the_dtc_model() {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
-        let held = |max, hold| plan(Metric::Dtc, (&all(max), None), max, 2, 1, hold, None, |_| 0);
+        let held = |max, hold| plan(Metric::Dtc, &all(max), None, max, 2, 1, hold, None, |_| 0);
         let dtc = |max| held(max, u64::MAX);
         // DTC solves faster than DTM and holds a byte a board below.
         assert!(dtc(12).seconds < dtm(&all(12), 12, 2, 1).seconds);
@@ -405,18 +409,8 @@ mod tests {
     #[test]
     fn the_dtc_solve_holds_as_many_levels_whole_as_fit() {
         let all = |max: u32| (1..=max).collect::<Vec<_>>();
-        let peak = |max, bound, hold| {
-            plan(
-                Metric::Dtc,
-                (&all(max), None),
-                max,
-                1,
-                1,
-                hold,
-                bound,
-                |_| 0,
-            )
-        };
+        let peak =
+            |max, bound, hold| plan(Metric::Dtc, &all(max), None, max, 1, 1, hold, bound, |_| 0);
         let pick = |max, bound: u64| {
             default_hold_whole(Metric::Dtc, max, Some(bound), |h| {
                 peak(max, Some(bound), h).memory

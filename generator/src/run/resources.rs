@@ -10,9 +10,10 @@ use crate::run::error::GenerateError;
 use crate::run::options::GenerateOptions;
 use crate::run::plan;
 use crate::run::shard::Shard;
-use crate::solve::unit::level_units;
+use crate::solve::unit::held_units;
 use std::path::Path;
 use togyz_answer::text::{human_bytes, human_seconds, stones};
+use togyz_tb::raw::format::Contents;
 use togyz_tb::Metric;
 
 /// States the plan of solving the levels in `todo` and refuses it when the
@@ -35,14 +36,14 @@ pub(crate) fn check_resources(
     )
 }
 
-/// Positions of level `n` already in finished unit files of `metric` in
-/// output folder `out` (a resumed level).
-pub(crate) fn solved_positions(out: &Path, n: u32, metric: Metric) -> u64 {
+/// Positions of level `n` (a table of `contents`) already in finished
+/// unit files of `metric` in output folder `out` (a resumed level).
+pub(crate) fn solved_positions(out: &Path, n: u32, metric: Metric, contents: Contents) -> u64 {
     let dir = work_dir(out, n);
     if !dir.is_dir() || work::metric_of(&dir) != metric {
         return 0;
     }
-    level_units(n)
+    held_units(n, contents)
         .into_iter()
         .filter(|&u| work::unit_done(&dir, n, u))
         .map(|u| u.positions(n))
@@ -70,7 +71,7 @@ pub(crate) fn check_resources_with(
     let solved: Vec<u64> = (0..=max)
         .map(|n| {
             if todo.contains(&n) {
-                solved_positions(out, n, metric)
+                solved_positions(out, n, metric, args.contents(n))
             } else {
                 0
             }
@@ -86,7 +87,8 @@ pub(crate) fn check_resources_with(
     let plan_with = |todo: &[u32], max, threads, hold| {
         plan::plan(
             metric,
-            (todo, args.wdl_from),
+            todo,
+            args.wdl_from,
             max,
             threads,
             shard.count,

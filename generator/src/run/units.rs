@@ -20,8 +20,7 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use togyz_tb::raw::format::file_name;
-use togyz_tb::raw::format::Contents;
+use togyz_tb::raw::format::{file_name, Contents};
 use togyz_tb::Metric;
 
 /// Solves this shard's unfinished units of level `n`, then assembles the

@@ -6,8 +6,8 @@
 //! configurations of the smaller levels that [`exit_configs`] names.
 
 use rayon::prelude::*;
-// The solver's stone limit is the index's: a unit's boards fit 32-bit ids.
 use togyz_tb::raw::format::Contents;
+// The solver's stone limit is the index's: a unit's boards fit 32-bit ids.
 pub(crate) use togyz_tb::raw::index::max_solver_stones;
 use togyz_tb::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
 use togyz_tb::raw::tuzdyk_allowed;

@@ -5,8 +5,7 @@
 //! complete and synced ([`Sink`]).
 
 use crate::files::folder::{temporary_path, TempFile};
-use crate::files::work::{LevelStream, SplitStream, UnitFileError};
-use crate::solve::score::draw_split;
+use crate::files::work::{LevelStream, UnitFileError};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -69,17 +68,6 @@ impl<T: Copy + Into<u16>> ValueStream for SliceStream<'_, T> {
 impl ValueStream for LevelStream {
     fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
         Ok(self.read_into(count, out)?)
-    }
-}
-
-impl ValueStream for SplitStream {
-    /// `count` boards' draw splits; each board's values are checked to
-    /// have one ([`draw_split`]).
-    fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
-        self.read_splits(count, out, |n, gb, board| {
-            let wdl = board.iter().map(|&v| Value::unpack(v).wdl());
-            Ok(draw_split(n, gb, wdl)? as u16)
-        })
     }
 }
 

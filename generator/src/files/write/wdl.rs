@@ -1,15 +1,18 @@
 //! WDL tables (`docs/format.md`, "WDL tables"): a DTC table's WDL section
 //! alone, one draw split a board, without the distance section, of the
 //! boards with a tuzdyk (those of the configuration without one hold
-//! [`ABSENT_SPLIT`]). The stream gives one draw split a board.
+//! [`ABSENT_SPLIT`]). The stream gives one draw split a board: from the
+//! splits in memory, or from a level's unit files ([`SplitStream`]).
 
+use crate::files::work::LevelStream;
 use crate::files::write::format::{DistanceBlock, TableFormat, WriteOptions};
-use crate::files::write::sink::{Census, WriteError};
+use crate::files::write::sink::{Census, ValueStream, WriteError};
 use crate::files::write::Dtc;
-use crate::solve::score::WdlLevel;
+use crate::solve::score::{draw_split, WdlLevel};
+use std::path::Path;
 use togyz_tb::raw::format::{Contents, ABSENT_SPLIT};
 use togyz_tb::raw::index::Layout;
-use togyz_tb::Metric;
+use togyz_tb::{Metric, Value};
 
 /// The WDL table format.
 pub struct WdlOnly;
@@ -67,5 +70,53 @@ impl TableFormat for WdlOnly {
 
     fn by_product(n: u32, splits: Vec<u8>) -> Result<WdlLevel, WriteError> {
         Ok(WdlLevel::from_splits(n, splits)?)
+    }
+}
+
+/// A WDL table's stream from a level's unit files: one draw split a
+/// board, in index order. The boards without a tuzdyk, which no unit of a
+/// WDL level holds, are the first configuration's and come first, as
+/// zeros ([`WdlOnly`] writes them as absent whatever they are).
+pub struct SplitStream {
+    values: LevelStream,
+    n: u32,
+    /// The next board's global index.
+    board: u64,
+    /// The boards without a tuzdyk.
+    absent: u64,
+    buffer: Vec<u16>,
+}
+
+impl SplitStream {
+    /// Streams level `n`'s draw splits from the unit files in `dir`.
+    pub fn new(dir: &Path, n: u32) -> SplitStream {
+        SplitStream {
+            // Configuration 0, the one without a tuzdyk, is left out.
+            values: LevelStream::from_config(dir, n, 1),
+            n,
+            board: 0,
+            absent: Contents::Wdl.absent_boards(&Layout::new(n)),
+            buffer: Vec::new(),
+        }
+    }
+}
+
+impl ValueStream for SplitStream {
+    /// `count` boards' draw splits; each board's values are checked to
+    /// have one ([`draw_split`]).
+    fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
+        let per = self.n as usize + 1;
+        let blank = (self.absent.saturating_sub(self.board) as usize).min(count);
+        out.resize(out.len() + blank, 0);
+        self.board += blank as u64;
+        self.buffer.clear();
+        self.values
+            .read_into((count - blank) * per, &mut self.buffer)?;
+        for board in self.buffer.chunks_exact(per) {
+            let wdl = board.iter().map(|&v| Value::unpack(v).wdl());
+            out.push(draw_split(self.n, self.board, wdl)? as u16);
+            self.board += 1;
+        }
+        Ok(())
     }
 }

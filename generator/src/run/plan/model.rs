@@ -414,11 +414,12 @@ pub fn pick_cut(
     }
 }
 
-/// How the units of a level of `contents` are cut: each unit's cut and
-/// memory.
+/// How the units of level `n` (a table of `contents`) are cut: each
+/// unit's cut and memory.
 fn level_cuts(
     metric: Metric,
-    (n, contents): (u32, Contents),
+    n: u32,
+    contents: Contents,
     threads: usize,
     hold_whole: u64,
     units_budget: Option<u64>,
@@ -448,7 +449,8 @@ fn level_cuts(
 /// whose quiet-move graphs are not stored.
 pub fn level_memory(
     metric: Metric,
-    (n, contents): (u32, Contents),
+    n: u32,
+    contents: Contents,
     threads: usize,
     keep: bool,
     hold_whole: u64,
@@ -456,7 +458,7 @@ pub fn level_memory(
 ) -> (u64, usize, u64) {
     let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
     let budget = bound.map(|b| b.saturating_sub(whole));
-    let cuts = level_cuts(metric, (n, contents), threads, hold_whole, budget);
+    let cuts = level_cuts(metric, n, contents, threads, hold_whole, budget);
     let mut units: Vec<u64> = cuts.iter().map(|&(_, m)| m).collect();
     units.sort_unstable_by(|a, b| b.cmp(a));
     let mut in_flight: u64 = units.iter().take(threads.max(1)).sum();
@@ -483,25 +485,20 @@ pub fn level_memory(
     (whole + in_flight.max(assembly), parts, lean)
 }
 
-/// Bytes of the table file of level `n`, an upper bound.
-pub fn table_bytes(metric: Metric, n: u32) -> u64 {
-    (Layout::new(n).positions() as f64 * Fitted::of(metric).table_bytes_per_position) as u64
+/// Bytes of the table file of level `n` (of `contents`), an upper bound.
+pub fn table_bytes(metric: Metric, n: u32, contents: Contents) -> u64 {
+    let per_position = match contents {
+        Contents::Full => Fitted::of(metric).table_bytes_per_position,
+        Contents::Wdl => WDL_TABLE_BITS_PER_POSITION / 8.0,
+    };
+    (Layout::new(n).positions() as f64 * per_position) as u64
 }
 
 /// Bits a position of a WDL table (`docs/format.md`, "WDL tables"), an
 /// upper bound: the DTC tables' WDL sections took 0.0436 bits a position
-/// at 9 stones and less at each level up to 13 (docs/performance.md).
+/// at 9 stones and less at each level up to 13, the 11-stone WDL table
+/// 0.041 (docs/performance.md).
 const WDL_TABLE_BITS_PER_POSITION: f64 = 0.05;
-
-/// Bytes of the table file of level `n` of `contents`, an upper bound.
-pub fn contents_table_bytes(metric: Metric, n: u32, contents: Contents) -> u64 {
-    match contents {
-        Contents::Full => table_bytes(metric, n),
-        Contents::Wdl => {
-            (Layout::new(n).positions() as f64 * WDL_TABLE_BITS_PER_POSITION / 8.0) as u64 + 4096
-        }
-    }
-}
 
 /// Peak memory of verifying level `n` of a `metric` table, the smaller
 /// levels held whole up to `hold_whole` positions (DTM) or boards (DTC):
@@ -623,7 +620,8 @@ impl UnitBudget {
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     metric: Metric,
-    (todo, wdl_from): (&[u32], Option<u32>),
+    todo: &[u32],
+    wdl_from: Option<u32>,
     max: u32,
     threads: usize,
     shards: u32,
@@ -641,9 +639,9 @@ pub fn plan(
         let positions: u64 = units.iter().map(|u| u.positions(n)).sum();
         let left = positions - solved(n).min(positions);
         p.positions += left / shards as u64;
-        disk_tables += contents_table_bytes(metric, n, contents);
-        let level = (n, contents);
-        let (m, parts, lean) = level_memory(metric, level, threads, n < max, hold_whole, bound);
+        disk_tables += table_bytes(metric, n, contents);
+        let (m, parts, lean) =
+            level_memory(metric, n, contents, threads, n < max, hold_whole, bound);
         if lean > 0 && p.graph_from == 0 {
             p.graph_from = n;
         }

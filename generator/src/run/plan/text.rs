@@ -78,7 +78,8 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
     let plan_with = |threads, hold| {
         plan(
             args.metric,
-            (&todo, args.wdl_from),
+            &todo,
+            args.wdl_from,
             max,
             threads,
             1,
