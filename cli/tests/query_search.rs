@@ -195,7 +195,13 @@ fn wdl_tables() -> &'static Path {
                 write_table(dir.path(), Metric::Dtc, n, &levels[n as usize].widened()).unwrap();
             } else {
                 let level = splits.level(n).splits();
-                togyz_gen::files::write::write_wdl_table(dir.path(), n, level).unwrap();
+                togyz_gen::files::write::write_wdl_table(
+                    dir.path(),
+                    n,
+                    togyz_tb::Contents::Wdl,
+                    level,
+                )
+                .unwrap();
             }
         }
         dir
@@ -250,4 +256,30 @@ fn wdl_tables_answer_positions_with_a_tuzdyk() {
             searched += 1;
         }
     }
+}
+
+/// A folder of WDL tables of one tuzdyk pair names the pair and how far
+/// its tables go when a position is past them.
+#[test]
+fn a_folder_of_tuzdyk_pairs_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let (levels, splits) = togyz_gen::solve::dtc::solve_all(3).expect("levels solve");
+    write_table(dir.path(), Metric::Dtc, 1, &levels[1].widened()).unwrap();
+    write_table(dir.path(), Metric::Dtc, 2, &levels[2].widened()).unwrap();
+    let pairs = togyz_tb::Contents::Pairs("3-6".parse().unwrap());
+    togyz_gen::files::write::write_wdl_table(dir.path(), 3, pairs, splits.level(3).splits())
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_togyz-probe"))
+        .args(["query", "--search-time", "0", "--tables"])
+        .arg(dir.path())
+        .arg("4S,4S,t,1S,2S,2S,1S,1S,1/1,4S,1S,t,2S,1S,2S,1,2S 80 55 S 52")
+        .env_remove("TOGYZ_TABLES")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cover 1 to 2 stones, those with tuzdyks in holes 3-6 up to 3 stones"),
+        "{err}"
+    );
 }

@@ -153,7 +153,7 @@ pub enum Event<'a> {
         path: &'a Path,
         /// Bytes of the table file.
         bytes: u64,
-        /// Positions in the table.
+        /// Positions the table holds (all, but in a WDL table).
         positions: u64,
     },
     /// A damaged unit file was found.

@@ -135,14 +135,20 @@ pub enum VerifyError {
     /// A table's boards are not one draw split each (DTC tables rely on it).
     #[error(transparent)]
     Splits(#[from] crate::files::splits::SplitsError),
-    /// A table of every position above a WDL table, which does not hold
-    /// the positions without a tuzdyk that it needs.
-    #[error("{}: holds every position, but the smaller table {} holds only those with a tuzdyk (a WDL table), so its positions without one cannot be checked", .full.display(), .wdl.display())]
-    FullAboveWdl {
-        /// The lowest WDL table.
-        wdl: PathBuf,
-        /// The highest table of every position above it.
-        full: PathBuf,
+    /// A table above one that does not hold the positions it needs: a
+    /// table of every position above a WDL table (which leaves out the
+    /// positions without a tuzdyk), or one of more tuzdyk pairs above
+    /// one of fewer.
+    #[error("{}: holds the {above_contents}, but the smaller table {} holds only the {below_contents}, so its positions cannot be checked", .above.display(), .below.display())]
+    AboveHoldsMore {
+        /// The smaller table.
+        below: PathBuf,
+        /// What it holds.
+        below_contents: Contents,
+        /// The table above it.
+        above: PathBuf,
+        /// What that holds.
+        above_contents: Contents,
     },
     /// `--from` names no level of the folder.
     #[error("no level to check from {from} stones: the tables go from 1 to {max}")]
@@ -318,10 +324,9 @@ fn check_table(
     report: Report<'_>,
 ) -> Result<LevelReport, VerifyError> {
     let t = Instant::now();
-    // A WDL table's boards without a tuzdyk are not held, not checked.
+    // The boards a WDL table does not hold are not checked.
     let layout = file.layout();
-    let absent = file.header().contents.absent_boards(layout);
-    let positions = layout.positions() - absent * layout.kazans();
+    let positions = file.header().contents.held_boards(layout) * layout.kazans();
     report(Event::Checking {
         stones: n,
         positions,
@@ -1014,23 +1019,21 @@ fn describe_moves<E: ExitValue>(pos: &Position, tables: &Lookup<E>) -> String {
 ///
 /// # Errors
 ///
-/// [`VerifyError::FullAboveWdl`]; [`VerifyError::Table`] with
+/// [`VerifyError::AboveHoldsMore`]; [`VerifyError::Table`] with
 /// [`TableError::WrongMetric`] naming the lowest DTC table under a DTM
 /// one.
 pub fn check_metrics(files: &[TableFile]) -> Result<(), VerifyError> {
-    // A table of every position needs every position below it: none
-    // above a WDL table (the positions without a tuzdyk).
-    let first_wdl = files
-        .iter()
-        .position(|f| f.header().contents == Contents::Wdl);
-    let last_full = files
-        .iter()
-        .rposition(|f| f.header().contents == Contents::Full);
-    if let (Some(w), Some(f)) = (first_wdl, last_full) {
-        if w < f {
-            return Err(VerifyError::FullAboveWdl {
-                wdl: files[w].path().to_path_buf(),
-                full: files[f].path().to_path_buf(),
+    // A table needs the positions its own reach below it: every position
+    // for a table of every position, those with a tuzdyk for a WDL table,
+    // its pairs' for a table of tuzdyk pairs.
+    for pair in files.windows(2) {
+        let (below, above) = (pair[0].header().contents, pair[1].header().contents);
+        if !above.within(below) {
+            return Err(VerifyError::AboveHoldsMore {
+                below: pair[0].path().to_path_buf(),
+                below_contents: below,
+                above: pair[1].path().to_path_buf(),
+                above_contents: above,
             });
         }
     }

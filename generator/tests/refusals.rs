@@ -153,15 +153,20 @@ fn a_memory_cap_is_named_as_the_users_with_what_fits_and_nothing_is_left() {
 /// the WDL tables with it.
 #[test]
 fn wdl_from_on_the_command_line() {
-    let out = togyz_gen(&[
-        "plan",
-        "--metric",
-        "dtc",
-        "--max-stones",
-        "12",
-        "--wdl-from",
-        "11",
-    ]);
+    let plan = |more: &[&str]| {
+        let mut argv = vec![
+            "plan",
+            "--metric",
+            "dtc",
+            "--max-stones",
+            "12",
+            "--wdl-from",
+            "11",
+        ];
+        argv.extend_from_slice(more);
+        togyz_gen(&argv)
+    };
+    let out = plan(&[]);
     assert!(out.status.success());
     let stdout = text(&out.stdout);
     assert!(
@@ -199,4 +204,55 @@ fn wdl_from_on_the_command_line() {
         table.header().contents,
         togyz_tb::raw::format::Contents::Wdl
     );
+
+    // Tuzdyk pairs: written where asked, named by the plan, refused when
+    // malformed or without --wdl-from.
+    let pairs = dir.path().join("p");
+    let at = pairs.to_str().unwrap();
+    let out = togyz_gen(&[
+        "generate",
+        "--metric",
+        "dtc",
+        "--max-stones",
+        "3",
+        "--wdl-from",
+        "3",
+        "--wdl-pairs",
+        "6-3",
+        "--quiet",
+        "--out",
+        at,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let table = togyz_tb::raw::format::TableFile::open(pairs.join("togyz-03.tkb")).unwrap();
+    assert_eq!(
+        table.header().contents.to_string(),
+        "win/draw/loss of the positions with tuzdyks in holes 3-6"
+    );
+    let out = plan(&["--wdl-pairs", "3-6"]);
+    assert!(
+        text(&out.stdout)
+            .starts_with("generate --metric dtc --max-stones 12 --wdl-from 11 --wdl-pairs 3-6: "),
+        "{}",
+        text(&out.stdout)
+    );
+    for bad in [
+        &["--wdl-from", "3", "--wdl-pairs", "3-9"][..],
+        &["--wdl-pairs", "3-6"],
+    ] {
+        let mut argv = vec![
+            "generate",
+            "--metric",
+            "dtc",
+            "--max-stones",
+            "3",
+            "--out",
+            at,
+        ];
+        argv.extend_from_slice(bad);
+        let out = togyz_gen(&argv);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("--wdl-"), "{bad:?}: {err}");
+    }
 }

@@ -23,7 +23,7 @@ use togyz_gen::verify::{verify_dir, VerifyError};
 use togyz_tb::raw::format::{file_name, read_header, Contents, TableFile};
 use togyz_tb::raw::index::Layout;
 use togyz_tb::search::{Budget, Source};
-use togyz_tb::{Horizon, Metric, Position, ProbeError, TableError, Tablebase};
+use togyz_tb::{Horizon, Metric, Position, ProbeError, Side, TableError, Tablebase, TuzdykPairs};
 
 const MAX: u32 = 6;
 
@@ -40,7 +40,7 @@ fn write_set(dir: &Path, full: u32) {
         if n <= full {
             write_table(dir, Metric::Dtc, n, &values[n as usize].widened()).unwrap();
         } else {
-            write_wdl_table(dir, n, splits.level(n).splits()).unwrap();
+            write_wdl_table(dir, n, Contents::Wdl, splits.level(n).splits()).unwrap();
         }
     }
 }
@@ -70,20 +70,8 @@ fn sample(n: u32, step: u64) -> impl Iterator<Item = Position> {
 fn wdl_tables_answer_as_the_dtc_tables_and_hold_nothing_else() {
     let (full_dir, wdl_dir, full, wdl) = two_sets();
     assert_eq!(wdl.complete_up_to(), 3);
-    assert_eq!(
-        wdl.horizon(),
-        Horizon {
-            all: 3,
-            with_tuzdyk: MAX
-        }
-    );
-    assert_eq!(
-        full.horizon(),
-        Horizon {
-            all: MAX,
-            with_tuzdyk: MAX
-        }
-    );
+    assert_eq!(wdl.horizon(), Horizon::new(3, MAX));
+    assert_eq!(full.horizon(), Horizon::new(MAX, MAX));
 
     let (mut held, mut left_out) = (0, 0);
     for n in 4..=MAX {
@@ -133,11 +121,7 @@ fn wdl_tables_answer_as_the_dtc_tables_and_hold_nothing_else() {
                     assert_eq!(w, f.value.wdl(), "{} {mv}", pos.fen());
                 }
             } else {
-                assert!(
-                    matches!(got, Err(ProbeError::NotHeld { stones, .. }) if stones == n),
-                    "{}: {got:?}",
-                    pos.fen()
-                );
+                not_held(got, n, &pos);
                 left_out += 1;
             }
         }
@@ -153,6 +137,16 @@ fn wdl_tables_answer_as_the_dtc_tables_and_hold_nothing_else() {
         full_file_wdl(full_dir.path(), 5, gb, 2)
     );
     assert!(matches!(file.value(gb, 2), Err(TableError::NotHeld { .. })));
+}
+
+/// An error unless `got` is the refusal of a position the `n`-stone table
+/// does not hold.
+fn not_held(got: Result<togyz_tb::Wdl, ProbeError>, n: u32, pos: &Position) {
+    assert!(
+        matches!(got, Err(ProbeError::NotHeld { stones, .. }) if stones == n),
+        "{}: {got:?}",
+        pos.fen()
+    );
 }
 
 fn full_file_wdl(dir: &Path, n: u32, gb: u64, j: u32) -> togyz_tb::Wdl {
@@ -212,9 +206,9 @@ fn a_split_past_the_board_is_refused() {
     let mut splits = solved().1.level(n).splits().to_vec();
     let last = splits.len() - 1;
     splits[last] = 3;
-    let r = write_wdl_table(dir.path(), n, &splits);
+    let r = write_wdl_table(dir.path(), n, Contents::Wdl, &splits);
     assert!(matches!(r, Err(WriteError::SplitAbove { .. })), "{r:?}");
-    let r = write_wdl_table(dir.path(), n, &splits[1..]);
+    let r = write_wdl_table(dir.path(), n, Contents::Wdl, &splits[1..]);
     assert!(matches!(r, Err(WriteError::WrongLength { .. })), "{r:?}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
@@ -240,7 +234,7 @@ fn contents_that_contradict_the_file_are_refused() {
         &values[n as usize].widened(),
     )
     .unwrap();
-    write_wdl_table(wdl_dir.path(), n, splits.level(n).splits()).unwrap();
+    write_wdl_table(wdl_dir.path(), n, Contents::Wdl, splits.level(n).splits()).unwrap();
     let full = std::fs::read(full_dir.path().join(file_name(n))).unwrap();
     let wdl = std::fs::read(wdl_dir.path().join(file_name(n))).unwrap();
     let out = tempfile::tempdir().unwrap();
@@ -294,7 +288,7 @@ fn verify_checks_wdl_tables() {
         bad[gb as usize] - 1
     };
     std::fs::remove_file(dir.path().join(file_name(n))).unwrap();
-    write_wdl_table(dir.path(), n, &bad).unwrap();
+    write_wdl_table(dir.path(), n, Contents::Wdl, &bad).unwrap();
     match verify_dir(dir.path()) {
         Err(VerifyError::Inconsistent { stones, .. }) => assert_eq!(stones, n),
         other => panic!("{other:?}"),
@@ -305,14 +299,20 @@ fn verify_checks_wdl_tables() {
     let (values, _) = solved();
     for n in 1..=MAX {
         if n == 4 {
-            write_wdl_table(above.path(), n, splits.level(n).splits()).unwrap();
+            write_wdl_table(above.path(), n, Contents::Wdl, splits.level(n).splits()).unwrap();
         } else {
             write_table(above.path(), Metric::Dtc, n, &values[n as usize].widened()).unwrap();
         }
     }
-    match verify_dir(above.path()) {
-        Err(e @ VerifyError::FullAboveWdl { .. }) => {
-            assert!(e.to_string().contains("togyz-04.tkb"), "{e}")
+    refused_above(above.path(), "togyz-04.tkb");
+}
+
+/// `verify` of `dir` is refused with a table above one that lacks its
+/// positions, the error naming `needle`.
+fn refused_above(dir: &Path, needle: &str) {
+    match verify_dir(dir) {
+        Err(e @ VerifyError::AboveHoldsMore { .. }) => {
+            assert!(e.to_string().contains(needle), "{e}")
         }
         other => panic!("{other:?}"),
     }
@@ -345,8 +345,7 @@ fn generate_writes_wdl_tables_from_the_level_asked() {
         let a = std::fs::read(out.path().join(file_name(n))).unwrap();
         let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
         assert!(a == b, "n={n}: generate and the reference differ");
-        let held = Layout::new(n).positions()
-            - Contents::Wdl.absent_boards(&Layout::new(n)) * (n as u64 + 1);
+        let held = Contents::Wdl.held_boards(&Layout::new(n)) * (n as u64 + 1);
         if n >= 4 {
             assert_eq!(summaries[n as usize - 1].positions, held, "n={n}");
         }
@@ -430,28 +429,33 @@ fn assemble_writes_a_wdl_runs_units_as_a_wdl_table() {
     let n = 4;
     let (reference, out, args) = wdl_run(n);
     generate(&args, &silent).unwrap();
-    // The level's units solved again into its work folder, as shards
-    // leave them for `assemble`.
     let table = out.path().join(file_name(n));
-    std::fs::remove_file(&table).unwrap();
+    let dir = units_left_for_assemble(out.path(), &args, n);
+    assert_eq!(work::marked_wdl(&dir), Some(Contents::Wdl));
+    togyz_gen::run::assemble::assemble(out.path(), &silent).unwrap();
+    let a = std::fs::read(&table).unwrap();
+    let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
+    assert!(a == b, "assemble and the reference differ");
+}
+
+/// Level `n`'s table removed and its units solved again into its work
+/// folder by a run of `args` that cannot write the table (its assembly
+/// lock held), as shards leave them for `assemble`: the work folder.
+fn units_left_for_assemble(out: &Path, args: &GenerateOptions, n: u32) -> std::path::PathBuf {
+    std::fs::remove_file(out.join(file_name(n))).unwrap();
     let mut shard = args.clone();
     shard.wait_timeout = 0;
-    let dir = work_dir(out.path(), n);
+    let dir = work_dir(out, n);
     std::fs::create_dir_all(&dir).unwrap();
-    // Holding the assembly lock keeps the run from writing the table.
-    let assembly =
-        lock::try_exclusive(&out.path().join(".togyz-04.assemble.lock"), "a test").unwrap();
+    let lock_name = format!(".togyz-{n:02}.assemble.lock");
+    let assembly = lock::try_exclusive(&out.join(lock_name), "a test").unwrap();
     let r = generate(&shard, &silent);
     assert!(
         matches!(r, Err(GenerateError::AssemblyTimeout { .. })),
         "{r:?}"
     );
     drop(assembly);
-    assert!(work::marked_wdl(&dir));
-    togyz_gen::run::assemble::assemble(out.path(), &silent).unwrap();
-    let a = std::fs::read(&table).unwrap();
-    let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
-    assert!(a == b, "assemble and the reference differ");
+    dir
 }
 
 /// A run refuses a folder whose tables hold other contents than it
@@ -483,4 +487,150 @@ fn wdl_runs_refuse_what_does_not_match() {
         .filter(|n| !n.ends_with(".tkb"))
         .collect();
     assert!(names.is_empty(), "{names:?}");
+}
+
+/// The tuzdyk pairs of the tests: a tuzdyk in holes 3 and 6, and in 1
+/// and 8.
+fn pairs() -> TuzdykPairs {
+    "3-6,1-8".parse().unwrap()
+}
+
+/// `generate --wdl-from 4 --wdl-pairs 3-6,1-8` solves the units of those
+/// pairs alone and writes the bytes `write_wdl_table` writes of the same
+/// contents; the tables answer the positions of those pairs as the DTC
+/// tables do, refuse the others, and verify; the search stops at them
+/// for a position of those pairs and proves what the DTC tables say.
+#[test]
+fn wdl_tables_of_tuzdyk_pairs() {
+    let contents = Contents::Pairs(pairs());
+    let (out, reference) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (values, splits) = solved();
+    for n in 1..=MAX {
+        if n < 4 {
+            write_table(
+                reference.path(),
+                Metric::Dtc,
+                n,
+                &values[n as usize].widened(),
+            )
+            .unwrap();
+        } else {
+            write_wdl_table(reference.path(), n, contents, splits.level(n).splits()).unwrap();
+        }
+    }
+    let mut args = GenerateOptions::new(MAX, out.path());
+    args.metric = Metric::Dtc;
+    args.wdl_from = Some(4);
+    args.wdl_pairs = Some(pairs());
+    args.hold_whole = Some(0);
+    let summaries = generate(&args, &silent).unwrap();
+    for n in 1..=MAX {
+        let a = std::fs::read(out.path().join(file_name(n))).unwrap();
+        let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
+        assert!(a == b, "n={n}: generate and the reference differ");
+    }
+    for n in 4..=MAX {
+        assert_eq!(held_units(n, contents).len(), 2);
+        let layout = Layout::new(n);
+        assert_eq!(
+            summaries[n as usize - 1].positions,
+            contents.held_boards(&layout) * layout.kazans()
+        );
+        assert_eq!(
+            read_header(&out.path().join(file_name(n)))
+                .unwrap()
+                .contents,
+            contents
+        );
+    }
+    let reports = verify_dir(out.path()).unwrap();
+    assert_eq!(reports.len(), MAX as usize);
+
+    let full_dir = tempfile::tempdir().unwrap();
+    write_set(full_dir.path(), MAX);
+    let full = Tablebase::open([full_dir.path()]).unwrap();
+    let tb = Tablebase::open([out.path()]).unwrap();
+    let horizon = tb.horizon();
+    assert_eq!(
+        (horizon.all, horizon.with_tuzdyk, horizon.most()),
+        (3, 3, MAX)
+    );
+    let (mut held, mut refused) = (0, 0);
+    for n in 4..=MAX {
+        for pos in sample(n, 5).filter(|p| p.outcome().is_none()) {
+            let slot = togyz_tb::raw::index::Slot::of(&pos).unwrap();
+            let pair = TuzdykPairs::config_bit(slot.config.id());
+            // The horizon reads the pair from the position as the index
+            // does from its configuration.
+            let bit = match (pos.tuzdyk(Side::South), pos.tuzdyk(Side::North)) {
+                (Some(a), Some(b)) => TuzdykPairs::bit(a - 1, b - 1),
+                _ => None,
+            };
+            assert_eq!(pair, bit, "{}", pos.fen());
+            if contents.holds_config(slot.config.id()) {
+                assert_eq!(horizon.of(&pos), MAX);
+                assert_eq!(
+                    tb.wdl(&pos).unwrap(),
+                    full.wdl(&pos).unwrap(),
+                    "{}",
+                    pos.fen()
+                );
+                held += 1;
+            } else {
+                assert_eq!(horizon.of(&pos), 3);
+                not_held(tb.wdl(&pos), n, &pos);
+                refused += 1;
+            }
+        }
+    }
+    assert!(held > 1_000 && refused > 10_000, "{held} {refused}");
+
+    // A 7-stone position of the pairs is searched down into them: what
+    // is proven is what the DTC tables up to 6 prove.
+    let mut proven = 0;
+    let roots = sample(7, 401)
+        .filter(|p| p.outcome().is_none())
+        .filter(|p| contents.holds_config(togyz_tb::raw::index::Slot::of(p).unwrap().config.id()))
+        .take(150);
+    for pos in roots {
+        let a = full.solve(&pos, Budget::nodes(20_000)).unwrap();
+        let b = tb.solve(&pos, Budget::nodes(20_000)).unwrap();
+        assert_eq!(b.table_stones, MAX);
+        if let (Some(x), Some(y)) = (a.proven(), b.proven()) {
+            assert_eq!(x, y, "{}", pos.fen());
+        }
+        assert!(b.lower <= a.upper && a.lower <= b.upper, "{}", pos.fen());
+        proven += usize::from(b.proven().is_some());
+    }
+    assert!(proven > 100, "{proven}");
+
+    // A WDL table of every position with a tuzdyk above these is refused
+    // by verify: it needs positions of other pairs.
+    std::fs::remove_file(out.path().join(file_name(MAX))).unwrap();
+    write_wdl_table(out.path(), MAX, Contents::Wdl, splits.level(MAX).splits()).unwrap();
+    refused_above(out.path(), "holes 1-8,3-6");
+}
+
+/// A pairs run resumes and assembles as a WDL run does: the marker names
+/// the pairs, `assemble` writes their table; a run for other pairs over
+/// the same folder is refused before any work.
+#[test]
+fn wdl_pair_runs_assemble_and_refuse_other_pairs() {
+    let n = 4;
+    let (_reference, out, mut args) = wdl_run(n);
+    args.wdl_pairs = Some(pairs());
+    generate(&args, &silent).unwrap();
+    let table = out.path().join(file_name(n));
+    let written = std::fs::read(&table).unwrap();
+    let dir = units_left_for_assemble(out.path(), &args, n);
+    assert_eq!(work::marked_wdl(&dir), Some(Contents::Pairs(pairs())));
+    togyz_gen::run::assemble::assemble(out.path(), &silent).unwrap();
+    assert!(
+        std::fs::read(&table).unwrap() == written,
+        "assemble differs"
+    );
+
+    args.wdl_pairs = Some("2-5".parse().unwrap());
+    let err = generate(&args, &silent).unwrap_err().to_string();
+    assert!(err.contains("togyz-04.tkb"), "{err}");
 }

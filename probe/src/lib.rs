@@ -61,7 +61,7 @@ mod value;
 
 pub use raw::format::error::TableError;
 pub use raw::format::file::Backend;
-pub use raw::format::Contents;
+pub use raw::format::{Contents, TuzdykPairs};
 pub use raw::index::{max_solver_stones, positions_for, MAX_STONES};
 pub use rules::{
     perft, EndReason, IllegalMove, Move, MoveReport, Outcome, Position, PositionError, Side, CYCLE,

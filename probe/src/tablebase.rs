@@ -28,10 +28,10 @@ use quick_cache::Weighter;
 
 use crate::raw::format::{
     self, loss_dtc, read_header, wdl_at, Backend, Contents, Header, Section, Stored, TableError,
-    TableFile,
+    TableFile, TuzdykPairs,
 };
 use crate::raw::index::{Layout, Slot, MAX_STONES};
-use crate::rules::{Move, Position, CYCLE};
+use crate::rules::{Move, Position, Side, CYCLE};
 use crate::value::{Metric, Value, Wdl};
 
 /// Default size of the block cache: 256 MiB of decompressed blocks.
@@ -109,7 +109,8 @@ impl ProbeError {
 
 /// Up to how many stones the tables answer the win/draw/loss of a
 /// position ([`Tablebase::horizon`]): every position, or those with a
-/// tuzdyk (tables of those alone may go further).
+/// tuzdyk, or those with both tuzdyks in a given pair of holes (tables of
+/// those alone may go further).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Horizon {
     /// Every position with at most this many stones, its value and moves
@@ -118,18 +119,46 @@ pub struct Horizon {
     /// Every position with a tuzdyk and at most this many stones (at least
     /// [`Horizon::all`]).
     pub with_tuzdyk: u32,
+    /// By pair of tuzdyk holes ([`TuzdykPairs::bit`]): every position with
+    /// both tuzdyks in that pair and at most this many stones (at least
+    /// [`Horizon::with_tuzdyk`]).
+    pub pairs: [u8; TuzdykPairs::COUNT as usize],
 }
 
 impl Horizon {
+    /// The horizon of tables that answer every position up to `all`
+    /// stones and every one with a tuzdyk up to `with_tuzdyk`.
+    pub fn new(all: u32, with_tuzdyk: u32) -> Horizon {
+        Horizon {
+            all,
+            with_tuzdyk,
+            pairs: [with_tuzdyk.min(u8::MAX as u32) as u8; TuzdykPairs::COUNT as usize],
+        }
+    }
+
     /// The stones up to which the tables answer `pos` and every position
-    /// reached from it (a tuzdyk, once made, stays).
+    /// reached from it (a tuzdyk, once made, stays; with both standing, a
+    /// game stays in their pair).
     #[inline]
     pub fn of(self, pos: &Position) -> u32 {
-        if pos.has_tuzdyk() {
-            self.with_tuzdyk
-        } else {
-            self.all
+        if !pos.has_tuzdyk() {
+            return self.all;
         }
+        match (pos.tuzdyk(Side::South), pos.tuzdyk(Side::North)) {
+            (Some(a), Some(b)) => match TuzdykPairs::bit(a - 1, b - 1) {
+                Some(k) => self.pairs[k as usize] as u32,
+                None => self.with_tuzdyk,
+            },
+            _ => self.with_tuzdyk,
+        }
+    }
+
+    /// The most stones of any position the tables answer.
+    pub fn most(self) -> u32 {
+        self.pairs
+            .iter()
+            .map(|&p| p as u32)
+            .fold(self.with_tuzdyk, u32::max)
     }
 }
 
@@ -366,14 +395,23 @@ impl Tablebase {
     }
 
     /// Up to how many stones [`Tablebase::wdl`] answers every position,
-    /// and every position with a tuzdyk: the levels whose tables are all
-    /// present, counting those of the win/draw/loss alone ("WDL tables",
-    /// `docs/format.md`). The search stops at these.
+    /// every position with a tuzdyk, and those of each pair of tuzdyk
+    /// holes: the levels whose tables are all present, counting those of
+    /// the win/draw/loss alone ("WDL tables", `docs/format.md`). The search
+    /// stops at these.
     pub fn horizon(&self) -> Horizon {
-        Horizon {
-            all: self.complete_up_to(),
-            with_tuzdyk: self.up_to(|_| true),
+        let mut h = Horizon::new(
+            self.complete_up_to(),
+            self.up_to(|c| matches!(c, Contents::Full | Contents::Wdl)),
+        );
+        for (k, p) in h.pairs.iter_mut().enumerate() {
+            let up = self.up_to(|c| match c {
+                Contents::Pairs(p) => p.mask() >> k & 1 == 1,
+                _ => true,
+            });
+            *p = up.min(u8::MAX as u32) as u8;
         }
+        h
     }
 
     /// The largest `N` such that the tables for 1..=N stones are present

@@ -5,7 +5,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use togyz_answer::text::{stones, thousands};
-use togyz_tb::{max_solver_stones, positions_for, ProbeError, Tablebase, MAX_STONES};
+use togyz_tb::{max_solver_stones, positions_for, ProbeError, Tablebase, TuzdykPairs, MAX_STONES};
 
 use crate::common::failure::{Failure, Kind};
 
@@ -107,12 +107,30 @@ impl Tables {
         let present: Vec<u32> = self.tb.stones().collect();
         let complete = self.tb.complete_up_to();
         let horizon = self.tb.horizon();
-        if horizon.with_tuzdyk > complete {
-            return format!(
-                "the tables in {dir} cover 1 to {complete} stones, and the win/draw/loss of \
-                 the positions with a tuzdyk up to {} stones (WDL tables)",
-                horizon.with_tuzdyk
-            );
+        if horizon.most() > complete {
+            let mut text = format!("the tables in {dir} cover 1 to {complete} stones");
+            if horizon.with_tuzdyk > complete {
+                text += &format!(
+                    ", the win/draw/loss of the positions with a tuzdyk up to {} stones",
+                    horizon.with_tuzdyk
+                );
+            }
+            // Pairs of tuzdyk holes by how far their tables go.
+            let mut by_stones: Vec<(u32, TuzdykPairs)> = Vec::new();
+            for (k, &up) in horizon.pairs.iter().enumerate() {
+                let (up, pair) = (up as u32, TuzdykPairs::from_mask(1 << k));
+                let Some(pair) = pair.filter(|_| up > horizon.with_tuzdyk) else {
+                    continue;
+                };
+                match by_stones.iter_mut().find(|(s, _)| *s == up) {
+                    Some((_, p)) => *p = p.with(pair),
+                    None => by_stones.push((up, pair)),
+                }
+            }
+            for (up, pairs) in by_stones {
+                text += &format!(", those with tuzdyks in holes {pairs} up to {up} stones");
+            }
+            return text + " (WDL tables)";
         }
         match present.as_slice() {
             [] => format!("{dir} holds no tables"),

@@ -11,7 +11,7 @@ use togyz_gen::run::generate;
 use togyz_gen::run::options::GenerateOptions;
 use togyz_gen::run::shard::Shard;
 use togyz_gen::solve::unit::KazanCut;
-use togyz_tb::Metric;
+use togyz_tb::{Metric, TuzdykPairs};
 
 /// Arguments of `togyz-gen generate`.
 #[derive(clap::Args, Debug, Clone)]
@@ -61,6 +61,13 @@ pub struct GenerateArgs {
     /// solved (docs/format.md, "WDL tables").
     #[arg(long, value_name = "N")]
     pub wdl_from: Option<u32>,
+    /// With `--wdl-from`: the WDL levels hold only the positions with both
+    /// tuzdyks in these pairs of holes (`3-6,4-7`: a tuzdyk in hole 3 and
+    /// one in hole 6, either player's), whose search needs no other; a
+    /// pair's level is a 28th of the positions with two tuzdyks
+    /// (docs/generate.md, "Tables of one game's tuzdyks").
+    #[arg(long, value_name = "PAIRS", requires = "wdl_from")]
+    pub wdl_pairs: Option<TuzdykPairs>,
     /// Cut every unit into kazan parts of at most this many pairs of
     /// kazan offsets, whatever the memory (default: the fewest parts that
     /// fit it). For tests: the tables are the same whatever the cut.
@@ -96,6 +103,7 @@ impl GenerateArgs {
             kazan_pairs: self.kazan_pairs,
             no_graph: self.no_graph,
             wdl_from: self.wdl_from,
+            wdl_pairs: self.wdl_pairs,
         }
     }
 }

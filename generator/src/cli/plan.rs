@@ -4,7 +4,7 @@ use crate::cli::{metric_arg, threads_arg};
 use std::path::PathBuf;
 use togyz_answer::parse_bytes;
 use togyz_gen::run::plan::{plan_lines, PlanError, PlanOptions};
-use togyz_tb::Metric;
+use togyz_tb::{Metric, TuzdykPairs};
 
 /// Arguments of `togyz-gen plan`.
 #[derive(clap::Args, Debug, Clone)]
@@ -35,6 +35,9 @@ pub struct PlanArgs {
     /// As `generate --wdl-from`: the levels from N up as WDL tables.
     #[arg(long, value_name = "N")]
     pub wdl_from: Option<u32>,
+    /// As `generate --wdl-pairs`: the WDL levels of these tuzdyk pairs.
+    #[arg(long, value_name = "PAIRS", requires = "wdl_from")]
+    pub wdl_pairs: Option<TuzdykPairs>,
 }
 
 /// Runs `togyz-gen plan`: prints [`plan_lines`].
@@ -51,6 +54,7 @@ pub fn run(args: &PlanArgs) -> Result<(), PlanError> {
         out: args.out.clone(),
         max_memory: args.max_memory,
         wdl_from: args.wdl_from,
+        wdl_pairs: args.wdl_pairs,
     };
     for line in plan_lines(&options)? {
         say!("{line}");

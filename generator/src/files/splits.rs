@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 use togyz_tb::raw::format::{wdl_at, Section, TableFile, ABSENT_SPLIT};
+use togyz_tb::raw::index::CONFIG_COUNT;
 use togyz_tb::{Metric, TableError};
 
 use crate::solve::score::{draw_split, ScoreError, WdlLevel};
@@ -30,12 +31,20 @@ pub enum SplitsError {
 /// naming a board of a DTM table that is not one draw split.
 pub fn wdl_level(file: &TableFile) -> Result<WdlLevel, SplitsError> {
     let h = file.header();
-    // A WDL table's boards without a tuzdyk are not held: kept as their
-    // entries ([`ABSENT_SPLIT`]) and never read.
-    let absent = h.contents.absent_boards(file.layout());
-    let mut all = vec![ABSENT_SPLIT; absent as usize];
-    all.extend(splits(file, absent..h.boards)?);
-    Ok(WdlLevel::from_held_splits(h.stones, all, absent)?)
+    // The boards a WDL table does not hold are kept as their entries
+    // ([`ABSENT_SPLIT`]) and never read.
+    let layout = file.layout();
+    let mut all = Vec::with_capacity(h.boards as usize);
+    for config in 0..CONFIG_COUNT {
+        let first = layout.global_board(config, 0);
+        let boards = layout.config_boards(config);
+        if h.contents.holds_config(config) {
+            all.extend(splits(file, first..first + boards)?);
+        } else {
+            all.resize(all.len() + boards as usize, ABSENT_SPLIT);
+        }
+    }
+    Ok(WdlLevel::from_held_splits(h.stones, all, h.contents)?)
 }
 
 /// The draw splits of the boards of tuzdyk configuration `config` of

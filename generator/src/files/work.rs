@@ -47,7 +47,7 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use togyz_tb::raw::index::{board_count, Layout, TuzdykConfig, CONFIG_COUNT};
-use togyz_tb::{Metric, Value};
+use togyz_tb::{Contents, Metric, Value};
 use xxhash_rust::xxh3::xxh3_64;
 
 const MAGIC: [u8; 8] = *b"TOGYZUNT";
@@ -127,24 +127,38 @@ pub fn metric_of(dir: &Path) -> Metric {
 /// The marker of a work folder whose level is written as a WDL table
 /// (`docs/format.md`, "WDL tables"): its units never include the one
 /// without a tuzdyk, so `togyz-gen assemble` writes a WDL table from it.
+/// Empty for the positions with a tuzdyk, else the tuzdyk pairs held
+/// (`3-6,4-7`).
 const WDL_MARKER: &str = "contents-wdl";
 
-/// Marks work folder `dir` as a WDL table's ([`marked_wdl`]).
+/// Marks work folder `dir` as that of a WDL table of `contents`
+/// ([`marked_wdl`]).
 ///
 /// # Errors
 ///
 /// I/O errors.
-pub fn mark_wdl(dir: &Path) -> Result<(), UnitFileError> {
+pub fn mark_wdl(dir: &Path, contents: Contents) -> Result<(), UnitFileError> {
+    // A unit's file is the same whatever the table holds: the run that
+    // resumes a folder names the table it will write.
     let marker = dir.join(WDL_MARKER);
-    if !marker.exists() {
-        File::create(&marker).map_err(io_error(&marker))?;
-    }
-    Ok(())
+    let text = match contents {
+        Contents::Pairs(p) => p.to_string(),
+        _ => String::new(),
+    };
+    std::fs::write(&marker, text).map_err(io_error(&marker))
 }
 
-/// Whether a WDL run ([`mark_wdl`]) solved units in work folder `dir`.
-pub fn marked_wdl(dir: &Path) -> bool {
-    dir.join(WDL_MARKER).exists()
+/// What the WDL table of a WDL run ([`mark_wdl`]) that solved units in
+/// work folder `dir` holds, `None` if none did (or its marker cannot be
+/// read: the folder is then taken for a full table's, whose units the
+/// assembly finds missing).
+pub fn marked_wdl(dir: &Path) -> Option<Contents> {
+    let text = std::fs::read_to_string(dir.join(WDL_MARKER)).ok()?;
+    if text.trim().is_empty() {
+        Some(Contents::Wdl)
+    } else {
+        text.trim().parse().ok().map(Contents::Pairs)
+    }
 }
 
 /// Claims work folder `dir` for units of `metric` before any is solved:
@@ -900,22 +914,25 @@ pub struct LevelStream {
     dir: PathBuf,
     n: u32,
     next_config: usize,
+    /// The configurations streamed (bit `id`).
+    configs: u128,
     reader: Option<ConfigReader>,
 }
 
 impl LevelStream {
     /// Streams level `n` from the unit files in `dir` (all must be there).
     pub fn new(dir: &Path, n: u32) -> LevelStream {
-        LevelStream::from_config(dir, n, 0)
+        LevelStream::of_configs(dir, n, u128::MAX)
     }
 
-    /// Streams level `n` from configuration `first` on (the unit files of
-    /// it and those after it must be there).
-    pub fn from_config(dir: &Path, n: u32, first: usize) -> LevelStream {
+    /// Streams the configurations `configs` (bit `id`) of level `n`, one
+    /// after the other (the unit files holding them must be there).
+    pub fn of_configs(dir: &Path, n: u32, configs: u128) -> LevelStream {
         LevelStream {
             dir: dir.to_path_buf(),
             n,
-            next_config: first,
+            next_config: 0,
+            configs,
             reader: None,
         }
     }
@@ -933,6 +950,11 @@ impl LevelStream {
             let reader = match &mut self.reader {
                 Some(r) => r,
                 None => {
+                    while self.next_config < CONFIG_COUNT
+                        && self.configs >> self.next_config & 1 == 0
+                    {
+                        self.next_config += 1;
+                    }
                     if self.next_config == CONFIG_COUNT {
                         return Err(UnitFileError::Damaged {
                             path: self.dir.clone(),

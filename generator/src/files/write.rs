@@ -32,6 +32,7 @@ use format::{check_blocks, DistanceBlock};
 use sink::{write_section, SectionPlan, Sections, Sink, Written};
 use std::io;
 use std::path::Path;
+use togyz_tb::raw::format::Contents;
 use togyz_tb::raw::format::{
     distance_positions_of, distance_width_for, file_name, wdl_entry_width, Section, TableFile,
 };
@@ -125,8 +126,8 @@ fn write_values<T: Copy + Into<u16> + Sync>(
     // The by-product is for the driver, which streams: a caller with the
     // values in memory has it already.
     Ok(match metric {
-        Metric::Dtm => write_table_from::<Dtm, _>(dir, n, open, options, false)?.0,
-        Metric::Dtc => write_table_from::<Dtc, _>(dir, n, open, options, false)?.0,
+        Metric::Dtm => write_table_from::<Dtm, _>(dir, n, Contents::Full, open, options, false)?.0,
+        Metric::Dtc => write_table_from::<Dtc, _>(dir, n, Contents::Full, open, options, false)?.0,
     })
 }
 
@@ -147,21 +148,28 @@ fn check_length(n: u32, len: usize, expected: fn(&Layout) -> u64) -> Result<(), 
     Ok(())
 }
 
-/// Writes the WDL table ("WDL tables", `docs/format.md`) for `n` stones
-/// into `dir` from its draw splits, one a board in global board order, of
-/// the boards with a tuzdyk (what `splits` holds for the others is not
-/// read).
+/// Writes the WDL table ("WDL tables", `docs/format.md`) of `contents`
+/// (the positions with a tuzdyk, or those of some tuzdyk pairs) for `n`
+/// stones into `dir` from its draw splits, one a board in global board
+/// order, of the boards it holds (what `splits` holds for the others is
+/// not read).
 ///
 /// # Errors
 ///
 /// [`WriteError::TooManyStones`], [`WriteError::WrongLength`] unless there
-/// is one split a board; [`WriteError::SplitAbove`] for a split past the
+/// is one split a board; [`WriteError::Contents`] for contents of every
+/// position; [`WriteError::SplitAbove`] for a split past the
 /// board's last kazan offset; [`WriteError::Exists`] if the file is there;
 /// I/O and compression errors. Nothing is left in `dir` after an error.
-pub fn write_wdl_table(dir: &Path, n: u32, splits: &[u8]) -> Result<WriteSummary, WriteError> {
+pub fn write_wdl_table(
+    dir: &Path,
+    n: u32,
+    contents: Contents,
+    splits: &[u8],
+) -> Result<WriteSummary, WriteError> {
     check_length(n, splits.len(), Layout::boards)?;
     let open = |_| Ok(SliceStream::new(splits));
-    Ok(write_table_from::<WdlOnly, _>(dir, n, open, None, false)?.0)
+    Ok(write_table_from::<WdlOnly, _>(dir, n, contents, open, None, false)?.0)
 }
 
 /// Writes the table of every level in `levels` (1 to its highest) into
@@ -196,12 +204,19 @@ pub fn write_levels(dir: &Path, levels: &crate::solve::held::DtmLevels) -> Resul
 pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
     dir: &Path,
     n: u32,
+    contents: Contents,
     mut open: impl FnMut(Section) -> Result<S, WriteError>,
     options: Option<&WriteOptions>,
     keep: bool,
 ) -> Result<(WriteSummary, Option<F::ByProduct>), WriteError> {
     if n > MAX_STONES {
         return Err(WriteError::TooManyStones(n));
+    }
+    if contents.has_distances() != F::DISTANCES {
+        return Err(WriteError::Contents {
+            format: F::METRIC,
+            contents,
+        });
     }
     let options = options.unwrap_or(&F::BLOCKS);
     check_blocks::<F>(n, options)?;
@@ -225,14 +240,14 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
         },
         &mut open(Section::Wdl)?,
         (F::KEEPS_WDL && keep).then_some(&mut kept),
-        |block, values, raw| F::encode_wdl(n, block * wb as u64, values, raw),
+        |block, values, raw| F::encode_wdl(n, contents, block * wb as u64, values, raw),
     )?;
 
     // Distance section, in the width the longest distance needs.
     let census = wdl.census;
     let distance_width = distance_width_for(census.longest_win.max(census.longest_loss));
     let distance_data_offset = sink.pos;
-    let distance = if !F::CONTENTS.has_distances() {
+    let distance = if !F::DISTANCES {
         Written {
             index: Vec::new(),
             census: Census::default(),
@@ -265,7 +280,7 @@ pub(crate) fn write_table_from<F: TableFormat, S: ValueStream + Send>(
         &census,
         Sections {
             metric: F::METRIC,
-            contents: F::CONTENTS,
+            contents,
             wdl_width: wdl_entry_width(F::METRIC, n),
             distance_width,
             wdl_block_boards: wb,

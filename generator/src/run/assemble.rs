@@ -46,7 +46,7 @@ impl LevelSummary {
     pub fn written(n: u32, written: &WriteSummary, seconds: f64) -> LevelSummary {
         LevelSummary {
             stones: n,
-            positions: written.wins + written.draws + written.losses,
+            positions: written.held(),
             wins: written.wins,
             draws: written.draws,
             losses: written.losses,
@@ -144,7 +144,7 @@ pub(crate) fn assemble_level<S: UnitSolver>(
         seconds: t.elapsed().as_secs_f64(),
         path: &path,
         bytes: written.bytes,
-        positions: written.positions,
+        positions: written.held(),
     });
     let s = LevelSummary::written(n, &written, 0.0);
     Ok(Some((s, kept)))
@@ -170,10 +170,9 @@ pub fn assemble(out: &Path, report: Report<'_>) -> Result<(), GenerateError> {
         let dir = work_dir(out, n);
         // A WDL run's folder (marked so) never holds the unit without a
         // tuzdyk; if a full run solved it there since, the table is full.
-        let contents = if work::marked_wdl(&dir) && !work::unit_done(&dir, n, UnitId::of(0)) {
-            Contents::Wdl
-        } else {
-            Contents::Full
+        let contents = match work::marked_wdl(&dir) {
+            Some(c) if !work::unit_done(&dir, n, UnitId::of(0)) => c,
+            _ => Contents::Full,
         };
         let assembled = match work::metric_of(&dir) {
             Metric::Dtm => assemble_level(out, n, contents, false, &DtmBelow::new(0), report)?,

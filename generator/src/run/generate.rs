@@ -134,7 +134,11 @@ fn start_run(
         "togyz-gen generate{metric_flag} --max-stones {max}{}{}",
         args.wdl_from
             .map(|n| format!(" --wdl-from {n}"))
-            .unwrap_or_default(),
+            .unwrap_or_default()
+            + &args
+                .wdl_pairs
+                .map(|p| format!(" --wdl-pairs {p}"))
+                .unwrap_or_default(),
         args.shard
             .map(|s| format!(" --shard {}/{}", s.index, s.count))
             .unwrap_or_default()

@@ -208,6 +208,7 @@ fn write_level(
     let (written, _) = write_table_from::<Dtm, _>(
         out,
         n,
+        Contents::Full,
         |section| {
             Ok(Collect {
                 inner: LevelStream::new(&dir, n),
@@ -281,12 +282,12 @@ impl UnitSolver for DtcBelow {
         Ok(match contents {
             Contents::Full => {
                 let open = |_| Ok(LevelStream::new(&dir, n));
-                write_table_from::<Dtc, _>(out, n, open, None, keep)?
+                write_table_from::<Dtc, _>(out, n, contents, open, None, keep)?
             }
-            Contents::Wdl => {
-                let open = |_| Ok(SplitStream::new(&dir, n));
+            Contents::Wdl | Contents::Pairs(_) => {
+                let open = |_| Ok(SplitStream::new(&dir, n, contents));
                 (
-                    write_table_from::<WdlOnly, _>(out, n, open, None, false)?.0,
+                    write_table_from::<WdlOnly, _>(out, n, contents, open, None, false)?.0,
                     None,
                 )
             }

@@ -4,7 +4,7 @@
 use crate::run::shard::Shard;
 use crate::solve::unit::KazanCut;
 use std::path::PathBuf;
-use togyz_tb::raw::format::Contents;
+use togyz_tb::raw::format::{Contents, TuzdykPairs};
 use togyz_tb::Metric;
 
 /// What a `generate` run does (the command line's flags, plain).
@@ -50,6 +50,11 @@ pub struct GenerateOptions {
     /// distances, the unit without a tuzdyk never solved. `None`: every
     /// level a full table.
     pub wdl_from: Option<u32>,
+    /// With [`GenerateOptions::wdl_from`]: the WDL levels hold only the
+    /// positions with both tuzdyks in these pairs of holes, whose units
+    /// need no other (`docs/format.md`, "WDL tables of some tuzdyk
+    /// pairs"). `None`: every position with a tuzdyk.
+    pub wdl_pairs: Option<TuzdykPairs>,
 }
 
 impl GenerateOptions {
@@ -72,22 +77,33 @@ impl GenerateOptions {
             kazan_pairs: None,
             no_graph: false,
             wdl_from: None,
+            wdl_pairs: None,
         }
     }
 
     /// What level `n`'s table holds: a WDL table from
     /// [`GenerateOptions::wdl_from`] up, else a full one.
     pub fn contents(&self, n: u32) -> Contents {
-        contents_of(self.wdl_from, n)
+        contents_of(self.wdl(), n)
+    }
+
+    /// The first WDL level and what the WDL levels hold, if any.
+    pub fn wdl(&self) -> Option<(u32, Contents)> {
+        wdl_levels(self.wdl_from, self.wdl_pairs)
     }
 }
 
-/// What level `n`'s table holds when the levels from `wdl_from` up are
-/// WDL tables.
-pub fn contents_of(wdl_from: Option<u32>, n: u32) -> Contents {
-    if wdl_from.is_some_and(|from| n >= from) {
-        Contents::Wdl
-    } else {
-        Contents::Full
+/// The first WDL level and what the WDL levels hold: the positions with a
+/// tuzdyk, or with both in `pairs`.
+pub fn wdl_levels(from: Option<u32>, pairs: Option<TuzdykPairs>) -> Option<(u32, Contents)> {
+    from.map(|from| (from, pairs.map_or(Contents::Wdl, Contents::Pairs)))
+}
+
+/// What level `n`'s table holds when the levels from `wdl.0` up are WDL
+/// tables of contents `wdl.1`.
+pub fn contents_of(wdl: Option<(u32, Contents)>, n: u32) -> Contents {
+    match wdl {
+        Some((from, contents)) if n >= from => contents,
+        _ => Contents::Full,
     }
 }

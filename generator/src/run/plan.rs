@@ -38,11 +38,11 @@ pub use text::{disk_free_text, held_line, plan_lines, PlanError, PlanOptions};
 mod tests {
     use super::*;
     use crate::below;
-    use crate::solve::unit::{exit_configs, KazanCut, Reach, UnitId};
+    use crate::solve::unit::{exit_configs, held_units, level_units, KazanCut, Reach, UnitId};
     use std::sync::Arc;
     use togyz_answer::text::{human_bytes, human_seconds};
     use togyz_tb::raw::index::Layout;
-    use togyz_tb::Metric;
+    use togyz_tb::{Contents, Metric};
 
     const W: u64 = below::WHOLE_POSITIONS;
 
@@ -90,7 +90,8 @@ mod tests {
                 |_| 0,
             )
         };
-        let (full, wdl) = (of(None), of(Some(11)));
+        let wdl_from = |n| Some((n, Contents::Wdl));
+        let (full, wdl) = (of(None), of(wdl_from(11)));
         let none = UnitId::of(0);
         assert_eq!(
             full.positions - wdl.positions,
@@ -100,7 +101,23 @@ mod tests {
         assert!(wdl.memory <= full.memory);
         assert!(wdl.seconds < full.seconds);
         // From past the top: the same plan.
-        assert_eq!(of(Some(13)).positions, full.positions);
+        assert_eq!(of(wdl_from(13)).positions, full.positions);
+        // One tuzdyk pair: its two configurations' positions, a 28th of
+        // the disk of the positions with two tuzdyks.
+        let pair = of(Some((11, Contents::Pairs("3-6".parse().unwrap()))));
+        let unit = held_units(11, Contents::Pairs("3-6".parse().unwrap()))[0];
+        let others = |n| -> u64 {
+            let all: u64 = level_units(n).iter().map(|u| u.positions(n)).sum();
+            all - unit.positions(n)
+        };
+        assert_eq!(full.positions - pair.positions, others(11) + others(12));
+        assert!(pair.disk < wdl.disk, "{} {}", pair.disk, wdl.disk);
+        let bytes = |c| model::table_bytes(Metric::Dtc, 12, c);
+        let (one, all) = (
+            bytes(Contents::Pairs("3-6".parse().unwrap())),
+            bytes(Contents::Wdl),
+        );
+        assert!(one * 20 < all && one > all / 100, "{one} {all}");
     }
 
     #[test]
@@ -384,6 +401,7 @@ mod tests {
             out: None,
             max_memory: Some(64_000_000_000),
             wdl_from: None,
+            wdl_pairs: None,
         };
         let lines = plan_lines(&args).unwrap();
         assert!(

@@ -88,7 +88,7 @@ pub(crate) fn check_resources_with(
         plan::plan(
             metric,
             todo,
-            args.wdl_from,
+            args.wdl(),
             max,
             threads,
             shard.count,

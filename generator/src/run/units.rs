@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use togyz_tb::raw::format::{file_name, Contents};
+use togyz_tb::raw::format::file_name;
 use togyz_tb::Metric;
 
 /// Solves this shard's unfinished units of level `n`, then assembles the
@@ -49,8 +49,8 @@ pub(crate) fn solve_level<S: UnitSolver>(
         source,
     })?;
     work::claim_metric(&dir, lower.metric())?;
-    if contents == Contents::Wdl {
-        work::mark_wdl(&dir)?;
+    if !contents.has_distances() {
+        work::mark_wdl(&dir, contents)?;
     }
     for path in remove_stale_temporaries(&dir) {
         report(Event::Removed { path: &path });
@@ -325,6 +325,7 @@ mod tests {
     use crate::solve::unit::{level_units, KazanCut};
     use std::path::PathBuf;
     use togyz_tb::raw::format::TableFile;
+    use togyz_tb::Contents;
     use togyz_tb::Metric;
 
     /// The DTM solver, and something that empties every unit file of the

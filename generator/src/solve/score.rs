@@ -17,7 +17,8 @@
 //! breaks it stops the work with [`ScoreError::NotOneDraw`], naming it.
 
 use togyz_tb::raw::format::wdl_at;
-use togyz_tb::raw::index::{Layout, Slot};
+use togyz_tb::raw::format::Contents;
+use togyz_tb::raw::index::{Layout, Slot, CONFIG_COUNT};
 use togyz_tb::{Position, Value, Wdl};
 
 /// A level whose win/draw/loss is not one draw split per board.
@@ -126,19 +127,23 @@ impl WdlLevel {
     /// [`ScoreError::WrongLength`] unless there is one split per board of
     /// level `n`; [`ScoreError::NotOneDraw`] for a split above `n`.
     pub fn from_splits(n: u32, splits: Vec<u8>) -> Result<WdlLevel, ScoreError> {
-        WdlLevel::from_held_splits(n, splits, 0)
+        WdlLevel::from_held_splits(n, splits, Contents::Full)
     }
 
-    /// [`WdlLevel::from_splits`] of a level whose first `absent` boards are
-    /// not held (a WDL table's boards without a tuzdyk,
-    /// [`togyz_tb::Contents::absent_boards`]): their bytes are kept as
-    /// they are and never read, since no position with a tuzdyk reaches
-    /// them and a level that would is refused above a WDL table.
+    /// [`WdlLevel::from_splits`] of a level whose table holds `contents`:
+    /// the bytes of the boards it does not hold (a WDL table's without a
+    /// tuzdyk, or those of other tuzdyk pairs) are kept as they are and
+    /// never read, since no position of a board held reaches them and a
+    /// level that would is refused above such a table.
     ///
     /// # Errors
     ///
     /// As [`WdlLevel::from_splits`], for the boards held.
-    pub fn from_held_splits(n: u32, splits: Vec<u8>, absent: u64) -> Result<WdlLevel, ScoreError> {
+    pub fn from_held_splits(
+        n: u32,
+        splits: Vec<u8>,
+        contents: Contents,
+    ) -> Result<WdlLevel, ScoreError> {
         let layout = Layout::new(n);
         if splits.len() as u64 != layout.boards() {
             return Err(ScoreError::WrongLength {
@@ -147,12 +152,14 @@ impl WdlLevel {
                 got: splits.len() as u64,
             });
         }
-        let held = splits.get(absent as usize..).unwrap_or(&[]);
-        if let Some(at) = held.iter().position(|&s| s as u32 > n) {
-            let gb = absent as usize + at;
-            // A split past the last kazan offset: all losses, no draw.
-            let all_lost = vec![Wdl::Loss; n as usize + 1];
-            return Err(not_one_draw(n, gb as u64, n, &all_lost));
+        for config in (0..CONFIG_COUNT).filter(|&c| contents.holds_config(c)) {
+            let first = layout.global_board(config, 0) as usize;
+            let held = &splits[first..first + layout.config_boards(config) as usize];
+            if let Some(at) = held.iter().position(|&s| s as u32 > n) {
+                // A split past the last kazan offset: all losses, no draw.
+                let all_lost = vec![Wdl::Loss; n as usize + 1];
+                return Err(not_one_draw(n, (first + at) as u64, n, &all_lost));
+            }
         }
         Ok(WdlLevel { n, splits })
     }

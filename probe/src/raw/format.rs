@@ -79,17 +79,126 @@ pub const METRIC_DTC: u8 = 1;
 /// Header byte 43 of a WDL table (bit 0: no distance section; bit 1: only
 /// the boards with a tuzdyk). 0 is a table of every position's value.
 pub const CONTENTS_WDL: u8 = 3;
+/// Header byte 43 of a WDL table of some games' tuzdyk pairs (bit 2: only
+/// the boards of the pairs that header bytes 52..56 name).
+pub const CONTENTS_PAIRS: u8 = 7;
 /// The WDL entry of a board a table does not hold (a board without a
 /// tuzdyk in a WDL table).
 pub const ABSENT_SPLIT: u8 = u8::MAX;
 
+/// The tuzdyk pairs of a game with both tuzdyks (`docs/format.md`, "WDL
+/// tables of some tuzdyk pairs"): bit `k` of the mask is the pair of
+/// holes `{a, b}` (`a < b`, `0..8`, one tuzdyk in each row) that
+/// [`TuzdykPairs::bit`] numbers `k`. Once both tuzdyks stand, a game stays
+/// in its pair, whoever moves: a pair's positions are those of two
+/// configurations, one the other's swap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TuzdykPairs(u32);
+
+impl TuzdykPairs {
+    /// The number of pairs: two of the eight holes a tuzdyk may take.
+    pub const COUNT: u32 = 28;
+
+    /// The pairs of mask `mask`, `None` if it names a pair that does not
+    /// exist or none.
+    pub fn from_mask(mask: u32) -> Option<TuzdykPairs> {
+        (mask != 0 && mask >> Self::COUNT == 0).then_some(TuzdykPairs(mask))
+    }
+
+    /// The mask (header bytes 52..56).
+    pub fn mask(self) -> u32 {
+        self.0
+    }
+
+    /// The bit of the pair of holes `{a, b}` (0-based, `a != b`, both below
+    /// 8), `None` otherwise.
+    pub fn bit(a: u8, b: u8) -> Option<u32> {
+        let (lo, hi) = (a.min(b) as u32, a.max(b) as u32);
+        // Pairs (0, 1..8), (1, 2..8), ...: 7 + 6 + ... before `lo`.
+        (lo != hi && hi < 8).then(|| lo * (15 - lo) / 2 + hi - lo - 1)
+    }
+
+    /// The pair of holes `{a, b}` alone.
+    pub fn of_holes(a: u8, b: u8) -> Option<TuzdykPairs> {
+        Self::bit(a, b).map(|k| TuzdykPairs(1 << k))
+    }
+
+    /// These pairs and `other`'s.
+    pub fn with(self, other: TuzdykPairs) -> TuzdykPairs {
+        TuzdykPairs(self.0 | other.0)
+    }
+
+    /// The bit of tuzdyk configuration `config`'s pair, `None` unless
+    /// both tuzdyks stand.
+    #[inline]
+    pub fn config_bit(config: usize) -> Option<u32> {
+        let c = crate::raw::index::TuzdykConfig::from_id(config);
+        Self::bit(c.mover?, c.opponent?)
+    }
+
+    /// Whether configuration `config` is one of these pairs'.
+    #[inline]
+    pub fn holds_config(self, config: usize) -> bool {
+        Self::config_bit(config).is_some_and(|k| self.0 >> k & 1 == 1)
+    }
+
+    /// The pairs as holes `(a, b)`, 1-based as in notation, `a < b`.
+    pub fn holes(self) -> impl Iterator<Item = (u8, u8)> {
+        (0..8u8)
+            .flat_map(|a| (a + 1..8).map(move |b| (a, b)))
+            .filter(move |&(a, b)| Self::bit(a, b).is_some_and(|k| self.0 >> k & 1 == 1))
+            .map(|(a, b)| (a + 1, b + 1))
+    }
+}
+
+impl fmt::Display for TuzdykPairs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (a, b)) in self.holes().enumerate() {
+            write!(f, "{}{a}-{b}", if i > 0 { "," } else { "" })?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for TuzdykPairs {
+    type Err = String;
+
+    /// Pairs of holes as [`TuzdykPairs`] shows them: `3-6,4-7`, each two
+    /// different holes of 1 to 8 in either order.
+    fn from_str(s: &str) -> Result<TuzdykPairs, String> {
+        let mut mask = 0u32;
+        for part in s.split(',').map(str::trim) {
+            let hole = |h: Option<&str>| {
+                h.and_then(|h| h.trim().parse::<u8>().ok())
+                    .filter(|h| (1..=8).contains(h))
+            };
+            let mut holes = part.split('-');
+            let bit = match (hole(holes.next()), hole(holes.next()), holes.next()) {
+                (Some(a), Some(b), None) => TuzdykPairs::bit(a - 1, b - 1),
+                _ => None,
+            };
+            match bit {
+                Some(k) => mask |= 1 << k,
+                None => {
+                    return Err(format!(
+                        "{part:?} is not a pair of tuzdyk holes: two different holes of 1 to 8 \
+                         joined by '-', such as 3-6 (a tuzdyk is never in hole 9)"
+                    ))
+                }
+            }
+        }
+        TuzdykPairs::from_mask(mask).ok_or_else(|| "no pair of tuzdyk holes given".to_string())
+    }
+}
+
 /// What a table holds (header byte 43, `docs/format.md`, "WDL tables"):
 /// every position's value, or the win/draw/loss alone of the positions
-/// with a tuzdyk. Only DTC tables, whose WDL section is one draw split a
-/// board, come without distances. The two go together: where no position
-/// repeats (a tuzdyk stands) a position's result is the best of its
-/// moves' and nothing else, so `verify` checks such a table without
-/// distances; where positions repeat it could not.
+/// with a tuzdyk, or of those of some pairs of tuzdyks. Only DTC tables,
+/// whose WDL section is one draw split a board, come without distances.
+/// The two go together: where no position repeats (a tuzdyk stands) a
+/// position's result is the best of its moves' and nothing else, so
+/// `verify` checks such a table without distances; where positions
+/// repeat it could not.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Contents {
     /// Every position's value: the tables written before byte 43 had a
@@ -100,6 +209,9 @@ pub enum Contents {
     /// left out (once a tuzdyk stands it stays, so a search from a
     /// position with one never needs them).
     Wdl,
+    /// A WDL table of the positions with both tuzdyks in one of these
+    /// pairs of holes: a search from such a position needs no other.
+    Pairs(TuzdykPairs),
 }
 
 impl Contents {
@@ -108,15 +220,26 @@ impl Contents {
         match self {
             Contents::Full => 0,
             Contents::Wdl => CONTENTS_WDL,
+            Contents::Pairs(_) => CONTENTS_PAIRS,
         }
     }
 
-    /// The contents of header byte 43, `None` for a code this reader does
-    /// not know.
-    pub fn from_code(code: u8) -> Option<Contents> {
-        match code {
-            0 => Some(Contents::Full),
-            CONTENTS_WDL => Some(Contents::Wdl),
+    /// Header bytes 52..56: the mask of the pairs held, else 0.
+    pub fn pairs_mask(self) -> u32 {
+        match self {
+            Contents::Pairs(p) => p.mask(),
+            _ => 0,
+        }
+    }
+
+    /// The contents of header byte 43 and bytes 52..56, `None` for a code
+    /// this reader does not know, or a mask where none belongs or that is
+    /// not one of pairs.
+    pub fn from_code(code: u8, mask: u32) -> Option<Contents> {
+        match (code, mask) {
+            (0, 0) => Some(Contents::Full),
+            (CONTENTS_WDL, 0) => Some(Contents::Wdl),
+            (CONTENTS_PAIRS, m) => TuzdykPairs::from_mask(m).map(Contents::Pairs),
             _ => None,
         }
     }
@@ -130,26 +253,39 @@ impl Contents {
     /// Whether the table holds the boards of tuzdyk configuration `config`.
     #[inline]
     pub fn holds_config(self, config: usize) -> bool {
-        self == Contents::Full || config != 0
+        match self {
+            Contents::Full => true,
+            Contents::Wdl => config != 0,
+            Contents::Pairs(p) => p.holds_config(config),
+        }
     }
 
-    /// The boards of an `n`-stone table of these contents that it does
-    /// not hold (the first ones: the configuration without a tuzdyk has id
-    /// 0).
-    pub fn absent_boards(self, layout: &crate::raw::index::Layout) -> u64 {
-        match self {
-            Contents::Full => 0,
-            Contents::Wdl => layout.config_boards(0),
-        }
+    /// Whether every configuration these contents hold, `other` holds:
+    /// what a table's positions reach in the smaller levels is of their
+    /// own configurations or, for a WDL table, others with a tuzdyk.
+    pub fn within(self, other: Contents) -> bool {
+        (0..crate::raw::index::CONFIG_COUNT).all(|c| !self.holds_config(c) || other.holds_config(c))
+    }
+
+    /// The boards of an `n`-stone table of these contents that it holds.
+    pub fn held_boards(self, layout: &crate::raw::index::Layout) -> u64 {
+        (0..crate::raw::index::CONFIG_COUNT)
+            .filter(|&c| self.holds_config(c))
+            .map(|c| layout.config_boards(c))
+            .sum()
     }
 }
 
 impl fmt::Display for Contents {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Contents::Full => "every position's value",
-            Contents::Wdl => "win/draw/loss of the positions with a tuzdyk",
-        })
+        match self {
+            Contents::Full => f.write_str("every position's value"),
+            Contents::Wdl => f.write_str("win/draw/loss of the positions with a tuzdyk"),
+            Contents::Pairs(p) => write!(
+                f,
+                "win/draw/loss of the positions with tuzdyks in holes {p}"
+            ),
+        }
     }
 }
 
@@ -301,24 +437,74 @@ mod tests {
 
     #[test]
     fn contents_codes_round_trip_and_unknown_ones_are_refused() {
-        assert_eq!(Contents::from_code(0), Some(Contents::Full));
-        assert_eq!(Contents::from_code(3), Some(Contents::Wdl));
-        for c in [Contents::Full, Contents::Wdl] {
-            assert_eq!(Contents::from_code(c.code()), Some(c));
+        assert_eq!(Contents::from_code(0, 0), Some(Contents::Full));
+        assert_eq!(Contents::from_code(3, 0), Some(Contents::Wdl));
+        let pairs = TuzdykPairs::of_holes(2, 5).unwrap();
+        for c in [Contents::Full, Contents::Wdl, Contents::Pairs(pairs)] {
+            assert_eq!(Contents::from_code(c.code(), c.pairs_mask()), Some(c));
         }
-        // One flag without the other, or a bit this reader does not know.
-        for code in [1, 2, 4, 7, 0x80] {
-            assert_eq!(Contents::from_code(code), None, "{code}");
+        // One flag without the other, a bit this reader does not know, a
+        // mask where none belongs, none or one past the pairs.
+        for (code, mask) in [
+            (1, 0),
+            (2, 0),
+            (4, 0),
+            (0x80, 0),
+            (0, 1),
+            (3, 1),
+            (7, 0),
+            (7, 1 << 28),
+        ] {
+            assert_eq!(Contents::from_code(code, mask), None, "{code} {mask}");
         }
         let layout = crate::raw::index::Layout::new(5);
-        assert_eq!(Contents::Full.absent_boards(&layout), 0);
+        assert_eq!(Contents::Full.held_boards(&layout), layout.boards());
         assert_eq!(
-            Contents::Wdl.absent_boards(&layout),
-            layout.config_boards(0)
+            Contents::Wdl.held_boards(&layout),
+            layout.boards() - layout.config_boards(0)
         );
         assert!(Contents::Full.holds_config(0) && !Contents::Wdl.holds_config(0));
         assert!(Contents::Wdl.holds_config(1) && Contents::Wdl.holds_config(72));
         assert!(Contents::Full.has_distances() && !Contents::Wdl.has_distances());
+        assert!(!Contents::Pairs(pairs).has_distances());
+    }
+
+    #[test]
+    fn tuzdyk_pairs_number_the_28_pairs_and_hold_a_configuration_with_its_swap() {
+        use crate::raw::index::{TuzdykConfig, CONFIG_COUNT};
+        let mut seen = 0u32;
+        for a in 0..8 {
+            for b in 0..8 {
+                let bit = TuzdykPairs::bit(a, b);
+                assert_eq!(bit.is_some(), a != b);
+                assert_eq!(bit, TuzdykPairs::bit(b, a));
+                if let Some(k) = bit {
+                    assert!(k < TuzdykPairs::COUNT);
+                    seen |= 1 << k;
+                }
+            }
+        }
+        assert_eq!(seen, (1 << TuzdykPairs::COUNT) - 1);
+        assert_eq!(TuzdykPairs::bit(0, 8), None);
+        let pairs = TuzdykPairs::of_holes(2, 5).unwrap();
+        assert_eq!(pairs.to_string(), "3-6");
+        let held: Vec<usize> = (0..CONFIG_COUNT)
+            .filter(|&c| pairs.holds_config(c))
+            .collect();
+        assert_eq!(held.len(), 2);
+        let c = TuzdykConfig::from_id(held[0]);
+        assert_eq!(c.swapped().id(), held[1]);
+        let two = pairs.with(TuzdykPairs::of_holes(0, 7).unwrap());
+        assert_eq!(two.to_string(), "1-8,3-6");
+        assert_eq!("6-3, 8-1".parse::<TuzdykPairs>(), Ok(two));
+        for bad in ["", "3", "3-3", "3-9", "0-2", "3-6-7", "a-b", "3-6,"] {
+            assert!(bad.parse::<TuzdykPairs>().is_err(), "{bad}");
+        }
+        let layout = crate::raw::index::Layout::new(4);
+        assert_eq!(
+            Contents::Pairs(two).held_boards(&layout),
+            4 * layout.config_boards(held[0])
+        );
     }
 
     #[test]

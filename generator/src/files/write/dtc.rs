@@ -8,7 +8,7 @@
 use crate::files::write::format::{DistanceBlock, TableFormat, WriteOptions};
 use crate::files::write::sink::{push_entry, Census, WriteError};
 use crate::solve::score::{draw_split, losses_end, WdlLevel};
-use togyz_tb::raw::format::{blocks_nest, DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS};
+use togyz_tb::raw::format::{blocks_nest, Contents, DTC_BLOCK_BOARDS, DTC_WDL_BLOCK_BOARDS};
 use togyz_tb::{Metric, Value};
 
 /// zstd level of a DTC table's WDL section (65536 boards a block). On the
@@ -49,6 +49,7 @@ impl TableFormat for Dtc {
 
     fn encode_wdl(
         n: u32,
+        _contents: Contents,
         first_board: u64,
         values: &[u16],
         raw: &mut Vec<u8>,

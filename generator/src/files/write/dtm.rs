@@ -5,7 +5,7 @@
 use crate::files::write::format::{DistanceBlock, TableFormat, WriteOptions};
 use crate::files::write::sink::{push_entry, Census, WriteError};
 use togyz_tb::raw::format::{
-    pack_thresholds, wdl_width_for, DISTANCE_BLOCK_POSITIONS, WDL_BLOCK_BOARDS,
+    pack_thresholds, wdl_width_for, Contents, DISTANCE_BLOCK_POSITIONS, WDL_BLOCK_BOARDS,
 };
 use togyz_tb::{Metric, Value, Wdl};
 
@@ -35,6 +35,7 @@ impl TableFormat for Dtm {
 
     fn encode_wdl(
         n: u32,
+        _contents: Contents,
         first_board: u64,
         values: &[u16],
         raw: &mut Vec<u8>,

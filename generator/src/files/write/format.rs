@@ -33,8 +33,9 @@ pub(crate) struct DistanceBlock {
 pub(crate) trait TableFormat {
     /// The metric the header names.
     const METRIC: Metric;
-    /// What the table holds (header byte 43).
-    const CONTENTS: Contents = Contents::Full;
+    /// Whether the table has a distance section: contents of every
+    /// position's value.
+    const DISTANCES: bool = true;
     /// The block sizes written unless told otherwise.
     const BLOCKS: WriteOptions;
     /// zstd level of the WDL section.
@@ -66,8 +67,8 @@ pub(crate) trait TableFormat {
     }
 
     /// Appends the WDL entries of the boards of `values` (whole boards,
-    /// the first being global board `first_board`) to `raw`; returns
-    /// their census.
+    /// the first being global board `first_board`) of a table of
+    /// `contents` to `raw`; returns their census.
     ///
     /// # Errors
     ///
@@ -75,6 +76,7 @@ pub(crate) trait TableFormat {
     /// [`WriteError::Score`]).
     fn encode_wdl(
         n: u32,
+        contents: Contents,
         first_board: u64,
         values: &[u16],
         raw: &mut Vec<u8>,

@@ -92,12 +92,28 @@ pub struct WriteSummary {
     pub longest_loss: u32,
 }
 
+impl WriteSummary {
+    /// The positions the table holds: all of them, but in a WDL table.
+    pub fn held(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+}
+
 /// Why a table could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
     /// The stone count is outside the index.
     #[error("cannot write a table for {0} stones: the index goes up to {MAX_STONES}")]
     TooManyStones(u32),
+    /// Contents the format cannot hold: distances in a WDL table, or a
+    /// table of distances without them.
+    #[error("a {format} table cannot hold the {contents}")]
+    Contents {
+        /// The metric the format writes.
+        format: Metric,
+        /// The contents asked for.
+        contents: Contents,
+    },
     /// The values do not cover the table exactly.
     #[error("the {n}-stone table takes {expected} values (a position or a board each), but {found} were given")]
     WrongLength {

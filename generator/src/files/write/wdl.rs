@@ -11,7 +11,7 @@ use crate::files::write::Dtc;
 use crate::solve::score::{draw_split, WdlLevel};
 use std::path::Path;
 use togyz_tb::raw::format::{Contents, ABSENT_SPLIT};
-use togyz_tb::raw::index::Layout;
+use togyz_tb::raw::index::{Layout, CONFIG_COUNT};
 use togyz_tb::{Metric, Value};
 
 /// The WDL table format.
@@ -19,7 +19,7 @@ pub struct WdlOnly;
 
 impl TableFormat for WdlOnly {
     const METRIC: Metric = Metric::Dtc;
-    const CONTENTS: Contents = Contents::Wdl;
+    const DISTANCES: bool = false;
     const BLOCKS: WriteOptions = Dtc::BLOCKS;
     const WDL_LEVEL: i32 = Dtc::WDL_LEVEL;
     const DISTANCE_LEVEL: i32 = Dtc::DISTANCE_LEVEL;
@@ -38,14 +38,19 @@ impl TableFormat for WdlOnly {
 
     fn encode_wdl(
         n: u32,
+        contents: Contents,
         first_board: u64,
         splits: &[u16],
         raw: &mut Vec<u8>,
     ) -> Result<Census, WriteError> {
-        let absent = Self::CONTENTS.absent_boards(&Layout::new(n));
+        let layout = Layout::new(n);
         let mut c = Census::default();
+        let mut config = layout.config_of(first_board);
         for (gb, &s) in (first_board..).zip(splits) {
-            if gb < absent {
+            while gb >= layout.global_board(config + 1, 0) {
+                config += 1;
+            }
+            if !contents.holds_config(config) {
                 raw.push(ABSENT_SPLIT);
                 continue;
             }
@@ -74,28 +79,34 @@ impl TableFormat for WdlOnly {
 }
 
 /// A WDL table's stream from a level's unit files: one draw split a
-/// board, in index order. The boards without a tuzdyk, which no unit of a
-/// WDL level holds, are the first configuration's and come first, as
-/// zeros ([`WdlOnly`] writes them as absent whatever they are).
+/// board, in index order. The boards the table does not hold, of which a
+/// WDL level solves no unit, come as zeros ([`WdlOnly`] writes them as
+/// absent whatever they are).
 pub struct SplitStream {
     values: LevelStream,
     n: u32,
-    /// The next board's global index.
+    layout: Layout,
+    contents: Contents,
+    /// The next board's global index, and its configuration.
     board: u64,
-    /// The boards without a tuzdyk.
-    absent: u64,
+    config: usize,
     buffer: Vec<u16>,
 }
 
 impl SplitStream {
-    /// Streams level `n`'s draw splits from the unit files in `dir`.
-    pub fn new(dir: &Path, n: u32) -> SplitStream {
+    /// Streams level `n`'s draw splits of the boards `contents` holds from
+    /// the unit files in `dir`.
+    pub fn new(dir: &Path, n: u32, contents: Contents) -> SplitStream {
+        let held = (0..CONFIG_COUNT)
+            .filter(|&c| contents.holds_config(c))
+            .fold(0u128, |m, c| m | 1 << c);
         SplitStream {
-            // Configuration 0, the one without a tuzdyk, is left out.
-            values: LevelStream::from_config(dir, n, 1),
+            values: LevelStream::of_configs(dir, n, held),
             n,
+            layout: Layout::new(n),
+            contents,
             board: 0,
-            absent: Contents::Wdl.absent_boards(&Layout::new(n)),
+            config: 0,
             buffer: Vec::new(),
         }
     }
@@ -104,18 +115,29 @@ impl SplitStream {
 impl ValueStream for SplitStream {
     /// `count` boards' draw splits; each board's values are checked to
     /// have one ([`draw_split`]).
-    fn read(&mut self, count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
-        let per = self.n as usize + 1;
-        let blank = (self.absent.saturating_sub(self.board) as usize).min(count);
-        out.resize(out.len() + blank, 0);
-        self.board += blank as u64;
-        self.buffer.clear();
-        self.values
-            .read_into((count - blank) * per, &mut self.buffer)?;
-        for board in self.buffer.chunks_exact(per) {
-            let wdl = board.iter().map(|&v| Value::unpack(v).wdl());
-            out.push(draw_split(self.n, self.board, wdl)? as u16);
-            self.board += 1;
+    fn read(&mut self, mut count: usize, out: &mut Vec<u16>) -> Result<(), WriteError> {
+        let n = self.n;
+        let per = n as usize + 1;
+        while count > 0 {
+            let end = self.layout.global_board(self.config + 1, 0);
+            if self.board == end {
+                self.config += 1;
+                continue;
+            }
+            let take = ((end - self.board) as usize).min(count);
+            if !self.contents.holds_config(self.config) {
+                out.resize(out.len() + take, 0);
+                self.board += take as u64;
+            } else {
+                self.buffer.clear();
+                self.values.read_into(take * per, &mut self.buffer)?;
+                for board in self.buffer.chunks_exact(per) {
+                    let wdl = board.iter().map(|&v| Value::unpack(v).wdl());
+                    out.push(draw_split(n, self.board, wdl)? as u16);
+                    self.board += 1;
+                }
+            }
+            count -= take;
         }
         Ok(())
     }

@@ -5,7 +5,7 @@
 use crate::below;
 use crate::run::options::contents_of;
 use crate::solve::unit::{exit_configs, held_units, level_units, KazanCut, Reach, UnitId};
-use togyz_tb::raw::format::Contents;
+use togyz_tb::raw::format::{Contents, DTC_WDL_BLOCK_BOARDS};
 use togyz_tb::raw::index::Layout;
 use togyz_tb::Metric;
 
@@ -487,11 +487,16 @@ pub fn level_memory(
 
 /// Bytes of the table file of level `n` (of `contents`), an upper bound.
 pub fn table_bytes(metric: Metric, n: u32, contents: Contents) -> u64 {
-    let per_position = match contents {
-        Contents::Full => Fitted::of(metric).table_bytes_per_position,
-        Contents::Wdl => WDL_TABLE_BITS_PER_POSITION / 8.0,
-    };
-    (Layout::new(n).positions() as f64 * per_position) as u64
+    let layout = Layout::new(n);
+    let held = contents.held_boards(&layout) * layout.kazans();
+    match contents {
+        Contents::Full => (held as f64 * Fitted::of(metric).table_bytes_per_position) as u64,
+        // The boards left out: a few bytes a block and its index entry.
+        Contents::Wdl | Contents::Pairs(_) => {
+            let blocks = layout.boards().div_ceil(DTC_WDL_BLOCK_BOARDS as u64);
+            (held as f64 * WDL_TABLE_BITS_PER_POSITION / 8.0) as u64 + blocks * 64
+        }
+    }
 }
 
 /// Bits a position of a WDL table (`docs/format.md`, "WDL tables"), an
@@ -615,13 +620,14 @@ impl UnitBudget {
 /// to fit `bound` bytes when given; `solved(n)` positions of level `n`
 /// are already in finished unit files (a resumed run; `|_| 0` from
 /// nothing), so only the rest is solved and only its unit files take new
-/// disk. The levels from `wdl_from` up are WDL tables: their unit without
-/// a tuzdyk is not solved.
+/// disk. The levels from `wdl.0` up are WDL tables of contents `wdl.1`
+/// ([`crate::run::options::wdl_levels`]): only the units they hold are
+/// solved.
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     metric: Metric,
     todo: &[u32],
-    wdl_from: Option<u32>,
+    wdl: Option<(u32, Contents)>,
     max: u32,
     threads: usize,
     shards: u32,
@@ -634,7 +640,7 @@ pub fn plan(
     let mut work_peak = 0u64;
     let mut slow = 0u64;
     for &n in todo {
-        let contents = contents_of(wdl_from, n);
+        let contents = contents_of(wdl, n);
         let units = held_units(n, contents);
         let positions: u64 = units.iter().map(|u| u.positions(n)).sum();
         let left = positions - solved(n).min(positions);

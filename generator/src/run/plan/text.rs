@@ -2,11 +2,12 @@
 //! it prints, one line each.
 
 use crate::below;
+use crate::run::options::wdl_levels;
 use crate::solve::unit::max_solver_stones;
 use std::path::{Path, PathBuf};
 use togyz_answer::text::{human_bytes, human_seconds, stones};
 use togyz_tb::raw::index::MAX_STONES;
-use togyz_tb::Metric;
+use togyz_tb::{Metric, TuzdykPairs};
 
 use super::{default_hold_whole, disk_free, memory_available, plan, verify_plan};
 
@@ -32,6 +33,8 @@ pub struct PlanOptions {
     pub max_memory: Option<u64>,
     /// As [`crate::run::options::GenerateOptions::wdl_from`].
     pub wdl_from: Option<u32>,
+    /// As [`crate::run::options::GenerateOptions::wdl_pairs`].
+    pub wdl_pairs: Option<TuzdykPairs>,
 }
 
 impl PlanOptions {
@@ -45,6 +48,7 @@ impl PlanOptions {
             hold_whole: None,
             out: None,
             wdl_from: None,
+            wdl_pairs: None,
             max_memory: None,
         }
     }
@@ -79,7 +83,7 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
         plan(
             args.metric,
             &todo,
-            args.wdl_from,
+            wdl_levels(args.wdl_from, args.wdl_pairs),
             max,
             threads,
             1,
@@ -108,7 +112,8 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
         format!(
             "generate --metric {} --max-stones {max}{}: {} positions, about {} of disk, a peak of about {} of memory (at {} stones), about {} with {threads} thread{s}",
             args.metric.to_string().to_lowercase(),
-            args.wdl_from.map(|n| format!(" --wdl-from {n}")).unwrap_or_default(),
+            args.wdl_from.map(|n| format!(" --wdl-from {n}")).unwrap_or_default()
+                + &args.wdl_pairs.map(|p| format!(" --wdl-pairs {p}")).unwrap_or_default(),
             g.positions,
             human_bytes(g.disk),
             human_bytes(g.memory),

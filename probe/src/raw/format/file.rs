@@ -461,7 +461,11 @@ impl TableFile {
     #[inline]
     pub fn check_held(&self, gb: u64, distance: bool) -> Result<(), TableError> {
         let contents = self.header.contents;
-        if (distance && !contents.has_distances()) || gb < contents.absent_boards(&self.layout) {
+        let held = |gb: u64| {
+            contents == Contents::Full
+                || contents.holds_config(self.layout.config_of(gb.min(self.header.boards - 1)))
+        };
+        if (distance && !contents.has_distances()) || !held(gb) {
             return Err(TableError::NotHeld {
                 path: self.path.clone(),
                 contents,

@@ -89,7 +89,8 @@ mod off {
     pub const CONTENTS: usize = 43;
     pub const WDL_BLOCK_BOARDS: usize = 44;
     pub const DISTANCE_BLOCK_POSITIONS: usize = 48;
-    pub const RESERVED_B: usize = 52; // u32, zero
+    /// u32: the tuzdyk pairs of a [`Contents::Pairs`] table, else zero.
+    pub const PAIRS: usize = 52;
     pub const WDL_BLOCKS: usize = 56;
     pub const DISTANCE_BLOCKS: usize = 64;
     pub const WDL_DATA: usize = 72;
@@ -122,6 +123,7 @@ impl Header {
         b[off::DISTANCE_WIDTH] = self.distance_width;
         b[off::METRIC] = metric_code(self.metric);
         b[off::CONTENTS] = self.contents.code();
+        LE::write_u32(&mut b[off::PAIRS..], self.contents.pairs_mask());
         LE::write_u32(&mut b[off::WDL_BLOCK_BOARDS..], self.wdl_block_boards);
         LE::write_u32(
             &mut b[off::DISTANCE_BLOCK_POSITIONS..],
@@ -201,14 +203,27 @@ impl Header {
                     })
                 }
             },
-            contents: match Contents::from_code(b[off::CONTENTS]) {
-                Some(c) => c,
-                None => {
-                    return Err(TableError::InconsistentHeader {
-                        path: path_buf(),
-                        detail: format!("unknown contents code {}", b[off::CONTENTS]),
-                    })
-                }
+            contents: match (b[off::CONTENTS], LE::read_u32(&b[off::PAIRS..])) {
+                (CONTENTS_PAIRS, mask) => match Contents::from_code(CONTENTS_PAIRS, mask) {
+                    Some(c) => c,
+                    None => {
+                        return Err(TableError::InconsistentHeader {
+                            path: path_buf(),
+                            detail: format!(
+                                "tuzdyk pairs {mask:#x} that name no pair or one past the 28"
+                            ),
+                        })
+                    }
+                },
+                (code, _) => match Contents::from_code(code, 0) {
+                    Some(c) => c,
+                    None => {
+                        return Err(TableError::InconsistentHeader {
+                            path: path_buf(),
+                            detail: format!("unknown contents code {code}"),
+                        })
+                    }
+                },
             },
             wdl_width: b[off::WDL_WIDTH],
             distance_width: b[off::DISTANCE_WIDTH],
@@ -242,7 +257,8 @@ impl Header {
                 found: h.rules_variant,
             });
         }
-        let reserved_b = LE::read_u32(&b[off::RESERVED_B..]);
+        // Bytes 52..56 belong to the pairs of a table of pairs alone.
+        let reserved_b = LE::read_u32(&b[off::PAIRS..]) ^ h.contents.pairs_mask();
         h.check_consistency(reserved_b)
             .map_err(|detail| TableError::InconsistentHeader {
                 path: path_buf(),
@@ -304,7 +320,7 @@ impl Header {
             .wins
             .checked_add(self.draws)
             .and_then(|s| s.checked_add(self.losses));
-        let held = self.boards - self.contents.absent_boards(&layout);
+        let held = self.contents.held_boards(&layout);
         if total != Some(held * (n as u64 + 1)) {
             return Err("wins + draws + losses is not the count of positions held".into());
         }
