@@ -288,7 +288,7 @@ mod tests {
         let bound = 32_000_000_000;
         for metric in [Metric::Dtm, Metric::Dtc] {
             let memory = |hold| plan(metric, &all, None, 16, 8, 1, hold, Some(bound), |_| 0).memory;
-            let hold = default_hold_whole(metric, 16, Some(bound), memory);
+            let hold = default_hold_whole(metric, 16, None, Some(bound), memory);
             let g = plan(metric, &all, None, 16, 8, 1, hold, Some(bound), |_| 0);
             assert!(g.memory <= bound, "{metric:?} generate {}", g.memory);
             assert!(g.graph_from >= 14, "{metric:?} {}", g.graph_from);
@@ -430,7 +430,7 @@ mod tests {
         let peak =
             |max, bound, hold| plan(Metric::Dtc, &all(max), None, max, 1, 1, hold, bound, |_| 0);
         let pick = |max, bound: u64| {
-            default_hold_whole(Metric::Dtc, max, Some(bound), |h| {
+            default_hold_whole(Metric::Dtc, max, None, Some(bound), |h| {
                 peak(max, Some(bound), h).memory
             })
         };
@@ -438,8 +438,20 @@ mod tests {
         // Room for every level below: all held, as before.
         assert_eq!(pick(14, 16_000_000_000), every(14));
         assert_eq!(
-            default_hold_whole(Metric::Dtc, 14, None, |_| u64::MAX),
+            default_hold_whole(Metric::Dtc, 14, None, None, |_| u64::MAX),
             every(14)
+        );
+        // Tables of tuzdyk pairs from 13 up: those levels never whole,
+        // whatever the room (a unit reads its own pair's share); a WDL
+        // table of every position with a tuzdyk may be.
+        let pairs = Some((13, Contents::Pairs("1-6".parse().unwrap())));
+        assert_eq!(
+            default_hold_whole(Metric::Dtc, 16, pairs, None, |_| u64::MAX),
+            every(13)
+        );
+        assert_eq!(
+            default_hold_whole(Metric::Dtc, 16, Some((13, Contents::Wdl)), None, |_| 0),
+            every(16)
         );
         // Not at 16 stones in 32 GB: levels 1 to 14 (12.9 GB), with the
         // biggest units' graphs not stored; every level below (26.9 GB)
@@ -463,7 +475,7 @@ mod tests {
         assert!(tight.parts.0 > 1 && tight.graph_from == 9, "{tight:?}");
         assert!(tight.memory <= mb220, "{tight:?}");
         // DTM keeps its limit.
-        assert_eq!(default_hold_whole(Metric::Dtm, 16, Some(0), |_| 0), W);
+        assert_eq!(default_hold_whole(Metric::Dtm, 16, None, Some(0), |_| 0), W);
         // What the plans say of it.
         assert_eq!(held_line(Metric::Dtc, 14, every(14)), None);
         assert_eq!(

@@ -99,7 +99,7 @@ pub(crate) fn check_resources_with(
     };
     // Whether a limit fits: its biggest unit, alone if need be.
     let hold = args.hold_whole.unwrap_or_else(|| {
-        plan::default_hold_whole(metric, max, memory, |hold| {
+        plan::default_hold_whole(metric, max, args.wdl(), memory, |hold| {
             plan_with(todo, max, 1, hold).memory
         })
     });

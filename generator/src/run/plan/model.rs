@@ -696,16 +696,23 @@ pub fn plan(
 /// anything); else the largest limit whose peak fits, levels 1 to some
 /// `m` held whole and each unit's share of the others decoded from their
 /// files; else none held whole, the least a run can take (it is then
-/// refused with that figure).
+/// refused with that figure). The levels from `wdl.0` up are never held
+/// whole when they are tables of some tuzdyk pairs (`wdl.1`): a unit
+/// reads its own share of them, a few configurations of the 73.
 pub fn default_hold_whole(
     metric: Metric,
     max: u32,
+    wdl: Option<(u32, Contents)>,
     bound: Option<u64>,
     peak: impl Fn(u64) -> u64,
 ) -> u64 {
+    let top = match wdl {
+        Some((from, Contents::Pairs(_))) => from.min(max),
+        _ => max,
+    };
     match metric {
         Metric::Dtm => below::WHOLE_POSITIONS,
-        Metric::Dtc => (0..max)
+        Metric::Dtc => (0..top)
             .rev()
             .map(|m| below::whole_limit(metric, m))
             .find(|&limit| bound.is_none_or(|b| peak(limit) <= b))

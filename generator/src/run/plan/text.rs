@@ -94,7 +94,10 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
     };
     // As `generate` picks it (crate::run::resources).
     let hold = args.hold_whole.unwrap_or_else(|| {
-        default_hold_whole(args.metric, max, bound, |hold| plan_with(1, hold).memory)
+        let wdl = wdl_levels(args.wdl_from, args.wdl_pairs);
+        default_hold_whole(args.metric, max, wdl, bound, |hold| {
+            plan_with(1, hold).memory
+        })
     });
     let g = plan_with(threads, hold);
     let verify_hold = args.hold_whole.unwrap_or(below::WHOLE_POSITIONS);
