@@ -245,6 +245,9 @@ fn contents_that_contradict_the_file_are_refused() {
         ("unknown code", &wdl, 43, 1),
         ("unknown bit", &wdl, 43, 0x83),
         ("DTM without distances", &wdl, 42, 0),
+        ("tuzdyk pairs without a pair", &wdl, 43, 7),
+        ("a pair in a WDL table", &wdl, 52, 1),
+        ("a pair past the 28", &wdl, 55, 0x10),
     ] {
         let mut bad = good.clone();
         bad[at] = byte;

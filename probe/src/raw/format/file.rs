@@ -461,11 +461,9 @@ impl TableFile {
     #[inline]
     pub fn check_held(&self, gb: u64, distance: bool) -> Result<(), TableError> {
         let contents = self.header.contents;
-        let held = |gb: u64| {
-            contents == Contents::Full
-                || contents.holds_config(self.layout.config_of(gb.min(self.header.boards - 1)))
-        };
-        if (distance && !contents.has_distances()) || !held(gb) {
+        // Past the last board is no configuration's: `check_range` says so.
+        let config = self.layout.config_of(gb.min(self.header.boards - 1));
+        if (distance && !contents.has_distances()) || !contents.holds_config(config) {
             return Err(TableError::NotHeld {
                 path: self.path.clone(),
                 contents,

@@ -203,27 +203,21 @@ impl Header {
                     })
                 }
             },
-            contents: match (b[off::CONTENTS], LE::read_u32(&b[off::PAIRS..])) {
-                (CONTENTS_PAIRS, mask) => match Contents::from_code(CONTENTS_PAIRS, mask) {
-                    Some(c) => c,
-                    None => {
-                        return Err(TableError::InconsistentHeader {
-                            path: path_buf(),
-                            detail: format!(
-                                "tuzdyk pairs {mask:#x} that name no pair or one past the 28"
-                            ),
-                        })
+            contents: {
+                // Bytes 52..56 name the pairs of a table of pairs; in any
+                // other they are reserved, checked below.
+                let (code, mask) = (b[off::CONTENTS], LE::read_u32(&b[off::PAIRS..]));
+                let pairs = code == CONTENTS_PAIRS;
+                Contents::from_code(code, if pairs { mask } else { 0 }).ok_or_else(|| {
+                    TableError::InconsistentHeader {
+                        path: path_buf(),
+                        detail: if pairs {
+                            format!("tuzdyk pairs {mask:#x} that name no pair or one past the 28")
+                        } else {
+                            format!("unknown contents code {code}")
+                        },
                     }
-                },
-                (code, _) => match Contents::from_code(code, 0) {
-                    Some(c) => c,
-                    None => {
-                        return Err(TableError::InconsistentHeader {
-                            path: path_buf(),
-                            detail: format!("unknown contents code {code}"),
-                        })
-                    }
-                },
+                })?
             },
             wdl_width: b[off::WDL_WIDTH],
             distance_width: b[off::DISTANCE_WIDTH],
@@ -257,8 +251,10 @@ impl Header {
                 found: h.rules_variant,
             });
         }
-        // Bytes 52..56 belong to the pairs of a table of pairs alone.
-        let reserved_b = LE::read_u32(&b[off::PAIRS..]) ^ h.contents.pairs_mask();
+        let reserved_b = match h.contents {
+            Contents::Pairs(_) => 0,
+            _ => LE::read_u32(&b[off::PAIRS..]),
+        };
         h.check_consistency(reserved_b)
             .map_err(|detail| TableError::InconsistentHeader {
                 path: path_buf(),
