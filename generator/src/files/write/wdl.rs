@@ -45,26 +45,31 @@ impl TableFormat for WdlOnly {
     ) -> Result<Census, WriteError> {
         let layout = Layout::new(n);
         let mut c = Census::default();
-        let mut config = layout.config_of(first_board);
-        for (gb, &s) in (first_board..).zip(splits) {
-            while gb >= layout.global_board(config + 1, 0) {
-                config += 1;
-            }
+        // Configuration by configuration: whether it is held is asked once.
+        let (mut gb, mut rest) = (first_board, splits);
+        while !rest.is_empty() {
+            let config = layout.config_of(gb);
+            let left = layout.global_board(config + 1, 0) - gb;
+            let (now, later) = rest.split_at((left as usize).min(rest.len()));
             if !contents.holds_config(config) {
-                raw.push(ABSENT_SPLIT);
-                continue;
+                raw.resize(raw.len() + now.len(), ABSENT_SPLIT);
+            } else {
+                for (gb, &s) in (gb..).zip(now) {
+                    if s as u32 > n {
+                        return Err(WriteError::SplitAbove {
+                            n,
+                            board: gb,
+                            split: s,
+                        });
+                    }
+                    c.losses += s as u64;
+                    c.draws += 1;
+                    c.wins += (n - s as u32) as u64;
+                    raw.push(s as u8);
+                }
             }
-            if s as u32 > n {
-                return Err(WriteError::SplitAbove {
-                    n,
-                    board: gb,
-                    split: s,
-                });
-            }
-            c.losses += s as u64;
-            c.draws += 1;
-            c.wins += (n - s as u32) as u64;
-            raw.push(s as u8);
+            gb += now.len() as u64;
+            rest = later;
         }
         Ok(c)
     }
