@@ -115,20 +115,17 @@ impl Tables {
                     horizon.with_tuzdyk
                 );
             }
-            // Pairs of tuzdyk holes by how far their tables go.
-            let mut by_stones: Vec<(u32, TuzdykPairs)> = Vec::new();
+            // The pairs of tuzdyk holes (a mask) by how far their tables go.
+            let mut by_stones = std::collections::BTreeMap::<u32, u32>::new();
             for (k, &up) in horizon.pairs.iter().enumerate() {
-                let (up, pair) = (up as u32, TuzdykPairs::from_mask(1 << k));
-                let Some(pair) = pair.filter(|_| up > horizon.with_tuzdyk) else {
-                    continue;
-                };
-                match by_stones.iter_mut().find(|(s, _)| *s == up) {
-                    Some((_, p)) => *p = p.with(pair),
-                    None => by_stones.push((up, pair)),
+                if up as u32 > horizon.with_tuzdyk {
+                    *by_stones.entry(up as u32).or_default() |= 1 << k;
                 }
             }
             for (up, pairs) in by_stones {
-                text += &format!(", those with tuzdyks in holes {pairs} up to {up} stones");
+                if let Some(pairs) = TuzdykPairs::from_mask(pairs) {
+                    text += &format!(", those with tuzdyks in holes {pairs} up to {up} stones");
+                }
             }
             return text + " (WDL tables)";
         }

@@ -104,8 +104,9 @@ mod tests {
         assert_eq!(of(wdl_from(13)).positions, full.positions);
         // One tuzdyk pair: its two configurations' positions, a 28th of
         // the disk of the positions with two tuzdyks.
-        let pair = of(Some((11, Contents::Pairs("3-6".parse().unwrap()))));
-        let unit = held_units(11, Contents::Pairs("3-6".parse().unwrap()))[0];
+        let one_pair = Contents::Pairs("3-6".parse().unwrap());
+        let pair = of(Some((11, one_pair)));
+        let unit = held_units(11, one_pair)[0];
         let others = |n| -> u64 {
             let all: u64 = level_units(n).iter().map(|u| u.positions(n)).sum();
             all - unit.positions(n)
@@ -113,10 +114,7 @@ mod tests {
         assert_eq!(full.positions - pair.positions, others(11) + others(12));
         assert!(pair.disk < wdl.disk, "{} {}", pair.disk, wdl.disk);
         let bytes = |c| model::table_bytes(Metric::Dtc, 12, c);
-        let (one, all) = (
-            bytes(Contents::Pairs("3-6".parse().unwrap())),
-            bytes(Contents::Wdl),
-        );
+        let (one, all) = (bytes(one_pair), bytes(Contents::Wdl));
         assert!(one * 20 < all && one > all / 100, "{one} {all}");
     }
 
