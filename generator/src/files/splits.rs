@@ -35,13 +35,20 @@ pub fn wdl_level(file: &TableFile) -> Result<WdlLevel, SplitsError> {
     // ([`ABSENT_SPLIT`]) and never read.
     let layout = file.layout();
     let mut all = Vec::with_capacity(h.boards as usize);
-    for config in 0..CONFIG_COUNT {
+    // Runs of configurations held are read in one pass each (a table of
+    // every position is one run).
+    let mut config = 0;
+    while config < CONFIG_COUNT {
+        let held = h.contents.holds_config(config);
         let first = layout.global_board(config, 0);
-        let boards = layout.config_boards(config);
-        if h.contents.holds_config(config) {
-            all.extend(splits(file, first..first + boards)?);
+        while config < CONFIG_COUNT && h.contents.holds_config(config) == held {
+            config += 1;
+        }
+        let end = layout.global_board(config, 0);
+        if held {
+            all.extend(splits(file, first..end)?);
         } else {
-            all.resize(all.len() + boards as usize, ABSENT_SPLIT);
+            all.resize(end as usize, ABSENT_SPLIT);
         }
     }
     Ok(WdlLevel::from_held_splits(h.stones, all, h.contents)?)
