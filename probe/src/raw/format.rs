@@ -118,16 +118,6 @@ impl TuzdykPairs {
         (lo != hi && hi < 8).then(|| lo * (15 - lo) / 2 + hi - lo - 1)
     }
 
-    /// The pair of holes `{a, b}` alone.
-    pub fn of_holes(a: u8, b: u8) -> Option<TuzdykPairs> {
-        Self::bit(a, b).map(|k| TuzdykPairs(1 << k))
-    }
-
-    /// These pairs and `other`'s.
-    pub fn with(self, other: TuzdykPairs) -> TuzdykPairs {
-        TuzdykPairs(self.0 | other.0)
-    }
-
     /// The bit of tuzdyk configuration `config`'s pair, `None` unless
     /// both tuzdyks stand.
     #[inline]
@@ -143,7 +133,7 @@ impl TuzdykPairs {
     }
 
     /// The pairs as holes `(a, b)`, 1-based as in notation, `a < b`.
-    pub fn holes(self) -> impl Iterator<Item = (u8, u8)> {
+    fn holes(self) -> impl Iterator<Item = (u8, u8)> {
         (0..8u8)
             .flat_map(|a| (a + 1..8).map(move |b| (a, b)))
             .filter(move |&(a, b)| Self::bit(a, b).is_some_and(|k| self.0 >> k & 1 == 1))
@@ -439,7 +429,7 @@ mod tests {
     fn contents_codes_round_trip_and_unknown_ones_are_refused() {
         assert_eq!(Contents::from_code(0, 0), Some(Contents::Full));
         assert_eq!(Contents::from_code(3, 0), Some(Contents::Wdl));
-        let pairs = TuzdykPairs::of_holes(2, 5).unwrap();
+        let pairs: TuzdykPairs = "3-6".parse().unwrap();
         for c in [Contents::Full, Contents::Wdl, Contents::Pairs(pairs)] {
             assert_eq!(Contents::from_code(c.code(), c.pairs_mask()), Some(c));
         }
@@ -486,7 +476,8 @@ mod tests {
         }
         assert_eq!(seen, (1 << TuzdykPairs::COUNT) - 1);
         assert_eq!(TuzdykPairs::bit(0, 8), None);
-        let pairs = TuzdykPairs::of_holes(2, 5).unwrap();
+        let pairs: TuzdykPairs = "6-3".parse().unwrap();
+        assert_eq!(pairs.mask(), 1 << TuzdykPairs::bit(2, 5).unwrap());
         assert_eq!(pairs.to_string(), "3-6");
         let held: Vec<usize> = (0..CONFIG_COUNT)
             .filter(|&c| pairs.holds_config(c))
@@ -494,7 +485,8 @@ mod tests {
         assert_eq!(held.len(), 2);
         let c = TuzdykConfig::from_id(held[0]);
         assert_eq!(c.swapped().id(), held[1]);
-        let two = pairs.with(TuzdykPairs::of_holes(0, 7).unwrap());
+        let two =
+            TuzdykPairs::from_mask(pairs.mask() | 1 << TuzdykPairs::bit(0, 7).unwrap()).unwrap();
         assert_eq!(two.to_string(), "1-8,3-6");
         assert_eq!("6-3, 8-1".parse::<TuzdykPairs>(), Ok(two));
         for bad in ["", "3", "3-3", "3-9", "0-2", "3-6-7", "a-b", "3-6,"] {
