@@ -637,3 +637,141 @@ fn wdl_pair_runs_assemble_and_refuse_other_pairs() {
     let err = generate(&args, &silent).unwrap_err().to_string();
     assert!(err.contains("togyz-04.tkb"), "{err}");
 }
+
+/// `generate --wdl-from 1 --wdl-pairs 3-6`: the tables of one tuzdyk pair
+/// from one stone up, no other table beneath (a game whose two tuzdyks
+/// stand never leaves their pair). Each level is the bytes
+/// `write_wdl_table` writes of the pair from the DTC solve; the set
+/// verifies, answers the pair's positions as the DTC tables do, and
+/// a search from a position of the pair proves what they prove.
+#[test]
+fn a_tuzdyk_pairs_tables_from_one_stone_need_no_other_table() {
+    let pair: TuzdykPairs = "3-6".parse().unwrap();
+    let contents = Contents::Pairs(pair);
+    let (out, reference) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (_, splits) = solved();
+    for n in 1..=MAX {
+        write_wdl_table(reference.path(), n, contents, splits.level(n).splits()).unwrap();
+    }
+    let mut args = GenerateOptions::new(MAX, out.path());
+    args.metric = Metric::Dtc;
+    args.wdl_from = Some(1);
+    args.wdl_pairs = Some(pair);
+    generate(&args, &silent).unwrap();
+    for n in 1..=MAX {
+        let a = std::fs::read(out.path().join(file_name(n))).unwrap();
+        let b = std::fs::read(reference.path().join(file_name(n))).unwrap();
+        assert!(a == b, "n={n}: generate and the reference differ");
+    }
+    assert_eq!(verify_dir(out.path()).unwrap().len(), MAX as usize);
+
+    let full_dir = tempfile::tempdir().unwrap();
+    write_set(full_dir.path(), MAX);
+    let full = Tablebase::open([full_dir.path()]).unwrap();
+    let tb = Tablebase::open([out.path()]).unwrap();
+    let held = |p: &Position| {
+        contents.holds_config(togyz_tb::raw::index::Slot::of(p).unwrap().config.id())
+    };
+    let mut answered = 0;
+    for n in 1..=MAX {
+        for pos in sample(n, 3).filter(|p| p.outcome().is_none() && held(p)) {
+            assert_eq!(tb.horizon().of(&pos), MAX);
+            assert_eq!(
+                tb.wdl(&pos).unwrap(),
+                full.wdl(&pos).unwrap(),
+                "{}",
+                pos.fen()
+            );
+            answered += 1;
+        }
+    }
+    assert!(answered > 500, "{answered}");
+    let mut proven = 0;
+    for pos in sample(7, 97)
+        .filter(|p| p.outcome().is_none() && held(p))
+        .take(60)
+    {
+        let a = full.solve(&pos, Budget::nodes(20_000)).unwrap();
+        let b = tb.solve(&pos, Budget::nodes(20_000)).unwrap();
+        if let (Some(x), Some(y)) = (a.proven(), b.proven()) {
+            assert_eq!(x, y, "{}", pos.fen());
+        }
+        assert!(b.lower <= a.upper && a.lower <= b.upper, "{}", pos.fen());
+        proven += usize::from(b.proven().is_some());
+    }
+    assert!(proven > 20, "{proven}");
+}
+
+/// Folders of one tuzdyk pair each, opened together after a folder of
+/// the DTC tables up to 3: each level answers a position from the table
+/// that holds its pair, the horizon reaches the top for both pairs and
+/// stops at 3 for the others, which are refused naming both pairs.
+#[test]
+fn folders_of_one_pair_each_open_together() {
+    let (_, splits) = solved();
+    let (full3, a, b) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    write_set(full3.path(), 3);
+    for n in 4..=MAX {
+        std::fs::remove_file(full3.path().join(file_name(n))).unwrap();
+    }
+    let pair = |text: &str| Contents::Pairs(text.parse().unwrap());
+    let (one, two) = (pair("3-6"), pair("1-8"));
+    for n in 1..=MAX {
+        write_wdl_table(a.path(), n, one, splits.level(n).splits()).unwrap();
+        write_wdl_table(b.path(), n, two, splits.level(n).splits()).unwrap();
+    }
+    let tb = Tablebase::open([full3.path(), a.path(), b.path()]).unwrap();
+    let full_dir = tempfile::tempdir().unwrap();
+    write_set(full_dir.path(), MAX);
+    let full = Tablebase::open([full_dir.path()]).unwrap();
+    let h = tb.horizon();
+    assert_eq!((h.all, h.with_tuzdyk, h.most()), (3, 3, MAX));
+    let (mut by_pair, mut refused) = ([0; 2], 0);
+    for n in 1..=MAX {
+        for pos in sample(n, 7).filter(|p| p.outcome().is_none()) {
+            let config = togyz_tb::raw::index::Slot::of(&pos).unwrap().config.id();
+            let held = [one, two].map(|c| c.holds_config(config));
+            if n <= 3 || held.contains(&true) {
+                assert_eq!(
+                    tb.wdl(&pos).unwrap(),
+                    full.wdl(&pos).unwrap(),
+                    "{}",
+                    pos.fen()
+                );
+                assert_eq!(
+                    h.of(&pos),
+                    if n <= 3 && !held.contains(&true) {
+                        3
+                    } else {
+                        MAX
+                    }
+                );
+                for (k, &is) in held.iter().enumerate() {
+                    by_pair[k] += usize::from(is && n > 3);
+                }
+            } else {
+                assert_eq!(h.of(&pos), 3);
+                match tb.wdl(&pos) {
+                    Err(ProbeError::NotHeld { contents, .. }) => {
+                        assert_eq!(contents, pair("1-8,3-6"))
+                    }
+                    other => panic!("{}: {other:?}", pos.fen()),
+                }
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        by_pair.iter().all(|&k| k > 100) && refused > 1000,
+        "{by_pair:?} {refused}"
+    );
+    // A folder given first with a table of every position answers its
+    // levels whole: the pairs' tables of those levels are not opened.
+    let tb = Tablebase::open([full_dir.path(), a.path()]).unwrap();
+    assert_eq!(tb.horizon().all, MAX);
+    assert!(tb.damaged().next().is_none());
+}

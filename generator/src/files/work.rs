@@ -10,8 +10,10 @@
 //! index order (configuration after configuration) for the table writer,
 //! and the folder is removed once the table is written.
 //!
-//! Unit files hold packed values whatever their distance counts; a work
-//! folder of DTC units also holds an empty file `metric-dtc`, made before
+//! Unit files hold packed values whatever their distance counts, a cell
+//! a position; the units of a WDL table's level (whose table keeps no
+//! distance) hold instead each board's draw split, a byte a board
+//! ([`write_unit_splits`]). A work folder of DTC units also holds an empty file `metric-dtc`, made before
 //! its first unit ([`claim_metric`]), so that a run of the other metric
 //! never takes its units for its own.
 //!
@@ -24,8 +26,8 @@
 //! | 8 | 4 | version (1) |
 //! | 12 | 4 | stones `n` |
 //! | 16 | 4 | configurations in the file (1 or 2) |
-//! | 20 | 4 | reserved (0) |
-//! | 24 | 64 | two slots: configuration id (4), cell width 1 or 2 (4), positions (8), offset of its first chunk (8), chunks (8) |
+//! | 20 | 4 | cells: 0 packed values, a position each; 1 draw splits, a board each (before the draw splits, always 0) |
+//! | 24 | 64 | two slots: configuration id (4), cell width 1 or 2 (4), cells (8), offset of its first chunk (8), chunks (8) |
 //! | 88 | 8 | file length |
 //! | 96 | 8 | xxh3-64 of bytes 0..96 |
 //!
@@ -61,6 +63,33 @@ const UNIT_LEVEL: i32 = 1;
 /// Unit files from this size on are synced to disk before they count as
 /// finished.
 const SYNC_FROM_BYTES: u64 = 4 << 20;
+
+/// What a unit file's cells are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cells {
+    /// A packed value a position, the kazan splits of a board together.
+    Values,
+    /// A draw split a board ([`crate::solve::score`]): what a WDL table
+    /// keeps.
+    Splits,
+}
+
+impl Cells {
+    fn code(self) -> u32 {
+        match self {
+            Cells::Values => 0,
+            Cells::Splits => 1,
+        }
+    }
+
+    /// Cells of a configuration of `boards` boards at level `n`.
+    fn count(self, n: u32, boards: u64) -> u64 {
+        match self {
+            Cells::Values => boards * (n as u64 + 1),
+            Cells::Splits => boards,
+        }
+    }
+}
 
 /// Why a unit file could not be written or read.
 #[derive(Debug, thiserror::Error)]
@@ -201,6 +230,7 @@ struct Slot {
 
 struct Header {
     n: u32,
+    cells: Cells,
     count: u32,
     slots: [Slot; 2],
     file_length: u64,
@@ -213,6 +243,7 @@ impl Header {
         LE::write_u32(&mut b[8..], VERSION);
         LE::write_u32(&mut b[12..], self.n);
         LE::write_u32(&mut b[16..], self.count);
+        LE::write_u32(&mut b[20..], self.cells.code());
         for (i, s) in self.slots.iter().enumerate() {
             let o = 24 + 32 * i;
             LE::write_u32(&mut b[o..], s.config);
@@ -238,8 +269,14 @@ impl Header {
         if LE::read_u32(&b[8..]) != VERSION {
             return Err("unknown version".into());
         }
+        let cells = match LE::read_u32(&b[20..]) {
+            0 => Cells::Values,
+            1 => Cells::Splits,
+            c => return Err(format!("unknown cells {c}")),
+        };
         let mut h = Header {
             n: LE::read_u32(&b[12..]),
+            cells,
             count: LE::read_u32(&b[16..]),
             slots: [Slot::default(); 2],
             file_length: LE::read_u64(&b[88..]),
@@ -263,9 +300,13 @@ impl Header {
         }
         for (s, &id) in h.slots.iter().zip(&configs) {
             let m = TuzdykConfig::from_id(id).free_holes();
+            let widths = match cells {
+                Cells::Values => 1..=2,
+                Cells::Splits => 1..=1,
+            };
             if s.config as usize != id
-                || !(1..=2).contains(&s.width)
-                || s.positions != board_count(n, m) * (n as u64 + 1)
+                || !widths.contains(&s.width)
+                || s.positions != cells.count(n, board_count(n, m))
                 || s.chunks != s.positions.div_ceil(CHUNK_VALUES as u64)
                 || s.offset < HEADER_LEN as u64
                 || s.offset > len
@@ -306,7 +347,7 @@ pub fn write_unit(
             LevelValues::Wide(v) => (*id, 2, v.len()),
         })
         .collect();
-    write_unit_with(dir, n, unit, &sides, |side, range, raw| {
+    write_unit_with(dir, n, unit, Cells::Values, &sides, |side, range, raw| {
         match &values[side].1 {
             LevelValues::Narrow(v) => raw.extend_from_slice(&v[range]),
             LevelValues::Wide(v) => v[range]
@@ -317,13 +358,35 @@ pub fn write_unit(
     })
 }
 
+/// Writes the draw splits of a unit of a WDL table's level (each
+/// configuration's, a byte a board in rank order, as
+/// [`crate::solve::forward::solve_unit`] gives them) into `dir`, as
+/// [`write_unit`] writes values.
+///
+/// # Errors
+///
+/// As [`write_unit`].
+pub fn write_unit_splits(
+    dir: &Path,
+    n: u32,
+    unit: UnitId,
+    splits: &[(usize, Vec<u8>)],
+) -> Result<(PathBuf, Option<(PathBuf, String)>), UnitFileError> {
+    let sides: Vec<(usize, u32, usize)> = splits.iter().map(|(id, s)| (*id, 1, s.len())).collect();
+    write_unit_with(dir, n, unit, Cells::Splits, &sides, |side, range, raw| {
+        raw.extend_from_slice(&splits[side].1[range]);
+        Ok(())
+    })
+}
+
 /// [`write_unit`] of the `sides` (configuration, cell width, cell count)
-/// of a unit, `fill(side, range, raw)` appending the cells `range` of a
-/// side to `raw` (called in order, a chunk at a time).
+/// of a unit, its cells `cells`, `fill(side, range, raw)` appending the
+/// cells `range` of a side to `raw` (called in order, a chunk at a time).
 fn write_unit_with(
     dir: &Path,
     n: u32,
     unit: UnitId,
+    cells: Cells,
     sides: &[(usize, u32, usize)],
     mut fill: impl FnMut(usize, std::ops::Range<usize>, &mut Vec<u8>) -> Result<(), UnitFileError>,
 ) -> Result<(PathBuf, Option<(PathBuf, String)>), UnitFileError> {
@@ -337,6 +400,7 @@ fn write_unit_with(
     let mut pos = HEADER_LEN as u64;
     let mut header = Header {
         n,
+        cells,
         count: sides.len() as u32,
         slots: [Slot::default(); 2],
         file_length: 0,
@@ -641,7 +705,7 @@ pub fn write_unit_parts(
     // The board being merged and where the next cell is in it.
     let mut cells = vec![0u16; k];
     let (mut at, mut board, mut side_now) = (k, 0u64, usize::MAX);
-    let written = write_unit_with(dir, n, unit, &sides, |side, range, raw| {
+    let written = write_unit_with(dir, n, unit, Cells::Values, &sides, |side, range, raw| {
         if side != side_now {
             (at, board, side_now) = (k, 0, side);
         }
@@ -822,10 +886,11 @@ fn check_chunks(file: File, h: &Header, path: &Path) -> Result<(), UnitFileError
     Ok(())
 }
 
-/// Reads one configuration's values from a unit file, chunk by chunk.
+/// Reads one configuration's cells from a unit file, chunk by chunk.
 struct ConfigReader {
     file: BufReader<File>,
     path: PathBuf,
+    cells: Cells,
     width: usize,
     chunks_left: u64,
     positions_left: u64,
@@ -851,6 +916,7 @@ impl ConfigReader {
         Ok(ConfigReader {
             file: BufReader::with_capacity(1 << 20, file),
             path,
+            cells: header.cells,
             width: slot.width as usize,
             chunks_left: slot.chunks,
             positions_left: slot.positions,
@@ -909,65 +975,103 @@ impl ConfigReader {
 }
 
 /// A level's packed values in index order, read from its unit files
-/// configuration after configuration.
+/// configuration after configuration; or, for a WDL table's level, each
+/// configuration's cells as its unit file holds them ([`Cells`]).
 pub struct LevelStream {
     dir: PathBuf,
     n: u32,
     next_config: usize,
     /// The configurations streamed (bit `id`).
     configs: u128,
+    /// Whether unit files of draw splits are taken.
+    splits: bool,
     reader: Option<ConfigReader>,
 }
 
 impl LevelStream {
-    /// Streams level `n` from the unit files in `dir` (all must be there).
+    /// Streams level `n`'s values from the unit files in `dir` (all must
+    /// be there, and hold values).
     pub fn new(dir: &Path, n: u32) -> LevelStream {
-        LevelStream::of_configs(dir, n, u128::MAX)
-    }
-
-    /// Streams the configurations `configs` (bit `id`) of level `n`, one
-    /// after the other (the unit files holding them must be there).
-    pub fn of_configs(dir: &Path, n: u32, configs: u128) -> LevelStream {
         LevelStream {
             dir: dir.to_path_buf(),
             n,
             next_config: 0,
-            configs,
+            configs: u128::MAX,
+            splits: false,
             reader: None,
         }
     }
-}
 
-impl LevelStream {
-    /// Appends the next `count` packed values to `out`.
+    /// Streams the cells of the configurations `configs` (bit `id`) of
+    /// level `n`, one after the other, values or draw splits as each unit
+    /// file holds them ([`LevelStream::cells`]; the unit files holding
+    /// them must be there).
+    pub fn of_configs(dir: &Path, n: u32, configs: u128) -> LevelStream {
+        LevelStream {
+            configs,
+            splits: true,
+            ..LevelStream::new(dir, n)
+        }
+    }
+
+    /// The reader of the configuration whose cells come next, opened if
+    /// need be (a finished one dropped).
+    fn reader(&mut self) -> Result<&mut ConfigReader, UnitFileError> {
+        if self
+            .reader
+            .as_ref()
+            .is_some_and(|r| r.at == r.buffer.len() && r.chunks_left == 0)
+        {
+            let r = self.reader.take().expect("checked above");
+            if r.positions_left != 0 {
+                return Err(r.damaged("fewer values than the header says"));
+            }
+        }
+        if self.reader.is_none() {
+            while self.next_config < CONFIG_COUNT && self.configs >> self.next_config & 1 == 0 {
+                self.next_config += 1;
+            }
+            if self.next_config == CONFIG_COUNT {
+                return Err(UnitFileError::Damaged {
+                    path: self.dir.clone(),
+                    reason: "the units hold fewer values than the level".into(),
+                });
+            }
+            let r = ConfigReader::open(&self.dir, self.n, self.next_config)?;
+            if r.cells == Cells::Splits && !self.splits {
+                return Err(
+                    r.damaged("it holds draw splits, not the values of a table with distances")
+                );
+            }
+            self.next_config += 1;
+            self.reader = Some(r);
+        }
+        Ok(self.reader.as_mut().expect("opened above"))
+    }
+
+    /// What the cells that come next are: those of the next
+    /// configuration, once the last one's are read.
+    ///
+    /// # Errors
+    ///
+    /// As [`LevelStream::read_into`].
+    pub fn cells(&mut self) -> Result<Cells, UnitFileError> {
+        Ok(self.reader()?.cells)
+    }
+
+    /// Appends the next `count` cells to `out` (packed values, or draw
+    /// splits where [`LevelStream::cells`] says so).
     ///
     /// # Errors
     ///
     /// A unit file that is missing or damaged, or units that hold fewer
-    /// values than the level.
+    /// values than the level; a unit file of draw splits where values
+    /// are wanted.
     pub fn read_into(&mut self, mut count: usize, out: &mut Vec<u16>) -> Result<(), UnitFileError> {
         while count > 0 {
-            let reader = match &mut self.reader {
-                Some(r) => r,
-                None => {
-                    while self.next_config < CONFIG_COUNT
-                        && self.configs >> self.next_config & 1 == 0
-                    {
-                        self.next_config += 1;
-                    }
-                    if self.next_config == CONFIG_COUNT {
-                        return Err(UnitFileError::Damaged {
-                            path: self.dir.clone(),
-                            reason: "the units hold fewer values than the level".into(),
-                        });
-                    }
-                    let r = ConfigReader::open(&self.dir, self.n, self.next_config)?;
-                    self.next_config += 1;
-                    self.reader.insert(r)
-                }
-            };
-            if reader.at == reader.buffer.len() && !reader.next_chunk()? {
-                self.reader = None;
+            let reader = self.reader()?;
+            if reader.at == reader.buffer.len() {
+                reader.next_chunk()?;
                 continue;
             }
             let take = count.min(reader.buffer.len() - reader.at);
@@ -1175,5 +1279,36 @@ mod tests {
         // A truncated one is not finished.
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         assert!(!unit_done(dir.path(), n, UnitId::of(0)));
+    }
+
+    /// A unit file of draw splits is finished like one of values; its
+    /// header's cells are checked: an unknown kind, or values in place
+    /// of draw splits, make it damaged.
+    #[test]
+    fn unit_files_of_draw_splits_say_so_in_their_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let (n, unit) = (4, UnitId::of(5));
+        let splits: Vec<(usize, Vec<u8>)> = unit
+            .configs()
+            .into_iter()
+            .map(|c| {
+                let boards = board_count(n, TuzdykConfig::from_id(c).free_holes()) as usize;
+                (c, (0..boards).map(|b| (b % 5) as u8).collect())
+            })
+            .collect();
+        let (path, _) = write_unit_splits(dir.path(), n, unit, &splits).unwrap();
+        assert!(matches!(check_unit(dir.path(), n, unit), UnitState::Done));
+        let bytes = std::fs::read(&path).unwrap();
+        for (code, reason) in [(2u32, "unknown cells 2"), (0, "bad slot")] {
+            let mut b = bytes.clone();
+            LE::write_u32(&mut b[20..], code);
+            let sum = xxh3_64(&b[..96]);
+            LE::write_u64(&mut b[96..], sum);
+            std::fs::write(&path, &b).unwrap();
+            match check_unit(dir.path(), n, unit) {
+                UnitState::Damaged { reason: r, .. } => assert!(r.contains(reason), "{r}"),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 }

@@ -39,6 +39,9 @@ pub(crate) enum SolvedUnit {
     /// whole), and each configuration with its cell width, for
     /// [`crate::files::work::write_unit_parts`].
     Parts(PartSpool, Vec<(usize, u32)>),
+    /// A unit of a WDL table's level: each configuration's draw splits, a
+    /// byte a board ([`crate::files::work::write_unit_splits`]).
+    Splits(Vec<(usize, Vec<u8>)>),
 }
 
 /// What the unit-by-unit driver needs of a metric (its memory and time are
@@ -54,13 +57,14 @@ pub(crate) trait UnitSolver: Sync {
     /// Up to what the levels below are held whole ([`crate::below::held_whole`]):
     /// positions for DTM, boards for DTC.
     fn hold_whole(&self) -> u64;
-    /// Solves one unit of level `n`, in the kazan parts of `cut`; a unit
-    /// cut into parts keeps them in files in its work folder `dir` as
-    /// they are solved ([`SolvedUnit::Parts`]).
+    /// Solves one unit of level `n`, whose table holds `contents`, in the
+    /// kazan parts of `cut`; a unit cut into parts keeps them in files in
+    /// its work folder `dir` as they are solved ([`SolvedUnit::Parts`]).
     fn solve_unit(
         &self,
         n: u32,
         u: UnitId,
+        contents: Contents,
         cut: KazanCut,
         dir: &Path,
         progress: &AtomicU64,
@@ -99,10 +103,14 @@ impl UnitSolver for DtmBelow {
         &self,
         n: u32,
         u: UnitId,
+        contents: Contents,
         cut: KazanCut,
         dir: &Path,
         progress: &AtomicU64,
     ) -> Result<SolvedUnit, GenerateError> {
+        if contents != Contents::Full {
+            return Err(GenerateError::WdlNeedsDtc);
+        }
         if cut.is_whole(n) {
             let exits = self.for_unit(n, u)?;
             // A unit with a tuzdyk has no quiet cycle: each board once,
@@ -255,10 +263,21 @@ impl UnitSolver for DtcBelow {
         &self,
         n: u32,
         u: UnitId,
+        contents: Contents,
         cut: KazanCut,
         dir: &Path,
         progress: &AtomicU64,
     ) -> Result<SolvedUnit, GenerateError> {
+        if plan::splits_only(contents, u) {
+            // The table keeps a draw split a board: no distance, no
+            // kazan axis.
+            let solved = if self.holds_all_below(n) {
+                forward::solve_unit(n, self.whole(), u, progress)
+            } else {
+                forward::solve_unit(n, &self.for_unit(n, u)?, u, progress)
+            };
+            return Ok(SolvedUnit::Splits(solved?));
+        }
         if plan::solved_forward(n, u, self.limit(), cut) {
             // No position of the unit repeats: each board once, from its
             // moves, instead of the retrograde passes.
@@ -304,7 +323,10 @@ impl UnitSolver for DtcBelow {
     }
     fn kept_table(&self, table: &TableFile) -> String {
         // A folder may hold DTM tables below DTC ones: say which is kept.
-        format!("complete {} table", table.metric())
+        match table.header().contents {
+            Contents::Full => format!("complete {} table", table.metric()),
+            c => format!("table of the {c}"),
+        }
     }
 }
 
@@ -463,7 +485,14 @@ mod tests {
         for u in level_units(n).into_iter().filter(|u| u.first % 4 == 0) {
             let whole_dir = tempfile::tempdir().unwrap();
             let SolvedUnit::Values(values) = below
-                .solve_unit(n, u, KazanCut::WHOLE, whole_dir.path(), &progress)
+                .solve_unit(
+                    n,
+                    u,
+                    Contents::Full,
+                    KazanCut::WHOLE,
+                    whole_dir.path(),
+                    &progress,
+                )
                 .unwrap()
             else {
                 panic!("a whole unit is solved in memory");
@@ -541,7 +570,14 @@ mod tests {
         for u in level_units(n).into_iter().filter(|u| u.first % 4 == 0) {
             let (whole_dir, cut_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
             let SolvedUnit::Values(values) = below
-                .solve_unit(n, u, KazanCut::WHOLE, whole_dir.path(), &progress)
+                .solve_unit(
+                    n,
+                    u,
+                    Contents::Full,
+                    KazanCut::WHOLE,
+                    whole_dir.path(),
+                    &progress,
+                )
                 .unwrap()
             else {
                 panic!("a whole unit is solved in memory");

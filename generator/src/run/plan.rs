@@ -27,9 +27,9 @@ pub use machine::{
 };
 pub use model::{
     default_hold_whole, forward_memory, graph_bytes_per_board, level_memory, pick_cut, plan,
-    seed_groups, seeds_apart, solved_forward, table_bytes, unit_memory, verify_groups,
-    verify_level_memory, verify_plan, verify_unit_memory, Fitted, Plan, UnitBudget, BASE_BYTES,
-    NO_GRAPH_TIME, SEED_FILE_BYTES_PER_POSITION, UNIT_BYTES_PER_BOARD,
+    seed_groups, seeds_apart, solved_forward, splits_memory, splits_only, table_bytes, unit_memory,
+    verify_groups, verify_level_memory, verify_plan, verify_unit_memory, Fitted, Plan, UnitBudget,
+    BASE_BYTES, NO_GRAPH_TIME, SEED_FILE_BYTES_PER_POSITION, UNIT_BYTES_PER_BOARD,
     UNIT_FILE_BYTES_PER_POSITION,
 };
 pub use text::{disk_free_text, held_line, plan_lines, PlanError, PlanOptions};
@@ -116,6 +116,50 @@ mod tests {
         let bytes = |c| model::table_bytes(Metric::Dtc, 12, c);
         let (one, all) = (bytes(one_pair), bytes(Contents::Wdl));
         assert!(one * 20 < all && one > all / 100, "{one} {all}");
+    }
+
+    /// A WDL level's units are solved on draw splits alone: never cut,
+    /// a byte a board and their exits; so one tuzdyk pair's tables from
+    /// one stone to 17 plan under 3 GB and uncut, timed by boards, where
+    /// the same positions with distances are cut into kazan parts.
+    #[test]
+    fn wdl_levels_are_solved_on_draw_splits_alone() {
+        let pair = Contents::Pairs("1-6".parse().unwrap());
+        let todo: Vec<u32> = (1..=17).collect();
+        let bound = Some(16_000_000_000);
+        let tower = plan(
+            Metric::Dtc,
+            &todo,
+            Some((1, pair)),
+            17,
+            2,
+            1,
+            0,
+            bound,
+            |_| 0,
+        );
+        assert!(tower.memory < 3_000_000_000, "{}", tower.memory);
+        assert_eq!(tower.parts, (1, 0));
+        let boards: u64 = todo.iter().map(|&n| held_units(n, pair)[0].boards(n)).sum();
+        // A pair is one unit a level: one thread.
+        let seconds = boards as f64 / model::SPLITS_BOARD_RATE;
+        assert!((tower.seconds - seconds).abs() < 1.0, "{}", tower.seconds);
+        let u = held_units(17, pair)[0];
+        assert!(splits_only(pair, u) && !splits_only(Contents::Full, u));
+        assert!(!splits_only(Contents::Wdl, UnitId::of(0)));
+        assert_eq!(
+            splits_memory(17, u, u64::MAX),
+            u.boards(17),
+            "the levels below held whole: nothing to decode"
+        );
+        let with_distances = unit_memory(Metric::Dtc, 17, u, 0, KazanCut::WHOLE);
+        assert!(with_distances > 10 * splits_memory(17, u, 0));
+        assert!(
+            pick_cut(Metric::Dtc, 17, u, 0, 16_000_000_000, 2)
+                .parts(17)
+                .len()
+                > 1
+        );
     }
 
     #[test]
@@ -266,10 +310,10 @@ mod tests {
                 |_| 0,
             );
             assert!(g.memory <= bound, "{metric:?} generate {}", g.memory);
-            let v = verify_plan(metric, 14, 2, true, W, Some(bound));
+            let v = verify_plan(metric, 14, None, 2, true, W, Some(bound));
             assert!(v.memory <= bound, "{metric:?} verify {}", v.memory);
             // Without a bound, verify checks every unit in one pass.
-            let free = verify_plan(metric, 14, 2, true, W, None);
+            let free = verify_plan(metric, 14, None, 2, true, W, None);
             assert!(
                 free.memory > v.memory || metric == Metric::Dtc,
                 "{metric:?}"
@@ -290,7 +334,7 @@ mod tests {
             let g = plan(metric, &all, None, 16, 8, 1, hold, Some(bound), |_| 0);
             assert!(g.memory <= bound, "{metric:?} generate {}", g.memory);
             assert!(g.graph_from >= 14, "{metric:?} {}", g.graph_from);
-            let v = verify_plan(metric, 16, 8, true, W, Some(bound));
+            let v = verify_plan(metric, 16, None, 8, true, W, Some(bound));
             assert!(v.memory <= bound, "{metric:?} verify {}", v.memory);
         }
     }
@@ -362,13 +406,13 @@ mod tests {
         assert!(held(12, 0).memory < dtc(12).memory);
         assert_eq!(held(12, below::whole_limit(Metric::Dtc, 11)), dtc(12));
         assert_ne!(
-            verify_plan(Metric::Dtc, 13, 2, true, W, None),
-            verify_plan(Metric::Dtc, 13, 2, true, 0, None)
+            verify_plan(Metric::Dtc, 13, None, 2, true, W, None),
+            verify_plan(Metric::Dtc, 13, None, 2, true, 0, None)
         );
         // The measured verify of the DTC tables up to 10 stones peaked at
         // 384 MB (docs/performance.md): the model stays above it, within
         // twice.
-        let v10 = verify_plan(Metric::Dtc, 10, 2, true, W, None);
+        let v10 = verify_plan(Metric::Dtc, 10, None, 2, true, W, None);
         assert!(
             (384e6..768e6).contains(&(v10.memory as f64)),
             "{}",
@@ -377,13 +421,13 @@ mod tests {
         // Unit by unit: verifying 13 stones needs far less than the level
         // (two bytes a position decoded whole: 98 GB), also with the levels
         // below read per unit.
-        let v13 = verify_plan(Metric::Dtc, 13, 2, true, W, None);
+        let v13 = verify_plan(Metric::Dtc, 13, None, 2, true, W, None);
         assert!(
             v13.memory < Layout::new(13).positions() / 4,
             "{}",
             v13.memory
         );
-        let read = verify_plan(Metric::Dtc, 13, 2, true, 0, None);
+        let read = verify_plan(Metric::Dtc, 13, None, 2, true, 0, None);
         assert!(
             read.memory < Layout::new(13).positions() / 4,
             "{}",

@@ -15,7 +15,7 @@ use crate::run::metric::{SolvedUnit, UnitSolver};
 use crate::run::options::GenerateOptions;
 use crate::run::plan;
 use crate::run::shard::Shard;
-use crate::solve::unit::{held_units, UnitId};
+use crate::solve::unit::{held_units, KazanCut, UnitId};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -227,6 +227,7 @@ fn solve_units<S: UnitSolver>(
     args: &GenerateOptions,
     report: Report<'_>,
 ) -> Result<(u64, Vec<UnitId>), GenerateError> {
+    let contents = args.contents(n);
     let todo: Vec<UnitId> = units
         .iter()
         .copied()
@@ -266,18 +267,25 @@ fn solve_units<S: UnitSolver>(
             let table = dir.with_extension("tkb");
             if !work::unit_done(dir, n, u) && !table.exists() {
                 let (metric, hold) = (lower.metric(), lower.hold_whole());
-                let cut = args
-                    .kazan_pairs
-                    .unwrap_or_else(|| plan::pick_cut(metric, n, u, hold, free, threads));
-                let cut = if args.no_graph {
-                    cut.without_graph()
+                let (cut, memory) = if plan::splits_only(contents, u) {
+                    (KazanCut::WHOLE, plan::splits_memory(n, u, hold))
                 } else {
-                    cut
+                    let cut = args
+                        .kazan_pairs
+                        .unwrap_or_else(|| plan::pick_cut(metric, n, u, hold, free, threads));
+                    let cut = if args.no_graph {
+                        cut.without_graph()
+                    } else {
+                        cut
+                    };
+                    (cut, plan::unit_memory(metric, n, u, hold, cut))
                 };
-                let memory = plan::unit_memory(metric, n, u, hold, cut);
-                let unit = budget.run(memory, || lower.solve_unit(n, u, cut, dir, &progress))?;
+                let unit = budget.run(memory, || {
+                    lower.solve_unit(n, u, contents, cut, dir, &progress)
+                })?;
                 let file = match unit {
                     SolvedUnit::Values(values) => work::write_unit(dir, n, u, &values),
+                    SolvedUnit::Splits(splits) => work::write_unit_splits(dir, n, u, &splits),
                     // The parts merged board by board: the same bytes.
                     SolvedUnit::Parts(spool, widths) => {
                         let dtc = lower.metric() == Metric::Dtc;
@@ -347,6 +355,7 @@ mod tests {
             &self,
             n: u32,
             u: UnitId,
+            contents: Contents,
             cut: KazanCut,
             dir: &Path,
             progress: &AtomicU64,
@@ -357,7 +366,7 @@ mod tests {
                     std::fs::write(path, b"").unwrap();
                 }
             }
-            self.inner.solve_unit(n, u, cut, dir, progress)
+            self.inner.solve_unit(n, u, contents, cut, dir, progress)
         }
         fn write_level(
             &self,

@@ -83,7 +83,8 @@ impl Keep for Splits {}
 /// Solves unit `unit` of level `n` forward on the draw splits of the
 /// levels below (`lower`): the draw split of every board of each of its
 /// configurations, one byte a board in rank order, by configuration id.
-/// `progress` counts the boards solved.
+/// `progress` counts the positions of the boards solved (every kazan
+/// split of each).
 ///
 /// # Errors
 ///
@@ -100,7 +101,7 @@ pub fn solve_unit<L: WdlBelow>(
     progress: &AtomicU64,
 ) -> Result<Vec<(usize, Vec<u8>)>, SolveError> {
     solve_with(n, lower, unit, &mut Splits, |boards| {
-        progress.fetch_add(boards, Ordering::Relaxed);
+        progress.fetch_add(boards * (n as u64 + 1), Ordering::Relaxed);
     })
 }
 

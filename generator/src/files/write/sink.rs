@@ -476,6 +476,11 @@ pub(crate) fn write_section<S: ValueStream + Send>(
         stream.read(count as usize, out)
     };
     type Block = (Vec<u8>, Census, Vec<u8>);
+    // Blocks of one byte repeated (a WDL table of some tuzdyk pairs is
+    // mostly blocks of boards it does not hold) are compressed once for
+    // each byte and length: zstd gives the same bytes for the same input.
+    let uniform: std::sync::Mutex<std::collections::HashMap<(u8, usize), Vec<u8>>> =
+        Default::default();
     let compress = |start: u64, values: &[u16]| -> Vec<Result<Block, WriteError>> {
         let end = (start + per_batch).min(blocks);
         let first = start * per_block;
@@ -493,12 +498,30 @@ pub(crate) fn write_section<S: ValueStream + Send>(
                         block,
                         detail,
                     };
-                    let compressor = compressor
-                        .as_mut()
-                        .map_err(|e| compress_err(e.to_string()))?;
-                    let packed = compressor
-                        .compress(raw)
-                        .map_err(|e| compress_err(e.to_string()))?;
+                    let key = match raw.first() {
+                        Some(&b) if raw.iter().all(|&x| x == b) => Some((b, raw.len())),
+                        _ => None,
+                    };
+                    let known = key.and_then(|k| {
+                        let seen = uniform.lock().unwrap_or_else(|e| e.into_inner());
+                        seen.get(&k).cloned()
+                    });
+                    let packed = match known {
+                        Some(packed) => packed,
+                        None => {
+                            let compressor = compressor
+                                .as_mut()
+                                .map_err(|e| compress_err(e.to_string()))?;
+                            let packed = compressor
+                                .compress(raw)
+                                .map_err(|e| compress_err(e.to_string()))?;
+                            if let Some(k) = key {
+                                let mut seen = uniform.lock().unwrap_or_else(|e| e.into_inner());
+                                seen.insert(k, packed.clone());
+                            }
+                            packed
+                        }
+                    };
                     let kept = if keeps { raw.clone() } else { Vec::new() };
                     Ok((packed, census, kept))
                 },

@@ -4,7 +4,7 @@
 //! [`ABSENT_SPLIT`]). The stream gives one draw split a board: from the
 //! splits in memory, or from a level's unit files ([`SplitStream`]).
 
-use crate::files::work::LevelStream;
+use crate::files::work::{Cells, LevelStream};
 use crate::files::write::format::{DistanceBlock, TableFormat, WriteOptions};
 use crate::files::write::sink::{Census, ValueStream, WriteError};
 use crate::files::write::Dtc;
@@ -84,7 +84,9 @@ impl TableFormat for WdlOnly {
 }
 
 /// A WDL table's stream from a level's unit files: one draw split a
-/// board, in index order. The boards the table does not hold, of which a
+/// board, in index order, read as such from units of draw splits, or
+/// found from the values of units that hold them (units solved with
+/// their distances, [`Cells`]). The boards the table does not hold, of which a
 /// WDL level solves no unit, come as zeros ([`WdlOnly`] writes them as
 /// absent whatever they are).
 pub struct SplitStream {
@@ -124,6 +126,13 @@ impl ValueStream for SplitStream {
         let n = self.n;
         let per = n as usize + 1;
         while count > 0 {
+            if self.config == CONFIG_COUNT {
+                return Err(WriteError::WrongLength {
+                    n,
+                    expected: self.layout.boards(),
+                    found: self.layout.boards() + count as u64,
+                });
+            }
             let end = self.layout.global_board(self.config + 1, 0);
             if self.board == end {
                 self.config += 1;
@@ -132,6 +141,9 @@ impl ValueStream for SplitStream {
             let take = ((end - self.board) as usize).min(count);
             if !self.contents.holds_config(self.config) {
                 out.resize(out.len() + take, 0);
+                self.board += take as u64;
+            } else if self.values.cells()? == Cells::Splits {
+                self.values.read_into(take, out)?;
                 self.board += take as u64;
             } else {
                 self.buffer.clear();
@@ -145,5 +157,97 @@ impl ValueStream for SplitStream {
             count -= take;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::files::work::{write_unit, write_unit_splits};
+    use crate::solve::cells::{LevelValues, UnitValues};
+    use crate::solve::unit::{held_units, UnitId};
+
+    /// A WDL level streams the same draw splits whether its unit files
+    /// hold them, hold the values they come from (units solved with
+    /// their distances, as a run of an older build leaves them), or some
+    /// of each; a stream of values refuses a unit of draw splits.
+    #[test]
+    fn units_of_draw_splits_stream_as_units_of_values_do() {
+        let n = 5;
+        let (levels, _) = crate::solve::dtc::solve_all(n).unwrap();
+        let (level, layout, k) = (&levels[n as usize], Layout::new(n), n as usize + 1);
+        let cells = |c: usize| -> Vec<u16> {
+            let from = layout.global_board(c, 0) as usize * k;
+            let len = layout.config_boards(c) as usize * k;
+            (from..from + len).map(|i| level.get(i)).collect()
+        };
+        let splits = |c: usize| -> Vec<u8> {
+            cells(c)
+                .chunks(k)
+                .zip(layout.global_board(c, 0)..)
+                .map(|(b, gb)| {
+                    let wdl = b.iter().map(|&v| Value::unpack(v).wdl());
+                    draw_split(n, gb, wdl).unwrap() as u8
+                })
+                .collect()
+        };
+        let units = held_units(n, Contents::Wdl);
+        let write = |dir: &Path, as_splits: &dyn Fn(usize) -> bool| {
+            for (i, &u) in units.iter().enumerate() {
+                if as_splits(i) {
+                    let s: Vec<(usize, Vec<u8>)> =
+                        u.configs().into_iter().map(|c| (c, splits(c))).collect();
+                    write_unit_splits(dir, n, u, &s).unwrap();
+                } else {
+                    let v: UnitValues = u
+                        .configs()
+                        .into_iter()
+                        .map(|c| (c, LevelValues::from_packed(cells(c))))
+                        .collect();
+                    write_unit(dir, n, u, &v).unwrap();
+                }
+            }
+        };
+        let stream = |as_splits: &dyn Fn(usize) -> bool| -> Vec<u16> {
+            let dir = tempfile::tempdir().unwrap();
+            write(dir.path(), as_splits);
+            let mut out = Vec::new();
+            let mut s = SplitStream::new(dir.path(), n, Contents::Wdl);
+            s.read(3, &mut out).unwrap();
+            s.read(layout.boards() as usize - 3, &mut out).unwrap();
+            assert!(s.read(1, &mut out).is_err(), "no more boards");
+            out
+        };
+        let from_values = stream(&|_| false);
+        let first_held = layout.global_board(1, 0) as usize;
+        assert!(from_values[first_held..].iter().any(|&s| s > 0));
+        assert_eq!(stream(&|_| true), from_values);
+        assert_eq!(stream(&|i| i % 2 == 0), from_values);
+
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), &|_| true);
+        let mut values = LevelStream::of_configs(dir.path(), n, 1 << units[0].first);
+        assert_eq!(values.cells().unwrap(), Cells::Splits);
+        // The unit without a tuzdyk, which a WDL level does not hold, as
+        // values: the stream of values reaches the draw splits after it.
+        let none = UnitId::of(0);
+        write_unit(
+            dir.path(),
+            n,
+            none,
+            &vec![(0, LevelValues::from_packed(cells(0)))],
+        )
+        .unwrap();
+        let e = LevelStream::new(dir.path(), n)
+            .read_into(layout.positions() as usize, &mut Vec::new())
+            .unwrap_err();
+        assert!(e.to_string().contains("draw splits"), "{e}");
+        // A unit file of draw splits of the wrong length is not finished.
+        let u = UnitId::of(1);
+        let short: Vec<(usize, Vec<u8>)> =
+            u.configs().into_iter().map(|c| (c, vec![0; 3])).collect();
+        let fresh = tempfile::tempdir().unwrap();
+        write_unit_splits(fresh.path(), n, u, &short).unwrap();
+        assert!(!crate::files::work::unit_done(fresh.path(), n, u));
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::below;
 use crate::run::options::contents_of;
-use crate::solve::unit::{exit_configs, held_units, level_units, KazanCut, Reach, UnitId};
+use crate::solve::unit::{exit_configs, held_units, KazanCut, Reach, UnitId};
 use togyz_tb::raw::format::{Contents, DTC_WDL_BLOCK_BOARDS};
 use togyz_tb::raw::index::Layout;
 use togyz_tb::Metric;
@@ -57,6 +57,13 @@ pub const PART_FILE_BYTES_PER_POSITION: f64 = 0.25;
 /// the biggest 8-stone unit's seeds (13.2 M positions, parts of one pair,
 /// no level held whole) peaked at 2.09 MB, 0.16.
 pub const SEED_FILE_BYTES_PER_POSITION: f64 = 0.5;
+/// Boards a second and thread of a WDL table's level whose units are
+/// solved on draw splits alone ([`splits_only`]), their solve and the
+/// level's assembly, rounded down: three tuzdyk pairs' level 16 (1.80 G
+/// boards) took 516 s to solve and 171 s to assemble on 2 threads, 1.31 M
+/// boards a second and thread; level 15, beside a test run, 0.84 M.
+pub const SPLITS_BOARD_RATE: f64 = 1.0e6;
+
 /// Unit-file bytes per position on disk (zstd level 1 of one-byte cells,
 /// the same for both metrics), an upper bound: the 10-stone level's units
 /// took 0.07.
@@ -188,6 +195,23 @@ pub fn unit_memory(metric: Metric, n: u32, u: UnitId, hold_whole: u64, cut: Kaza
 /// board, and what its exits decode of the levels below not held whole.
 pub fn forward_memory(n: u32, u: UnitId, hold_whole: u64) -> u64 {
     u.positions(n) * 2 + u.boards(n) + below::unit_exit_bytes(Metric::Dtc, n, u, hold_whole)
+}
+
+/// Whether unit `u` of a level whose table holds `contents` is solved
+/// forward on draw splits alone ([`crate::solve::forward::solve_unit`]):
+/// the table keeps no distance (a WDL table) and the unit has a tuzdyk.
+/// Such a unit is never cut: its memory is a byte a board
+/// ([`splits_memory`]).
+pub fn splits_only(contents: Contents, u: UnitId) -> bool {
+    !contents.has_distances() && crate::solve::forward::solves(u)
+}
+
+/// Memory of DTC unit `u` of level `n` solved forward on draw splits
+/// alone ([`splits_only`]): a draw split a board, the solve's stack (a
+/// few boards), and what its exits decode of the levels below not held
+/// whole.
+pub fn splits_memory(n: u32, u: UnitId, hold_whole: u64) -> u64 {
+    u.boards(n) + below::unit_exit_bytes(Metric::Dtc, n, u, hold_whole)
 }
 
 /// Whether DTC unit `u` of level `n` is solved forward: it has a tuzdyk
@@ -427,6 +451,9 @@ fn level_cuts(
     held_units(n, contents)
         .into_iter()
         .map(|u| {
+            if splits_only(contents, u) {
+                return (KazanCut::WHOLE, splits_memory(n, u, hold_whole));
+            }
             let cut = units_budget.map_or(KazanCut::WHOLE, |b| {
                 pick_cut(metric, n, u, hold_whole, b, threads)
             });
@@ -517,6 +544,7 @@ const WDL_TABLE_BITS_PER_POSITION: f64 = 0.05;
 pub fn verify_level_memory(
     metric: Metric,
     n: u32,
+    contents: Contents,
     cell: u64,
     keep: bool,
     hold_whole: u64,
@@ -524,7 +552,7 @@ pub fn verify_level_memory(
 ) -> u64 {
     let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
     let budget = bound.map(|b| b.saturating_sub(whole));
-    let unit = level_units(n)
+    let unit = held_units(n, contents)
         .into_iter()
         .map(|u| verify_unit_memory(metric, n, u, hold_whole, cell, budget))
         .max()
@@ -538,15 +566,19 @@ pub fn verify_level_memory(
 }
 
 /// The plan of `togyz-gen verify` over levels `1..=max` of `metric`
-/// tables with `threads` workers, within `bound` bytes when given
+/// tables, the levels from `wdl.0` up WDL tables of contents `wdl.1`
+/// (only their positions are checked), with `threads` workers, within
+/// `bound` bytes when given
 /// ([`verify_level_memory`]): the peak memory (at one-byte cells if
 /// `narrow`, else two) and the time. Its disk is zero. The table files
 /// are not in the memory: `verify` reads them by positioned reads, a
 /// block at a time, never through a memory map (whose pages, once read,
 /// would stay in its resident set).
+#[allow(clippy::too_many_arguments)]
 pub fn verify_plan(
     metric: Metric,
     max: u32,
+    wdl: Option<(u32, Contents)>,
     threads: usize,
     narrow: bool,
     hold_whole: u64,
@@ -555,8 +587,10 @@ pub fn verify_plan(
     let cell = if narrow { 1 } else { 2 };
     let mut p = Plan::default();
     for n in 1..=max {
-        p.positions += Layout::new(n).positions();
-        let m = verify_level_memory(metric, n, cell, n < max, hold_whole, bound);
+        let contents = contents_of(wdl, n);
+        let layout = Layout::new(n);
+        p.positions += contents.held_boards(&layout) * layout.kazans();
+        let m = verify_level_memory(metric, n, contents, cell, n < max, hold_whole, bound);
         if m > p.memory {
             p.memory = m;
             p.memory_at = n;
@@ -564,7 +598,7 @@ pub fn verify_plan(
         // The most passes a unit is checked in, and from which level.
         let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
         let budget = bound.map(|b| b.saturating_sub(whole));
-        let passes = level_units(n)
+        let passes = held_units(n, contents)
             .into_iter()
             .map(|u| verify_groups(metric, n, u, hold_whole, cell, budget).len())
             .max()
@@ -639,12 +673,23 @@ pub fn plan(
     let mut disk_tables = 0u64;
     let mut work_peak = 0u64;
     let mut slow = 0u64;
+    // Seconds of the levels whose units are solved on draw splits alone
+    // ([`splits_only`]): by boards, a unit on one thread.
+    let mut splits_seconds = 0.0;
+    let mut timed = 0u64;
     for &n in todo {
         let contents = contents_of(wdl, n);
         let units = held_units(n, contents);
         let positions: u64 = units.iter().map(|u| u.positions(n)).sum();
         let left = positions - solved(n).min(positions);
         p.positions += left / shards as u64;
+        if units.iter().all(|&u| splits_only(contents, u)) {
+            let boards = (left / (n as u64 + 1)) as f64 / shards as f64;
+            let workers = threads.clamp(1, units.len().max(1));
+            splits_seconds += boards / (SPLITS_BOARD_RATE * workers as f64);
+        } else {
+            timed += left / shards as u64;
+        }
         disk_tables += table_bytes(metric, n, contents);
         let (m, parts, lean) =
             level_memory(metric, n, contents, threads, n < max, hold_whole, bound);
@@ -670,7 +715,13 @@ pub fn plan(
         } else {
             0.0
         };
-        work_peak = work_peak.max((left as f64 * UNIT_FILE_BYTES_PER_POSITION + spooled) as u64);
+        // A unit of draw splits holds a byte a board, not a position.
+        let cells = if units.iter().all(|&u| splits_only(contents, u)) {
+            left / (n as u64 + 1)
+        } else {
+            left
+        };
+        work_peak = work_peak.max((cells as f64 * UNIT_FILE_BYTES_PER_POSITION + spooled) as u64);
         if m > p.memory {
             p.memory = m;
             p.memory_at = n;
@@ -682,8 +733,8 @@ pub fn plan(
     }
     p.parts.0 = p.parts.0.max(1);
     p.disk = disk_tables + work_peak;
-    p.seconds =
-        (p.positions + slow) as f64 / (Fitted::of(metric).solve_rate * threads.max(1) as f64);
+    p.seconds = (timed + slow) as f64 / (Fitted::of(metric).solve_rate * threads.max(1) as f64)
+        + splits_seconds;
     p
 }
 

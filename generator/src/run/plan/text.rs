@@ -101,8 +101,9 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
     });
     let g = plan_with(threads, hold);
     let verify_hold = args.hold_whole.unwrap_or(below::WHOLE_POSITIONS);
-    let v = verify_plan(args.metric, max, threads, true, verify_hold, bound);
-    let wide = verify_plan(args.metric, max, threads, false, verify_hold, bound);
+    let wdl = wdl_levels(args.wdl_from, args.wdl_pairs);
+    let v = verify_plan(args.metric, max, wdl, threads, true, verify_hold, bound);
+    let wide = verify_plan(args.metric, max, wdl, threads, false, verify_hold, bound);
     let s = if threads == 1 { "" } else { "s" };
     let mut lines = Vec::new();
     let solver_max = max_solver_stones();
