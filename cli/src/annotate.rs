@@ -464,7 +464,7 @@ mod tests {
 
     #[test]
     fn no_search_after_the_deadline() {
-        let tables = Tables::open(togyz_gen::fixture::small_tables().to_path_buf());
+        let tables = Tables::open_all(vec![togyz_gen::fixture::small_tables().to_path_buf()]);
         // 7 stones over 4-stone tables: settled by search, or not at all.
         let record = "[FEN \"1,1S,2,1S,3,2S/1,1S,2,1S,3,1S 78 77 S 20\"]\n\n1. 23 *\n";
         let run = |deadline| {

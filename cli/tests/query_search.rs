@@ -283,3 +283,116 @@ fn a_folder_of_tuzdyk_pairs_says_so() {
         "{err}"
     );
 }
+
+/// `--tables` given twice, and `$TOGYZ_TABLES` as a list of folders:
+/// a folder of the DTC tables and folders of one tuzdyk pair each are
+/// read together, and a position of a pair is answered from its folder.
+#[test]
+fn folders_of_tuzdyk_pairs_are_read_together() {
+    let (full, a, b) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let (levels, splits) = togyz_gen::solve::dtc::solve_all(4).expect("levels solve");
+    for n in 1..=2 {
+        write_table(full.path(), Metric::Dtc, n, &levels[n as usize].widened()).unwrap();
+    }
+    for (dir, pair) in [(&a, "3-6"), (&b, "1-8")] {
+        let pairs = togyz_tb::Contents::Pairs(pair.parse().unwrap());
+        for n in 1..=4 {
+            togyz_gen::files::write::write_wdl_table(
+                dir.path(),
+                n,
+                pairs,
+                splits.level(n).splits(),
+            )
+            .unwrap();
+        }
+    }
+    // Four stones, tuzdyks in holes 8 (of North's row) and 1 (of South's).
+    let fen = "1S,t,1S,6/t,1S,1S,6 78 80 S 30";
+    let pos: togyz_tb::Position = fen.parse().unwrap();
+    assert_eq!(pos.stones_on_board(), 4);
+    let want = {
+        let all = tempfile::tempdir().unwrap();
+        for n in 1..=4 {
+            write_table(all.path(), Metric::Dtc, n, &levels[n as usize].widened()).unwrap();
+        }
+        togyz_tb::Tablebase::open([all.path()])
+            .unwrap()
+            .wdl(&pos)
+            .unwrap()
+    };
+    let query = |args: &[&std::ffi::OsStr], env: Option<std::ffi::OsString>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_togyz-probe"));
+        c.args(["query", "--json"]).args(args).arg(fen);
+        match env {
+            Some(v) => c.env("TOGYZ_TABLES", v),
+            None => c.env_remove("TOGYZ_TABLES"),
+        };
+        let out = c.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let t = std::ffi::OsStr::new("--tables");
+    let given = query(
+        &[
+            t,
+            full.path().as_os_str(),
+            t,
+            a.path().as_os_str(),
+            t,
+            b.path().as_os_str(),
+        ],
+        None,
+    );
+    let listed = std::env::join_paths([full.path(), a.path(), b.path()]).unwrap();
+    let from_env = query(&[], Some(listed));
+    let result = format!("\"result\":\"{}\"", want.to_string().to_lowercase());
+    for out in [&given, &from_env] {
+        assert!(out.contains(&result), "{result}: {out}");
+    }
+    // Without the folder of its pair, the position is past the tables.
+    let without = Command::new(env!("CARGO_BIN_EXE_togyz-probe"))
+        .args(["query", "--search-time", "0", "--tables"])
+        .arg(full.path())
+        .arg("--tables")
+        .arg(a.path())
+        .arg(fen)
+        .env_remove("TOGYZ_TABLES")
+        .output()
+        .unwrap();
+    assert_eq!(without.status.code(), Some(3));
+    // Asked without the search, the folders hold its result but no
+    // distance: said so, not taken for a damaged table.
+    let no_search = Command::new(env!("CARGO_BIN_EXE_togyz-probe"))
+        .args(["query", "--search-time", "0", "--tables"])
+        .arg(full.path())
+        .arg("--tables")
+        .arg(b.path())
+        .arg(fen)
+        .env_remove("TOGYZ_TABLES")
+        .output()
+        .unwrap();
+    assert_eq!(no_search.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&no_search.stderr);
+    assert!(
+        err.contains("holes 1-8 only") && !err.contains("damaged"),
+        "{err}"
+    );
+    // A folder of one pair's tables alone: its positions are searched.
+    let alone = Command::new(env!("CARGO_BIN_EXE_togyz-probe"))
+        .args(["query", "--json", "--tables"])
+        .arg(b.path())
+        .arg(fen)
+        .env_remove("TOGYZ_TABLES")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&alone.stdout);
+    assert!(alone.status.success() && out.contains(&result), "{out}");
+}

@@ -82,6 +82,12 @@ pub enum ProbeError {
         /// What its table holds.
         contents: Contents,
     },
+    /// The folders given hold more table files than a tablebase opens.
+    #[error("the folders hold more than {most} table files")]
+    TooManyTables {
+        /// The most a tablebase opens.
+        most: u64,
+    },
     /// The stored values contradict each other (a position's value does not
     /// follow from its successors'), so the tables are wrong.
     #[error("the tables contradict themselves: {detail}")]
@@ -102,6 +108,7 @@ impl ProbeError {
             ProbeError::MissingTable { .. }
             | ProbeError::NotHeld { .. }
             | ProbeError::MixedMetrics { .. }
+            | ProbeError::TooManyTables { .. }
             | ProbeError::Inconsistent { .. } => None,
         }
     }
@@ -181,6 +188,8 @@ pub struct MoveValue {
 /// One table file: its header (read when the tablebase is opened) and the
 /// mapping, made on first use.
 struct Table {
+    /// Its number among the tablebase's tables: its blocks' keys.
+    id: u64,
     path: PathBuf,
     header: Header,
     layout: Layout,
@@ -209,6 +218,16 @@ impl Table {
     }
 }
 
+/// The most tables a tablebase opens (over all levels and folders): a
+/// table's number takes 15 bits of its blocks' cache keys.
+const MAX_TABLES: u64 = 1 << 15;
+
+/// The cache key of block `block` of `section` of `table`.
+#[inline]
+fn block_key(table: &Table, section: Section, block: u64) -> u64 {
+    block << 16 | table.id << 1 | section.id() as u64
+}
+
 /// Weighs a cached block by its size plus the bookkeeping around it.
 #[derive(Clone, Copy, Debug, Default)]
 struct BlockWeighter;
@@ -222,9 +241,10 @@ impl Weighter<u64, Arc<[u8]>> for BlockWeighter {
 /// A set of tables, one per stone count, probed lazily from any number of
 /// threads.
 pub struct Tablebase {
-    /// `tables[n]`: the file found for `n` stones, if any: its table, or
-    /// why it could not be opened.
-    tables: Vec<Option<Result<Table, TableError>>>,
+    /// `tables[n]`: the files found for `n` stones, in the order of the
+    /// folders: each one's table, or why it could not be opened. A position
+    /// is answered by the first that holds its tuzdyk configuration.
+    tables: Vec<Vec<Result<Table, TableError>>>,
     cache: Cache<u64, Arc<[u8]>, BlockWeighter>,
     /// [`TableFile::split_sums`] of the DTC blocks probed (2 KiB a block),
     /// keyed as the blocks: a warm DTC probe then adds a few splits, not
@@ -257,7 +277,12 @@ impl Tablebase {
     ///
     /// Every `togyz-NN.tkb` file is found and its header validated now.
     /// When two folders hold a table for the same stone count, the first
-    /// folder wins. Other files are ignored. Finding no table at all is not
+    /// folder's answers the positions it holds: all of them, for a table of
+    /// every position (the later folders' tables of that count are then
+    /// not opened); for a table of some positions (a WDL table, or one of
+    /// some tuzdyk pairs: `docs/format.md`), a later folder's table answers
+    /// those it does not hold. So folders of one tuzdyk pair each are
+    /// opened together. Other files are ignored. Finding no table at all is not
     /// an error: probes then answer [`ProbeError::MissingTable`]. Nor is a
     /// damaged file (its header unreadable or damaged, the file truncated,
     /// or another stone count than its name says): it is listed by
@@ -277,7 +302,8 @@ impl Tablebase {
     ///
     /// # Errors
     ///
-    /// [`ProbeError::Directory`] if a folder cannot be listed.
+    /// [`ProbeError::Directory`] if a folder cannot be listed;
+    /// [`ProbeError::TooManyTables`] past 32,768 table files.
     pub fn open<P: AsRef<Path>>(
         dirs: impl IntoIterator<Item = P>,
     ) -> Result<Tablebase, ProbeError> {
@@ -312,8 +338,9 @@ impl Tablebase {
         cache_bytes: u64,
         backend: Backend,
     ) -> Result<Tablebase, ProbeError> {
-        let mut tables: Vec<Option<Result<Table, TableError>>> =
-            (0..=MAX_STONES).map(|_| None).collect();
+        let mut tables: Vec<Vec<Result<Table, TableError>>> =
+            (0..=MAX_STONES).map(|_| Vec::new()).collect();
+        let mut ids = 0..MAX_TABLES;
         for dir in dirs {
             let dir = dir.as_ref();
             let dir_err = |e: io::Error| ProbeError::Directory {
@@ -333,9 +360,19 @@ impl Tablebase {
             found.sort();
             for (n, path) in found {
                 let n_us = n as usize;
-                if n > MAX_STONES || tables[n_us].is_some() {
+                // A table of every position answers all of its level; a
+                // table of some positions (a WDL table, of some tuzdyk
+                // pairs) leaves the others to the folders after it.
+                let whole = |t: &Result<Table, TableError>| {
+                    t.as_ref()
+                        .map_or(true, |t| t.header.contents == Contents::Full)
+                };
+                if n > MAX_STONES || tables[n_us].iter().any(whole) {
                     continue;
                 }
+                let Some(id) = ids.next() else {
+                    return Err(ProbeError::TooManyTables { most: MAX_TABLES });
+                };
                 let header = read_header(&path).and_then(|header| {
                     if header.stones == n {
                         Ok(header)
@@ -346,7 +383,8 @@ impl Tablebase {
                         })
                     }
                 });
-                tables[n_us] = Some(header.map(|header| Table {
+                tables[n_us].push(header.map(|header| Table {
+                    id,
                     path,
                     layout: Layout::new(n),
                     header,
@@ -372,15 +410,16 @@ impl Tablebase {
     /// The table files found that could not be opened, with why: their
     /// stone counts are answered with that error.
     pub fn damaged(&self) -> impl Iterator<Item = (u32, &TableError)> + '_ {
-        self.tables
-            .iter()
-            .enumerate()
-            .filter_map(|(n, t)| Some((n as u32, t.as_ref()?.as_ref().err()?)))
+        self.tables.iter().enumerate().flat_map(|(n, level)| {
+            level
+                .iter()
+                .filter_map(move |t| Some((n as u32, t.as_ref().err()?)))
+        })
     }
 
     /// Whether a file for `n` stones was found, damaged or not.
     fn present(&self, n: u32) -> bool {
-        self.tables.get(n as usize).is_some_and(Option::is_some)
+        self.tables.get(n as usize).is_some_and(|t| !t.is_empty())
     }
 
     /// The largest `N` such that tables for 1..=N stones are all present
@@ -414,22 +453,30 @@ impl Tablebase {
         h
     }
 
-    /// The largest `N` such that the tables for 1..=N stones are present
-    /// and their contents pass `ok` (a damaged table passes).
+    /// The largest `N` such that for each of 1..=N stones a table is
+    /// present whose contents pass `ok` (a damaged table passes).
     fn up_to(&self, ok: impl Fn(Contents) -> bool) -> u32 {
         (1..=MAX_STONES)
-            .take_while(|&n| self.present(n) && self.table(n).is_none_or(|t| ok(t.header.contents)))
+            .take_while(|&n| {
+                self.tables[n as usize]
+                    .iter()
+                    .any(|t| t.as_ref().map_or(true, |t| ok(t.header.contents)))
+            })
             .last()
             .unwrap_or(0)
     }
 
-    /// The path of the table for `n` stones, if present.
+    /// The path of the (first) table for `n` stones, if present.
     pub fn path(&self, n: u32) -> Option<&Path> {
         self.table(n).map(|t| t.path.as_path())
     }
 
+    /// The first table for `n` stones that could be opened.
     fn table(&self, n: u32) -> Option<&Table> {
-        self.tables.get(n as usize)?.as_ref()?.as_ref().ok()
+        self.tables
+            .get(n as usize)?
+            .iter()
+            .find_map(|t| t.as_ref().ok())
     }
 
     /// A decompressed block, from the cache or read and inserted (one
@@ -437,12 +484,12 @@ impl Tablebase {
     #[inline]
     fn block(
         &self,
-        n: u32,
+        table: &Table,
         file: &TableFile,
         section: Section,
         block: u64,
     ) -> Result<Arc<[u8]>, TableError> {
-        let key = block << 8 | (n as u64) << 1 | section.id() as u64;
+        let key = block_key(table, section, block);
         self.cache.get_or_insert_with(&key, || {
             file.read_block(section, block).map(Arc::<[u8]>::from)
         })
@@ -453,22 +500,38 @@ impl Tablebase {
     fn locate(&self, pos: &Position) -> Result<(u32, &Table, u64, u32), ProbeError> {
         let n = pos.stones_on_board();
         let missing = ProbeError::MissingTable { stones: n };
-        let table = match self.tables.get(n as usize) {
-            Some(Some(Ok(t))) => t,
-            Some(Some(Err(e))) => return Err(ProbeError::Table(e.clone())),
+        let level = match self.tables.get(n as usize) {
+            Some(level) if !level.is_empty() => level,
             _ => return Err(missing),
         };
         // `None` only for a kazan over 81, which the callers have answered.
         let slot = Slot::of(pos).ok_or(missing)?;
-        let contents = table.header.contents;
-        if !contents.holds_config(slot.config.id()) {
-            return Err(ProbeError::NotHeld {
-                stones: n,
-                contents,
-            });
+        let config = slot.config.id();
+        for t in level {
+            match t {
+                Ok(table) if table.header.contents.holds_config(config) => {
+                    let gb = table.layout.global_board(config, slot.board);
+                    return Ok((n, table, gb, slot.kazan));
+                }
+                Ok(_) => {}
+                Err(e) => return Err(ProbeError::Table(e.clone())),
+            }
         }
-        let gb = table.layout.global_board(slot.config.id(), slot.board);
-        Ok((n, table, gb, slot.kazan))
+        // What the level holds: the pairs of all its tables, when they are
+        // tables of pairs.
+        let held = level.iter().flatten().map(|t| t.header.contents);
+        let pairs = held.clone().try_fold(0, |mask, c| match c {
+            Contents::Pairs(p) => Some(mask | p.mask()),
+            _ => None,
+        });
+        let contents = match pairs.and_then(TuzdykPairs::from_mask) {
+            Some(p) => Contents::Pairs(p),
+            None => held.last().unwrap_or(Contents::Full),
+        };
+        Err(ProbeError::NotHeld {
+            stones: n,
+            contents,
+        })
     }
 
     /// Win, draw or loss for the side to move. On a cache hit this
@@ -483,15 +546,15 @@ impl Tablebase {
         if let Some(v) = terminal_value(pos) {
             return Ok(v.wdl());
         }
-        let (n, table, gb, j) = self.locate(pos)?;
+        let (_, table, gb, j) = self.locate(pos)?;
         let file = table.file()?;
-        Ok(self.wdl_in(n, file, gb, j)?)
+        Ok(self.wdl_in(table, file, gb, j)?)
     }
 
     #[inline]
-    fn wdl_in(&self, n: u32, file: &TableFile, gb: u64, j: u32) -> Result<Wdl, TableError> {
+    fn wdl_in(&self, table: &Table, file: &TableFile, gb: u64, j: u32) -> Result<Wdl, TableError> {
         let (block, at) = file.wdl_location(gb);
-        let data = self.block(n, file, Section::Wdl, block)?;
+        let data = self.block(table, file, Section::Wdl, block)?;
         Ok(wdl_at(file.thresholds_in(&data, block, at)?, j))
     }
 
@@ -550,13 +613,13 @@ impl Tablebase {
         }
         let file = table.file()?;
         let (wb, at) = file.wdl_location(gb);
-        let wdl = self.block(n, file, Section::Wdl, wb)?;
+        let wdl = self.block(table, file, Section::Wdl, wb)?;
         let t = file.thresholds_in(&wdl, wb, at)?;
         let metric = table.header.metric;
         let sums = match (metric, wdl_at(t, j)) {
             (Metric::Dtc, Wdl::Win) => {
                 let block = gb / table.header.distance_block_positions as u64;
-                let key = block << 8 | (n as u64) << 1 | Section::Distance.id() as u64;
+                let key = block_key(table, Section::Distance, block);
                 Some(self.split_sums.get_or_insert_with(&key, || {
                     Ok::<_, TableError>(Arc::from(file.split_sums(&wdl, block)))
                 })?)
@@ -568,7 +631,7 @@ impl Tablebase {
             Stored::Draw => return Ok(Some(Value::Draw)),
             Stored::Loss => return Ok(None),
         };
-        let data = self.block(n, file, Section::Distance, block)?;
+        let data = self.block(table, file, Section::Distance, block)?;
         let d = file.distance_in(&data, block, at)?;
         Ok(Some(file.combine(wdl_at(t, j), d, block)?))
     }

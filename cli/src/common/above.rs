@@ -14,11 +14,15 @@ use togyz_tb::search::{Budget, SearchResult, Source};
 use togyz_tb::terminal_value;
 use togyz_tb::{Position, ProbeError, Tablebase, Wdl};
 
-/// Whether `query` answers `pos` by search: it is above the tables, the game
-/// goes on, some tables are there to search into, and search is allowed.
+/// Whether `query` answers `pos` by search: it is above the tables of
+/// every position, the game goes on, some tables are there to search into
+/// from it (those of its tuzdyk pair, say, in a folder of one pair's
+/// tables), and search is allowed.
 pub fn applies(tb: &Tablebase, pos: &Position, seconds: f64) -> bool {
-    let n = tb.complete_up_to();
-    seconds > 0.0 && n > 0 && pos.stones_on_board() > n && terminal_value(pos).is_none()
+    seconds > 0.0
+        && pos.stones_on_board() > tb.complete_up_to()
+        && tb.horizon().of(pos) > 0
+        && terminal_value(pos).is_none()
 }
 
 /// The answer for one position above the tables: its JSON

@@ -16,38 +16,52 @@ const DEFAULT_TABLES: &str = "tables";
 #[derive(clap::Args, Debug, Clone)]
 pub struct TablesArg {
     /// Folder of the table files (default: $TOGYZ_TABLES, else ./tables).
+    /// Given again, the folders are read in order: a later one adds the
+    /// positions the earlier ones' tables leave out, as a folder of one
+    /// tuzdyk pair's tables does. $TOGYZ_TABLES takes a list of folders
+    /// as PATH does.
     #[arg(long, value_name = "DIR")]
-    tables: Option<PathBuf>,
+    tables: Vec<PathBuf>,
 }
 
 impl TablesArg {
-    /// The folder: `--tables`, else `$TOGYZ_TABLES`, else `./tables`.
-    fn dir(&self) -> PathBuf {
-        self.tables
-            .clone()
-            .or_else(|| {
-                std::env::var_os("TOGYZ_TABLES")
-                    .filter(|v| !v.is_empty())
-                    .map(PathBuf::from)
+    /// The folders: `--tables`, else `$TOGYZ_TABLES`, else `./tables`.
+    fn dirs(&self) -> Vec<PathBuf> {
+        if !self.tables.is_empty() {
+            return self.tables.clone();
+        }
+        let env: Vec<PathBuf> = std::env::var_os("TOGYZ_TABLES")
+            .map(|v| {
+                std::env::split_paths(&v)
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .collect()
             })
-            .unwrap_or_else(|| PathBuf::from(DEFAULT_TABLES))
+            .unwrap_or_default();
+        if env.is_empty() {
+            vec![PathBuf::from(DEFAULT_TABLES)]
+        } else {
+            env
+        }
     }
 
     /// Whether `--tables` was given (not the environment or the default).
     pub fn given(&self) -> bool {
-        self.tables.is_some()
+        !self.tables.is_empty()
     }
 
-    /// Opens the tables of the folder (see [`Tables::open`]).
+    /// Opens the tables of the folders (see [`Tables::open_all`]).
     pub fn open(&self) -> Tables {
-        Tables::open(self.dir())
+        Tables::open_all(self.dirs())
     }
 }
 
-/// The tables of one folder. A folder that cannot be opened gives an empty
-/// tablebase, so finished games are still answered; probes that need a
-/// table then report why the folder could not be opened.
+/// The tables of one folder or several. Folders that cannot be opened give
+/// an empty tablebase, so finished games are still answered; probes that
+/// need a table then report why the folder could not be opened.
 pub struct Tables {
+    /// The folders, the first being where missing tables would go.
+    dirs: Vec<PathBuf>,
+    /// The first folder.
     dir: PathBuf,
     /// Why the folder could not be opened, if it could not.
     open_error: Option<ProbeError>,
@@ -56,9 +70,14 @@ pub struct Tables {
 }
 
 impl Tables {
-    /// Opens the tables in `dir`.
-    pub fn open(dir: PathBuf) -> Tables {
-        let (tb, open_error) = match Tablebase::open([&dir]) {
+    /// Opens the tables in `dirs` (at least one), in order
+    /// ([`Tablebase::open`]).
+    pub fn open_all(dirs: Vec<PathBuf>) -> Tables {
+        let dir = dirs
+            .first()
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_TABLES));
+        let (tb, open_error) = match Tablebase::open(&dirs) {
             Ok(tb) => (tb, None),
             Err(e) => (
                 Tablebase::open(std::iter::empty::<&Path>()).expect("no folder, nothing to fail"),
@@ -71,6 +90,7 @@ impl Tables {
             eprintln!("warning: {e} (positions with {n} stones cannot be answered)");
         }
         Tables {
+            dirs,
             dir,
             open_error,
             tb,
@@ -96,11 +116,16 @@ impl Tables {
     /// exist (...)".
     pub fn coverage(&self) -> String {
         let dir = self.shown_dir();
-        if let Some(ProbeError::Directory { source, .. }) = &self.open_error {
+        if let Some(ProbeError::Directory { source, path }) = &self.open_error {
             if source.kind() == io::ErrorKind::NotFound {
+                let missing = if self.dirs.len() > 1 {
+                    path.display().to_string()
+                } else {
+                    dir
+                };
                 return format!(
-                    "the tables folder {dir} does not exist (choose the folder with --tables DIR \
-                     or $TOGYZ_TABLES)"
+                    "the tables folder {missing} does not exist (choose the folder with --tables \
+                     DIR or $TOGYZ_TABLES)"
                 );
             }
         }
@@ -108,10 +133,14 @@ impl Tables {
         let complete = self.tb.complete_up_to();
         let horizon = self.tb.horizon();
         if horizon.most() > complete {
-            let mut text = format!("the tables in {dir} cover 1 to {complete} stones");
+            let mut text = match complete {
+                0 => format!("the tables in {dir} hold"),
+                1 => format!("the tables in {dir} cover 1 stone,"),
+                _ => format!("the tables in {dir} cover 1 to {complete} stones,"),
+            };
             if horizon.with_tuzdyk > complete {
                 text += &format!(
-                    ", the win/draw/loss of the positions with a tuzdyk up to {} stones",
+                    " the win/draw/loss of the positions with a tuzdyk up to {} stones,",
                     horizon.with_tuzdyk
                 );
             }
@@ -124,10 +153,10 @@ impl Tables {
             }
             for (up, pairs) in by_stones {
                 if let Some(pairs) = TuzdykPairs::from_mask(pairs) {
-                    text += &format!(", those with tuzdyks in holes {pairs} up to {up} stones");
+                    text += &format!(" those with tuzdyks in holes {pairs} up to {up} stones,");
                 }
             }
-            return text + " (WDL tables)";
+            return text.trim_end_matches(',').to_string() + " (WDL tables)";
         }
         match present.as_slice() {
             [] => format!("{dir} holds no tables"),
@@ -139,15 +168,21 @@ impl Tables {
         }
     }
 
-    /// The folder as messages name it: `./tables`, not `tables`, so that a
-    /// relative folder reads as one.
+    /// The folders as messages name them: `./tables`, not `tables`, so
+    /// that a relative folder reads as one; several joined with "and".
     fn shown_dir(&self) -> String {
-        let d = &self.dir;
-        if d.is_relative() && !d.starts_with(".") && !d.starts_with("..") {
-            format!("./{}", d.display())
-        } else {
-            d.display().to_string()
-        }
+        let shown: Vec<String> = self
+            .dirs
+            .iter()
+            .map(|d| {
+                if d.is_relative() && !d.starts_with(".") && !d.starts_with("..") {
+                    format!("./{}", d.display())
+                } else {
+                    d.display().to_string()
+                }
+            })
+            .collect();
+        shown.join(" and ")
     }
 
     /// The failure for a probe error.
@@ -164,6 +199,11 @@ impl Tables {
                 Some(open) => self.failure(open.clone()),
                 None => self.no_table(n),
             },
+            // Not damaged: a WDL table holds no distance, a table of some
+            // positions not the others.
+            ProbeError::NotHeld { .. } => {
+                Failure::new(Kind::NoTable, format!("{e}; {}", self.coverage()))
+            }
             e if Kind::of_probe(&e) == Kind::UnreadableTable => {
                 let head = match e {
                     ProbeError::Directory { .. } => format!("cannot list the tables folder {e}"),
