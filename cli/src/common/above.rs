@@ -12,7 +12,7 @@ use togyz_answer::SearchMove;
 use togyz_tb::search::Solver;
 use togyz_tb::search::{Budget, SearchResult, Source};
 use togyz_tb::terminal_value;
-use togyz_tb::{Position, ProbeError, Tablebase, Wdl};
+use togyz_tb::{Position, ProbeError, Side, Tablebase, TuzdykPairs, Wdl};
 
 /// Whether `query` answers `pos` by search: it is above the tables of
 /// every position, the game goes on, some tables are there to search into
@@ -206,6 +206,9 @@ impl SearchAnswer {
                     "not proven in {} s: {shown} ({how}).\n",
                     self.limit
                 ));
+                if let Some(hint) = pair_hint(&self.pos, r.table_stones) {
+                    s.push_str(&hint);
+                }
             }
         }
         s.push_str("\nMoves:\n");
@@ -216,9 +219,48 @@ impl SearchAnswer {
     }
 }
 
+/// Stones up to which [`pair_hint`] suggests a pair's tables: about 40 G
+/// positions, an hour of one thread and 2.4 GB (docs/generate.md).
+const PAIR_HINT_STONES: u32 = 17;
+
+/// For a position with both tuzdyks whose search stopped at tables of
+/// fewer than [`PAIR_HINT_STONES`] stones: the command that makes its
+/// pair's tables, which the search then reaches further into.
+fn pair_hint(pos: &Position, table_stones: u32) -> Option<String> {
+    let (a, b) = (pos.tuzdyk(Side::South)?, pos.tuzdyk(Side::North)?);
+    let pair = TuzdykPairs::from_mask(1 << TuzdykPairs::bit(a - 1, b - 1)?)?;
+    (table_stones < PAIR_HINT_STONES).then(|| {
+        format!(
+            "Its tuzdyks stand in holes {pair}, so the game stays in their pair: `togyz-gen \
+             generate --metric dtc --wdl-from 1 --wdl-pairs {pair} --max-stones \
+             {PAIR_HINT_STONES} --out pair-{pair}` makes that pair's tables (about an hour), \
+             which the search reads with a second `--tables pair-{pair}`.\n"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hint names the position's pair, only with both tuzdyks and
+    /// tables short of it.
+    #[test]
+    fn a_position_with_both_tuzdyks_is_told_how_to_make_its_pairs_tables() {
+        let both: Position = "4S,4S,t,1S,2S,2S,1S,1S,1/1,4S,1S,t,2S,1S,2S,1,2S 80 55 S 52"
+            .parse()
+            .unwrap();
+        let hint = pair_hint(&both, 8).unwrap();
+        assert!(
+            hint.contains("--wdl-pairs 4-7 ") && hint.contains("--tables pair-4-7"),
+            "{hint}"
+        );
+        assert!(pair_hint(&both, PAIR_HINT_STONES).is_none());
+        let one: Position = "2S,1S,1S,1S,1,1S,2,t/1S,3S,1,4S,2S,1S,3S,3S,1 63 76 S 43"
+            .parse()
+            .unwrap();
+        assert!(pair_hint(&one, 8).is_none());
+    }
 
     #[test]
     fn the_help_states_the_default_memory() {
