@@ -40,12 +40,12 @@
 
 use crate::below::{self, DtcBelow, DtcUnitBelow, DtmBelow, DtmExits, DtmUnitBelow, WdlBelow};
 use crate::event::{polled, silent, Event, Report};
-use crate::files::decode::{result_only, DecodeAll};
+use crate::files::decode::{result_only, DecodeAll, UnitValues};
 use crate::files::folder::{table_levels, FolderError};
 use crate::files::write::Census;
 use crate::pool::with_threads;
 use crate::run::plan;
-use crate::solve::cells::{ConfigValues, LevelValues};
+use crate::solve::cells::ConfigValues;
 use crate::solve::moves::{play_each, quiet_slot};
 use crate::solve::unit::{Reach, UnitId};
 use rayon::prelude::*;
@@ -521,7 +521,7 @@ struct Lookup<'a, E> {
     /// tuzdyk stands) that is all a result must be.
     results_only: bool,
     /// The unit's configurations: id and packed values.
-    parts: &'a [(usize, LevelValues)],
+    parts: &'a [(usize, UnitValues)],
 }
 
 impl<'a, E: ExitValue> Lookup<'a, E> {
@@ -538,7 +538,7 @@ impl<'a, E: ExitValue> Lookup<'a, E> {
 
     /// The values of configuration `config` of the unit being checked.
     #[inline]
-    fn part(&self, config: usize) -> &'a LevelValues {
+    fn part(&self, config: usize) -> &'a UnitValues {
         let (_, values) = self
             .parts
             .iter()
@@ -580,7 +580,7 @@ pub(crate) fn check_level<B: CheckBelow>(
             n,
             unit,
             smaller.limit(),
-            cell,
+            plan::Entries::of(contents, cell),
             Some(budget),
         );
         let found = if groups.len() == 1 {
@@ -888,7 +888,7 @@ enum Played<'a> {
     /// keeps both kazans and swaps the sides, so at every kazan offset `j`
     /// its successor is the same board (its first cell at this index of
     /// these values) at offset `n - j`.
-    Quiet(&'a LevelValues, u64),
+    Quiet(&'a UnitValues, u64),
     /// Any other move (a conversion, or one that ends the game): its
     /// successor at offset 0. At offset `j` the mover's kazan holds `j`
     /// more stones and the opponent's `j` fewer, before and after the move,

@@ -19,7 +19,7 @@ use togyz_gen::solve::cells::LevelValues;
 use togyz_gen::solve::dtc;
 use togyz_gen::solve::held::DtcLevels;
 use togyz_gen::solve::unit::{held_units, level_units, KazanCut, UnitId};
-use togyz_gen::verify::{verify_dir, VerifyError};
+use togyz_gen::verify::{verify_dir, verify_dir_within, VerifyError};
 use togyz_tb::raw::format::{file_name, read_header, Contents, TableFile};
 use togyz_tb::raw::index::Layout;
 use togyz_tb::search::{Budget, Source};
@@ -292,10 +292,14 @@ fn verify_checks_wdl_tables() {
     };
     std::fs::remove_file(dir.path().join(file_name(n))).unwrap();
     write_wdl_table(dir.path(), n, Contents::Wdl, &bad).unwrap();
-    match verify_dir(dir.path()) {
-        Err(VerifyError::Inconsistent { stones, .. }) => assert_eq!(stones, n),
+    let whole = match verify_dir(dir.path()) {
+        Err(e @ VerifyError::Inconsistent { stones, .. }) if stones == n => e,
         other => panic!("{other:?}"),
-    }
+    };
+    // In passes over the levels below (no level held whole, a bound that
+    // fits no unit beside its exits), the same entry is named.
+    let passes = verify_dir_within(dir.path(), 0, Some(1), &silent).unwrap_err();
+    assert_eq!(passes.to_string(), whole.to_string());
 
     // A DTC table of every position above the WDL tables.
     let above = tempfile::tempdir().unwrap();

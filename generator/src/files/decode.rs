@@ -68,17 +68,18 @@ pub trait DecodeAll {
     /// As [`DecodeAll::decode_range`].
     fn decode_config(&self, config: usize) -> Result<LevelValues, TableError>;
 
-    /// The packed values of each configuration of `unit` (a configuration
-    /// and its swap), as [`DecodeAll::decode_config`] gives them, decoded
-    /// once: what verify and stats read of a level at a time. A DTC
-    /// table's losses are recovered from its wins
-    /// ([`crate::files::recover::recover_losses`]) within the unit.
+    /// The entries of each configuration of `unit` (a configuration and
+    /// its swap), decoded once: what verify and stats read of a level at
+    /// a time. A DTC table's losses are recovered from its wins
+    /// ([`crate::files::recover::recover_losses`]) within the unit; a
+    /// table without distances (a WDL table) is held a draw split a board
+    /// ([`UnitValues::Splits`]), a byte a board and not a position.
     ///
     /// # Errors
     ///
     /// As [`DecodeAll::decode_range`]; [`TableError::BadEntry`] naming a
     /// loss of a DTC table that one ply does not recover.
-    fn decode_unit(&self, unit: UnitId) -> Result<Vec<(usize, LevelValues)>, TableError>;
+    fn decode_unit(&self, unit: UnitId) -> Result<Vec<(usize, UnitValues)>, TableError>;
 
     /// Checks the checksum of everything after the header, then every
     /// block's checksum (in parallel). Does not decompress.
@@ -112,15 +113,19 @@ impl DecodeAll for TableFile {
             .iter()
             .position(|(id, _)| *id == config)
             .expect("a unit holds the configurations it was made of");
-        Ok(parts.swap_remove(at).1)
+        Ok(parts.swap_remove(at).1.into_values())
     }
 
-    fn decode_unit(&self, unit: UnitId) -> Result<Vec<(usize, LevelValues)>, TableError> {
+    fn decode_unit(&self, unit: UnitId) -> Result<Vec<(usize, UnitValues)>, TableError> {
         if !self.header().contents.has_distances() {
+            let stones = self.header().stones;
             return unit
                 .configs()
                 .into_iter()
-                .map(|id| Ok((id, LevelValues::Narrow(results_of(self, id)?))))
+                .map(|id| {
+                    let splits = config_splits_of(self, id)?;
+                    Ok((id, UnitValues::Splits { stones, splits }))
+                })
                 .collect();
         }
         let layout = self.layout();
@@ -147,7 +152,10 @@ impl DecodeAll for TableFile {
             };
             recovered.map_err(|e| e.into_table_error(self))?;
         }
-        Ok(parts)
+        Ok(parts
+            .into_iter()
+            .map(|(id, v)| (id, UnitValues::Values(v)))
+            .collect())
     }
 
     fn decode_range(&self, range: Range<u64>) -> Result<LevelValues, TableError> {
@@ -203,21 +211,80 @@ pub(crate) fn result_only(w: Wdl) -> Value {
     }
 }
 
-/// The results of configuration `config` of a WDL table, packed as
-/// [`result_only`] values, `n + 1` a board.
-fn results_of(file: &TableFile, config: usize) -> Result<Vec<u8>, TableError> {
-    let splits = config_splits(file, config).map_err(|e| match e {
+/// The draw splits of configuration `config` of a WDL table, a byte a
+/// board.
+fn config_splits_of(file: &TableFile, config: usize) -> Result<Vec<u8>, TableError> {
+    config_splits(file, config).map_err(|e| match e {
         SplitsError::Table(e) => e,
         // A DTC table's entry is one split by its format.
         SplitsError::Score(e) => unreachable!("a WDL table's entries are splits: {e}"),
-    })?;
-    let n = file.header().stones;
-    let mut out = Vec::with_capacity(splits.len() * (n as usize + 1));
-    for s in splits {
-        let t = (s as u32, s as u32 + 1);
-        out.extend((0..=n).map(|j| result_only(wdl_at(t, j)).pack().expect("no distance") as u8));
+    })
+}
+
+/// One configuration's entries as [`DecodeAll::decode_unit`] gives them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnitValues {
+    /// Packed values, a cell a position.
+    Values(LevelValues),
+    /// A table without distances: a draw split a board, each position's
+    /// entry its result alone ([`result_only`]) at its kazan offset.
+    Splits {
+        /// Stones on the board (`stones + 1` positions a board).
+        stones: u32,
+        /// A draw split a board, in rank order.
+        splits: Vec<u8>,
+    },
+}
+
+impl UnitValues {
+    /// Positions held.
+    pub fn len(&self) -> usize {
+        match self {
+            UnitValues::Values(v) => v.len(),
+            UnitValues::Splits { stones, splits } => splits.len() * (*stones as usize + 1),
+        }
     }
-    Ok(out)
+
+    /// Whether no position is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The packed value at `index` (board `index / (stones + 1)`, kazan
+    /// offset the rest).
+    #[inline]
+    pub fn get(&self, index: usize) -> u16 {
+        match self {
+            UnitValues::Values(v) => v.get(index),
+            UnitValues::Splits { stones, splits } => {
+                let k = *stones as usize + 1;
+                split_result(splits[index / k], (index % k) as u32)
+            }
+        }
+    }
+
+    /// The packed values, a cell a position (a WDL table's expanded: a
+    /// byte a position).
+    pub fn into_values(self) -> LevelValues {
+        match self {
+            UnitValues::Values(v) => v,
+            UnitValues::Splits { stones, splits } => {
+                let mut out = Vec::with_capacity(splits.len() * (stones as usize + 1));
+                for s in splits {
+                    out.extend((0..=stones).map(|j| split_result(s, j) as u8));
+                }
+                LevelValues::Narrow(out)
+            }
+        }
+    }
+}
+
+/// The packed [`result_only`] value at kazan offset `j` of a board whose
+/// draw split is `split`.
+#[inline]
+fn split_result(split: u8, j: u32) -> u16 {
+    let t = (split as u32, split as u32 + 1);
+    result_only(wdl_at(t, j)).pack().expect("no distance")
 }
 
 /// Reads a whole DTM table back, in one-byte cells when it fits.
@@ -326,4 +393,44 @@ fn check_range(file: &TableFile, range: &Range<u64>) -> Result<(), TableError> {
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A unit held a draw split a board reads, position by position, the
+    /// results its expansion to a byte a position holds: losses below the
+    /// split, a draw at it, wins above (a split past the stones: no draw,
+    /// every offset a loss).
+    #[test]
+    fn draw_splits_read_as_the_results_they_expand_to() {
+        let stones = 3;
+        let splits = vec![0, 2, 4, 3];
+        let held = UnitValues::Splits {
+            stones,
+            splits: splits.clone(),
+        };
+        assert_eq!(held.len(), 16);
+        let expanded = held.clone().into_values();
+        assert_eq!(expanded.len(), 16);
+        let [win, draw, loss] =
+            [Value::Win(0), Value::Draw, Value::Loss(0)].map(|v| v.pack().unwrap());
+        let want = [
+            [draw, win, win, win],
+            [loss, loss, draw, win],
+            [loss, loss, loss, loss],
+            [loss, loss, loss, draw],
+        ];
+        for (board, row) in want.iter().enumerate() {
+            for (j, &v) in row.iter().enumerate() {
+                let i = board * 4 + j;
+                assert_eq!(held.get(i), v, "board {board} offset {j}");
+                assert_eq!(expanded.get(i), v, "board {board} offset {j}");
+            }
+        }
+        let values = UnitValues::Values(LevelValues::Narrow(vec![1, 2]));
+        assert_eq!((values.len(), values.get(1)), (2, 2));
+        assert_eq!(values.into_values(), LevelValues::Narrow(vec![1, 2]));
+    }
 }

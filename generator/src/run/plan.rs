@@ -28,8 +28,8 @@ pub use machine::{
 pub use model::{
     default_hold_whole, forward_memory, graph_bytes_per_board, level_memory, pick_cut, plan,
     seed_groups, seeds_apart, solved_forward, splits_memory, splits_only, table_bytes, unit_memory,
-    verify_groups, verify_level_memory, verify_plan, verify_unit_memory, Fitted, Plan, UnitBudget,
-    BASE_BYTES, NO_GRAPH_TIME, SEED_FILE_BYTES_PER_POSITION, UNIT_BYTES_PER_BOARD,
+    verify_groups, verify_level_memory, verify_plan, verify_unit_memory, Entries, Fitted, Plan,
+    UnitBudget, BASE_BYTES, NO_GRAPH_TIME, SEED_FILE_BYTES_PER_POSITION, UNIT_BYTES_PER_BOARD,
     UNIT_FILE_BYTES_PER_POSITION,
 };
 pub use text::{disk_free_text, held_line, plan_lines, PlanError, PlanOptions};
@@ -374,20 +374,30 @@ mod tests {
         // verify: one pass without a bound or when it fits; else passes,
         // down to a configuration a pass (here every level is read from
         // files).
-        assert_eq!(verify_groups(Metric::Dtm, 14, u, W, 1, None), [Reach::ALL]);
         assert_eq!(
-            verify_groups(Metric::Dtm, 14, u, W, 1, Some(u64::MAX)),
+            verify_groups(Metric::Dtm, 14, u, W, Entries::Cells(1), None),
+            [Reach::ALL]
+        );
+        assert_eq!(
+            verify_groups(Metric::Dtm, 14, u, W, Entries::Cells(1), Some(u64::MAX)),
             [Reach::ALL]
         );
         // The small tables of the verify tests are checked in passes.
         for metric in [Metric::Dtm, Metric::Dtc] {
             for n in [4, 5] {
-                let tight = verify_groups(metric, n, u, 0, 1, Some(0));
+                let tight = verify_groups(metric, n, u, 0, Entries::Cells(1), Some(0));
                 covers(&tight, n);
                 assert!(tight.len() >= 2, "{metric:?} {tight:x?}");
             }
         }
-        let fits = verify_groups(Metric::Dtm, 14, u, W, 1, Some(16_000_000_000));
+        let fits = verify_groups(
+            Metric::Dtm,
+            14,
+            u,
+            W,
+            Entries::Cells(1),
+            Some(16_000_000_000),
+        );
         covers(&fits, 14);
         assert!(fits.len() > 1);
     }

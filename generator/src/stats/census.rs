@@ -2,7 +2,7 @@
 //! zugzwangs of each table, in parallel over boards.
 
 use super::*;
-use crate::solve::cells::LevelValues;
+use crate::files::decode::UnitValues;
 use crate::solve::moves::position_at;
 use crate::solve::unit::level_units;
 use togyz_tb::Backend;
@@ -241,7 +241,7 @@ impl Values for [u16] {
 }
 
 /// One unit's configurations: (first index, values).
-struct UnitParts(Vec<(u64, LevelValues)>);
+struct UnitParts(Vec<(u64, UnitValues)>);
 
 impl Values for UnitParts {
     #[inline]

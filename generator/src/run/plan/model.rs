@@ -349,8 +349,37 @@ pub fn seed_groups(n: u32, u: UnitId, hold_whole: u64, cut: KazanCut) -> Vec<Rea
     level_groups(Metric::Dtm, n, u, hold_whole, cap)
 }
 
+/// How `verify` holds the entries of the unit it checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entries {
+    /// Packed values, this many bytes a position (1 or 2).
+    Cells(u64),
+    /// A draw split a board: a table without distances (a WDL table).
+    Splits,
+}
+
+impl Entries {
+    /// The entries of a table of `contents` decoded in `cell` bytes a
+    /// position where it keeps distances.
+    pub fn of(contents: Contents, cell: u64) -> Entries {
+        if contents.has_distances() {
+            Entries::Cells(cell)
+        } else {
+            Entries::Splits
+        }
+    }
+
+    /// Bytes of unit `u` of level `n` held so.
+    pub fn bytes(self, n: u32, u: UnitId) -> u64 {
+        match self {
+            Entries::Cells(cell) => u.positions(n) * cell,
+            Entries::Splits => u.boards(n),
+        }
+    }
+}
+
 /// The passes over the levels below in which `verify` checks unit `u` of
-/// level `n` of a `metric` table (decoded in `cell` bytes a position),
+/// level `n` of a `metric` table (its entries held as `entries`),
 /// each a [`Reach`] as [`seed_groups`] makes them: one, with every exit
 /// decoded at once, when that fits `budget` bytes (or no budget is
 /// given); else as few as keep the unit, a bit a position and each
@@ -362,10 +391,10 @@ pub fn verify_groups(
     n: u32,
     u: UnitId,
     hold_whole: u64,
-    cell: u64,
+    entries: Entries,
     budget: Option<u64>,
 ) -> Vec<Reach> {
-    let values = u.positions(n) * cell;
+    let values = entries.bytes(n, u);
     let exits = below::unit_exit_bytes(metric, n, u, hold_whole);
     match budget {
         Some(b) if values + exits > b => {
@@ -386,11 +415,11 @@ pub fn verify_unit_memory(
     n: u32,
     u: UnitId,
     hold_whole: u64,
-    cell: u64,
+    entries: Entries,
     budget: Option<u64>,
 ) -> u64 {
-    let values = u.positions(n) * cell;
-    let groups = verify_groups(metric, n, u, hold_whole, cell, budget);
+    let values = entries.bytes(n, u);
+    let groups = verify_groups(metric, n, u, hold_whole, entries, budget);
     if groups.len() == 1 {
         return values + below::unit_exit_bytes(metric, n, u, hold_whole);
     }
@@ -554,7 +583,16 @@ pub fn verify_level_memory(
     let budget = bound.map(|b| b.saturating_sub(whole));
     let unit = held_units(n, contents)
         .into_iter()
-        .map(|u| verify_unit_memory(metric, n, u, hold_whole, cell, budget))
+        .map(|u| {
+            verify_unit_memory(
+                metric,
+                n,
+                u,
+                hold_whole,
+                Entries::of(contents, cell),
+                budget,
+            )
+        })
         .max()
         .unwrap_or(0);
     let added = if keep && below::held_whole(metric, n, hold_whole) {
@@ -600,7 +638,17 @@ pub fn verify_plan(
         let budget = bound.map(|b| b.saturating_sub(whole));
         let passes = held_units(n, contents)
             .into_iter()
-            .map(|u| verify_groups(metric, n, u, hold_whole, cell, budget).len())
+            .map(|u| {
+                verify_groups(
+                    metric,
+                    n,
+                    u,
+                    hold_whole,
+                    Entries::of(contents, cell),
+                    budget,
+                )
+                .len()
+            })
             .max()
             .unwrap_or(1);
         if passes > 1 && p.parts.1 == 0 {
