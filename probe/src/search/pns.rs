@@ -17,7 +17,7 @@ use hashbrown::HashTable;
 
 use super::table::{Buckets, Slot};
 use super::{key_hash, key_of, static_bounds, tick, Halt, Key};
-use crate::rules::{Position, Side};
+use crate::rules::{Position, Side, HALF};
 use crate::tablebase::{Horizon, Tablebase};
 use crate::value::Wdl;
 
@@ -415,18 +415,20 @@ impl<'a> Pns<'a> {
     /// The numbers of a position not searched yet (df-pn+ style): the
     /// side to move needs one good move among its moves, the other side
     /// must be answered on every one, so the more moves a side has, the
-    /// harder the position is to prove against it. Both numbers grow with
-    /// the stones left to capture before a table answers. (With the
-    /// thresholds one quarter wide, on 60 self-play positions at 14 to 16
-    /// stones, the cube proved most: mobility alone none, the distance 18,
-    /// squared 28, cubed 32, to the fourth power 31; docs/performance.md,
-    /// "Distance to the tables". With them four times wide ([`widen`]), on
-    /// the real positions of 20 to 24 stones at 1 s the distance itself
-    /// proves 112 of 198, squared 102, cubed 98, with one fewer at 15 to
-    /// 19 stones and as many at 25 to 29: "A wider 1 + epsilon". A
-    /// second distance, the stones a kazan still needs, proved other
-    /// positions, but given half of each budget it proved fewer in all:
-    /// "One guide".)
+    /// harder the position is to prove against it. Each side's number
+    /// grows with the stones left to capture before a table answers plus
+    /// the stones its kazan still needs: X to pass 81, the other side to
+    /// reach 81, which X's win then can no longer pass. (The distance
+    /// alone, with the thresholds four times wide ([`widen`]), proved 108
+    /// of 198 real positions of 20 to 24 stones at 1 M nodes on one
+    /// thread; the sum proves 122, and the same with the needs halved or
+    /// doubled or the distance doubled; the smaller of the two proves
+    /// 99, the larger 114, their product 102: docs/performance.md, "The
+    /// stones a kazan needs, added to the distance". Before that the
+    /// cube of the distance, then the distance itself, had proved most:
+    /// "Distance to the tables", "A wider 1 + epsilon"; a second search
+    /// guided by the needs alone, given half of each budget, proved
+    /// fewer in all: "One guide".)
     fn fresh(&self, pos: &Position) -> Numbers {
         let moves = pos.legal_moves().count().max(1) as u64;
         let above = pos
@@ -434,10 +436,14 @@ impl<'a> Pns<'a> {
             .saturating_sub(self.horizon.of(pos))
             .max(1);
         let d = u64::from(above);
+        // X wins with HALF + 1; the other side stops that with HALF.
+        let need = |side: Side, goal: u8| u64::from(goal.saturating_sub(pos.kazan(side)).max(1));
+        let dx = d + need(self.x, HALF + 1);
+        let dy = d + need(self.x.opponent(), HALF);
         let (pn, dn) = if pos.side_to_move() == self.x {
-            (d, moves * d)
+            (dx, moves * dy)
         } else {
-            (moves * d, d)
+            (moves * dx, dy)
         };
         Numbers {
             pn,
