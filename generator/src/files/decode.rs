@@ -227,7 +227,8 @@ pub enum UnitValues {
     /// Packed values, a cell a position.
     Values(LevelValues),
     /// A table without distances: a draw split a board, each position's
-    /// entry its result alone ([`result_only`]) at its kazan offset.
+    /// entry its result alone (a win, draw or loss without a distance)
+    /// at its kazan offset.
     Splits {
         /// Stones on the board (`stones + 1` positions a board).
         stones: u32,
