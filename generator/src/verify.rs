@@ -40,7 +40,7 @@
 
 use crate::below::{self, DtcBelow, DtcUnitBelow, DtmBelow, DtmExits, DtmUnitBelow, WdlBelow};
 use crate::event::{polled, silent, Event, Report};
-use crate::files::decode::{result_only, DecodeAll, UnitValues};
+use crate::files::decode::{result_only, BoardValues, DecodeAll, UnitValues};
 use crate::files::folder::{table_levels, FolderError};
 use crate::files::write::Census;
 use crate::pool::with_threads;
@@ -750,9 +750,10 @@ fn check_boards_pass<E: ExitValue>(
     while let Some((rank, board)) = walker.current() {
         let mut slots = [None; 9];
         let (pos0, played, legal) = board_moves(n, config, board, tables);
+        let entries = own.board(n, rank);
         for j in 0..=n {
             let index = (rank * (n as u64 + 1) + j as u64) as usize;
-            let stored = Value::unpack(own.get(index));
+            let stored = Value::unpack(entries.get(j));
             if legal == 0 {
                 if pass.last {
                     let end = terminal_value(&at_offset(&pos0, j))
@@ -805,8 +806,8 @@ fn pass_value<E: ExitValue>(
         let hole = mask.trailing_zeros() as usize;
         mask &= mask - 1;
         let v = match played[hole] {
-            Some(Played::Quiet(values, first)) if pass.last => {
-                Value::unpack(values.get((first + (tables.n - j) as u64) as usize)).back()
+            Some(Played::Quiet(values)) if pass.last => {
+                Value::unpack(values.get(tables.n - j)).back()
             }
             Some(Played::Other(child0)) => {
                 let child = at_offset(&child0, j);
@@ -876,8 +877,7 @@ fn child_value<E: ExitValue>(
     if n < tables.n {
         return tables.exits.exit_value(n, config, board, j);
     }
-    let index = board * (n as u64 + 1) + j;
-    Value::unpack(tables.part(config).get(index as usize)).back()
+    Value::unpack(tables.part(config).board(n, board).get(j as u32)).back()
 }
 
 /// A board's legal move, played once (at kazan offset 0): sowing, captures
@@ -886,9 +886,8 @@ fn child_value<E: ExitValue>(
 enum Played<'a> {
     /// A quiet move (no capture, tuzdyk or feed) whose game goes on: it
     /// keeps both kazans and swaps the sides, so at every kazan offset `j`
-    /// its successor is the same board (its first cell at this index of
-    /// these values) at offset `n - j`.
-    Quiet(&'a UnitValues, u64),
+    /// its successor is the same board (these entries) at offset `n - j`.
+    Quiet(BoardValues<'a>),
     /// Any other move (a conversion, or one that ends the game): its
     /// successor at offset 0. At offset `j` the mover's kazan holds `j`
     /// more stones and the opponent's `j` fewer, before and after the move,
@@ -908,7 +907,7 @@ fn board_moves<'a, E: ExitValue>(
     let mut played = [None; 9];
     let (pos, legal) = play_each(n, config, board, |hole, child| {
         played[hole] = Some(match quiet_slot(n, &child) {
-            Some((id, first)) => Played::Quiet(tables.part(id), first),
+            Some((id, first)) => Played::Quiet(tables.part(id).board(n, first / (n as u64 + 1))),
             None => Played::Other(child),
         });
     });
@@ -941,9 +940,7 @@ fn expected_value<E: ExitValue>(
         let hole = mask.trailing_zeros() as usize;
         mask &= mask - 1;
         let v = match played[hole] {
-            Some(Played::Quiet(values, first)) => {
-                Value::unpack(values.get((first + (tables.n - j) as u64) as usize)).back()
-            }
+            Some(Played::Quiet(values)) => Value::unpack(values.get(tables.n - j)).back(),
             Some(Played::Other(child0)) => {
                 child_value(&at_offset(&child0, j), tables, &mut slots[hole])
             }
@@ -971,8 +968,9 @@ fn check_boards<E: ExitValue>(
         let mut slots = [None; 9];
         let (pos0, played, legal) = board_moves(n, config, board, tables);
         let at = |j: u32| at_offset(&pos0, j);
+        let entries = own.board(n, rank);
         for j in 0..=n {
-            let stored = Value::unpack(own.get((rank * (n as u64 + 1) + j as u64) as usize));
+            let stored = Value::unpack(entries.get(j));
             // A live index position has both kazans at most 81, so its game
             // is over exactly when the side to move has no stones.
             let expected = tables.judged(if legal == 0 {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use crate::files::recover::recover_losses;
 use crate::files::splits::{config_splits, SplitsError};
-use crate::solve::cells::{Cell, LevelValues};
+use crate::solve::cells::{Cell, ConfigValues, LevelValues};
 use crate::solve::unit::{level_units, UnitId};
 use piece::{block_positions, decode_piece, Scratch};
 use rayon::prelude::*;
@@ -264,6 +264,27 @@ impl UnitValues {
         }
     }
 
+    /// The entries of the board of rank `rank` at level `n`, every kazan
+    /// offset: what a check reads of a board in its inner loop, with no
+    /// division there.
+    #[inline]
+    pub fn board(&self, n: u32, rank: u64) -> BoardValues<'_> {
+        match self {
+            UnitValues::Values(v) => {
+                let k = n as usize + 1;
+                let first = rank as usize * k;
+                match v.part(first..first + k) {
+                    ConfigValues::Narrow(b) => BoardValues::Narrow(b),
+                    ConfigValues::Wide(b) => BoardValues::Wide(b),
+                }
+            }
+            UnitValues::Splits { stones, splits } => {
+                debug_assert_eq!(*stones, n);
+                BoardValues::Split(splits[rank as usize])
+            }
+        }
+    }
+
     /// The packed values, a cell a position (a WDL table's expanded: a
     /// byte a position).
     pub fn into_values(self) -> LevelValues {
@@ -276,6 +297,29 @@ impl UnitValues {
                 }
                 LevelValues::Narrow(out)
             }
+        }
+    }
+}
+
+/// One board's entries, every kazan offset ([`UnitValues::board`]).
+#[derive(Clone, Copy, Debug)]
+pub enum BoardValues<'a> {
+    /// One byte a position.
+    Narrow(&'a [u8]),
+    /// Two bytes a position.
+    Wide(&'a [u16]),
+    /// The board's draw split.
+    Split(u8),
+}
+
+impl BoardValues<'_> {
+    /// The packed value at kazan offset `j`.
+    #[inline]
+    pub fn get(self, j: u32) -> u16 {
+        match self {
+            BoardValues::Narrow(b) => b[j as usize] as u16,
+            BoardValues::Wide(b) => b[j as usize],
+            BoardValues::Split(s) => split_result(s, j),
         }
     }
 }

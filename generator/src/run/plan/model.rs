@@ -581,18 +581,10 @@ pub fn verify_level_memory(
 ) -> u64 {
     let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
     let budget = bound.map(|b| b.saturating_sub(whole));
+    let entries = Entries::of(contents, cell);
     let unit = held_units(n, contents)
         .into_iter()
-        .map(|u| {
-            verify_unit_memory(
-                metric,
-                n,
-                u,
-                hold_whole,
-                Entries::of(contents, cell),
-                budget,
-            )
-        })
+        .map(|u| verify_unit_memory(metric, n, u, hold_whole, entries, budget))
         .max()
         .unwrap_or(0);
     let added = if keep && below::held_whole(metric, n, hold_whole) {
@@ -636,19 +628,10 @@ pub fn verify_plan(
         // The most passes a unit is checked in, and from which level.
         let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
         let budget = bound.map(|b| b.saturating_sub(whole));
+        let entries = Entries::of(contents, cell);
         let passes = held_units(n, contents)
             .into_iter()
-            .map(|u| {
-                verify_groups(
-                    metric,
-                    n,
-                    u,
-                    hold_whole,
-                    Entries::of(contents, cell),
-                    budget,
-                )
-                .len()
-            })
+            .map(|u| verify_groups(metric, n, u, hold_whole, entries, budget).len())
             .max()
             .unwrap_or(1);
         if passes > 1 && p.parts.1 == 0 {
