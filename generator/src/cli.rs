@@ -106,6 +106,20 @@ impl Printer {
                 stones(n),
                 dir.display()
             ),
+            Event::ChecksResumed {
+                stones: n,
+                resumed,
+                units,
+                path,
+            } => say!(
+                "{:>9}: {resumed} of {units} units already checked ({}), kept",
+                stones(n),
+                path.display()
+            ),
+            Event::NoJournal { path, error } => warn!(
+                "cannot keep the journal {} ({error}): an interrupted check will start its level again",
+                path.display()
+            ),
             Event::UnitsStarted {
                 stones: n,
                 positions,

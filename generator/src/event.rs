@@ -195,6 +195,26 @@ pub enum Event<'a> {
         /// Positions in the level.
         positions: u64,
     },
+    /// `verify`: units of a level found checked in its journal (an
+    /// interrupted run's), kept.
+    ChecksResumed {
+        /// Stones of the level.
+        stones: u32,
+        /// Units already checked.
+        resumed: usize,
+        /// Units of the level.
+        units: usize,
+        /// The journal.
+        path: &'a Path,
+    },
+    /// `verify`: the level's journal cannot be written (a read-only
+    /// folder): an interrupted check will start the level again.
+    NoJournal {
+        /// The journal.
+        path: &'a Path,
+        /// Why.
+        error: &'a std::io::Error,
+    },
     /// `verify`: positions checked so far in the level (polled).
     CheckProgress {
         /// Stones of the level.

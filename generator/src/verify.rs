@@ -31,12 +31,20 @@
 //! level is checked against is its metric's `CheckBelow`, as `generate`
 //! solves with its metric's `UnitSolver`: [`DtmBelow`] or [`DtcBelow`].
 //!
+//! A level's check resumes by unit: the units that passed are recorded in
+//! its journal ([`journal_path`]) until the level passes.
+//!
 //! In short, each entry must equal the best of its moves' values. Checked
 //! level by level from 1 stone up, local consistency is also global
 //! correctness: distances strictly fall along a win's or loss's
 //! justification, so by induction every win and loss is exact, and a real
 //! win or loss stored as a draw would contradict a correctly stored
 //! successor.
+
+mod journal;
+
+pub use journal::journal_path;
+use journal::{Journal, Opened};
 
 use crate::below::{self, DtcBelow, DtcUnitBelow, DtmBelow, DtmExits, DtmUnitBelow, WdlBelow};
 use crate::event::{polled, silent, Event, Report};
@@ -331,6 +339,23 @@ fn check_table(
         stones: n,
         positions,
     });
+    let dir = file.path().parent().unwrap_or(Path::new("."));
+    let (mut journal, opened) = Journal::open(dir, n, file);
+    let units = held_units(n, file);
+    let resumed = journal.count(&units);
+    match opened {
+        Opened::Resumed if resumed > 0 => report(Event::ChecksResumed {
+            stones: n,
+            resumed,
+            units: units.len(),
+            path: journal.path(),
+        }),
+        Opened::Unwritable(e) => report(Event::NoJournal {
+            path: journal.path(),
+            error: &e,
+        }),
+        _ => {}
+    }
     let checked = AtomicU64::new(0);
     let tick = |c: u64| {
         report(Event::CheckProgress {
@@ -340,11 +365,19 @@ fn check_table(
         })
     };
     let result = polled(&checked, tick, || match file.metric() {
-        Metric::Dtm => check_level(n, file, dtm, max_memory, &checked),
-        Metric::Dtc => check_level(n, file, dtc, max_memory, &checked),
+        Metric::Dtm => check_level(n, file, dtm, max_memory, &checked, &mut journal),
+        Metric::Dtc => check_level(n, file, dtc, max_memory, &checked, &mut journal),
     });
     report(Event::Checked { stones: n });
-    check_header_census(file, &result?)?;
+    if let Err(e) = check_header_census(file, &result?) {
+        // The units taken from the journal may be what is wrong: the next
+        // run checks them all again.
+        if resumed > 0 {
+            let _ = std::fs::remove_file(journal.path());
+        }
+        return Err(e);
+    }
+    journal.finish();
     let level = LevelReport {
         stones: n,
         positions,
@@ -567,14 +600,21 @@ pub(crate) fn check_level<B: CheckBelow>(
     smaller: &B,
     max_memory: Option<u64>,
     checked: &AtomicU64,
+    journal: &mut Journal,
 ) -> Result<Census, VerifyError> {
     let mut census = Census::default();
     // What a unit may take now, the smaller levels loaded.
     let budget = plan::units_budget(max_memory);
     let cell = if file.fits_in_bytes() { 1 } else { 2 };
     let contents = file.header().contents;
-    let units = crate::solve::unit::level_units(n);
-    for unit in units.into_iter().filter(|u| contents.holds_config(u.first)) {
+    let kazans = Layout::new(n).kazans();
+    for unit in held_units(n, file) {
+        if let Some(c) = journal.checked(unit) {
+            census.merge(c);
+            let boards: u64 = unit_work(n, unit).iter().map(|w| w.2 - w.1).sum();
+            checked.fetch_add(boards * kazans, Ordering::Relaxed);
+            continue;
+        }
         let groups = plan::verify_groups(
             smaller.metric(),
             n,
@@ -594,8 +634,19 @@ pub(crate) fn check_level<B: CheckBelow>(
             }
         };
         census.merge(&found);
+        journal.record(unit, &found);
     }
     Ok(census)
+}
+
+/// The units of level `n` that `file` holds.
+fn held_units(n: u32, file: &TableFile) -> Vec<UnitId> {
+    let contents = file.header().contents;
+    let units = crate::solve::unit::level_units(n);
+    units
+        .into_iter()
+        .filter(|u| contents.holds_config(u.first))
+        .collect()
 }
 
 /// The work items of `unit` of level `n`: (configuration, first board,

@@ -309,3 +309,122 @@ fn from_checks_the_levels_above_it() {
         );
     }
 }
+
+/// The header line of a verify journal for level `n`'s table in `dir`
+/// (docs/generate.md, "Verification resumes").
+fn journal_header(dir: &Path, n: u32) -> String {
+    let file = togyz_tb::raw::format::TableFile::open(dir.join(file_name(n))).unwrap();
+    let h = file.header();
+    format!(
+        "togyz-gen verify journal 1\ntable {} {} {:016x} {:016x}\n",
+        h.stones, h.file_length, h.index_checksum, h.body_checksum
+    )
+}
+
+/// Runs verify on `dir`; the error, and the units its journal gave it.
+fn verify_resuming(dir: &Path) -> (Result<(), VerifyError>, Option<(usize, usize)>) {
+    let resumed = std::sync::Mutex::new(None);
+    let r = verify::verify(&options(dir), &|e| {
+        if let Event::ChecksResumed {
+            resumed: k, units, ..
+        } = e
+        {
+            *resumed.lock().unwrap() = Some((k, units));
+        }
+    });
+    (r.map(|_| ()), resumed.into_inner().unwrap())
+}
+
+/// A check stopped part way through a level resumes at the first unit it
+/// had not finished, takes the others' censuses from the journal (so a
+/// journal that misstates one fails the header's census, and is then
+/// dropped), and removes the journal once the level passes.
+#[test]
+fn an_interrupted_check_resumes_from_its_journal() {
+    let n = MAX;
+    // The last win in 3 or more, made 2 plies slower: the check stops in
+    // a late unit, the earlier ones recorded.
+    let mut values = levels().table(n).to_vec();
+    let (index, d) = (values.iter().enumerate().rev())
+        .find_map(|(i, &v)| match Value::unpack(v) {
+            Value::Win(d) if d >= 3 => Some((i, d)),
+            _ => None,
+        })
+        .unwrap();
+    values[index] = Value::Win(d + 2).pack().unwrap();
+    let bad = tempfile::tempdir().unwrap();
+    write_all(bad.path(), n - 1);
+    write_table(bad.path(), Metric::Dtm, n, &values).unwrap();
+    let journal = verify::journal_path(bad.path(), n);
+    assert_eq!(journal, bad.path().join("togyz-04.verify"));
+
+    let (first, resumed) = verify_resuming(bad.path());
+    let first = first.unwrap_err();
+    assert!(matches!(first, VerifyError::Inconsistent { .. }), "{first}");
+    assert_eq!(resumed, None, "nothing to resume the first time");
+    let text = std::fs::read_to_string(&journal).expect("the journal is kept");
+    let header = journal_header(bad.path(), n);
+    let units: Vec<&str> = text
+        .strip_prefix(header.as_str())
+        .unwrap()
+        .lines()
+        .collect();
+    assert!(units.len() >= 2, "units before the bad one: {text}");
+    // Levels below passed: their journals are gone.
+    assert!(!verify::journal_path(bad.path(), n - 1).exists());
+
+    // Again: the recorded units are skipped, the bad one found again.
+    let (again, resumed) = verify_resuming(bad.path());
+    assert_eq!(again.unwrap_err().to_string(), first.to_string());
+    let (k, all) = resumed.expect("the journal's units are resumed");
+    assert_eq!(k, units.len());
+    assert!(k < all);
+    let out = Command::new(env!("CARGO_BIN_EXE_togyz-gen"))
+        .args(["verify", "--quiet", "--hold-whole", "0", "--tables"])
+        .arg(bad.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!(" 4 stones: {k} of {all} units already checked (")),
+        "{stdout}"
+    );
+
+    // The same units of the sound table (the same entries): resumed, the
+    // level passes, and its journal is removed.
+    let good = tempfile::tempdir().unwrap();
+    write_all(good.path(), n);
+    let good_journal = verify::journal_path(good.path(), n);
+    let lines = units.join("\n") + "\n";
+    std::fs::write(&good_journal, journal_header(good.path(), n) + &lines).unwrap();
+    let (ok, resumed) = verify_resuming(good.path());
+    ok.unwrap();
+    assert_eq!(resumed.map(|r| r.0), Some(k));
+    assert!(!good_journal.exists());
+
+    // A unit's census misstated: the header's census disagrees, and the
+    // journal is dropped, so the next run checks every unit.
+    let mut words: Vec<String> = units[0].split(' ').map(String::from).collect();
+    words[2] = (words[2].parse::<u64>().unwrap() + 1).to_string();
+    let lines = words.join(" ") + "\n";
+    std::fs::write(&good_journal, journal_header(good.path(), n) + &lines).unwrap();
+    let (wrong, resumed) = verify_resuming(good.path());
+    let wrong = wrong.unwrap_err();
+    assert!(
+        matches!(wrong, VerifyError::HeaderCensus { field: "wins", .. }),
+        "{wrong}"
+    );
+    assert_eq!(resumed.map(|r| r.0), Some(1));
+    assert!(!good_journal.exists());
+    let (ok, resumed) = verify_resuming(good.path());
+    ok.unwrap();
+    assert_eq!(resumed, None);
+
+    // A journal of another table (the bad one's) is not read.
+    std::fs::write(&good_journal, text).unwrap();
+    let (ok, resumed) = verify_resuming(good.path());
+    ok.unwrap();
+    assert_eq!(resumed, None);
+    assert!(!good_journal.exists());
+}
