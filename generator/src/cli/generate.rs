@@ -63,8 +63,9 @@ pub struct GenerateArgs {
     pub wdl_from: Option<u32>,
     /// With `--wdl-from`: the WDL levels hold only the positions with both
     /// tuzdyks in these pairs of holes (`3-6,4-7`: a tuzdyk in hole 3 and
-    /// one in hole 6, either player's), whose search needs no other; a
-    /// pair's level is a 28th of the positions with two tuzdyks
+    /// one in hole 6, either player's; `all` for the 28), whose search
+    /// needs no other; a pair's level is a 28th of the positions with two
+    /// tuzdyks
     /// (docs/generate.md, "Tables of one game's tuzdyks").
     #[arg(long, value_name = "PAIRS", requires = "wdl_from")]
     pub wdl_pairs: Option<TuzdykPairs>,

@@ -99,6 +99,9 @@ impl TuzdykPairs {
     /// The number of pairs: two of the eight holes a tuzdyk may take.
     pub const COUNT: u32 = 28;
 
+    /// Every pair.
+    pub const ALL: TuzdykPairs = TuzdykPairs((1 << Self::COUNT) - 1);
+
     /// The pairs of mask `mask`, `None` if it names a pair that does not
     /// exist or none.
     pub fn from_mask(mask: u32) -> Option<TuzdykPairs> {
@@ -154,8 +157,11 @@ impl std::str::FromStr for TuzdykPairs {
     type Err = String;
 
     /// Pairs of holes as [`TuzdykPairs`] shows them: `3-6,4-7`, each two
-    /// different holes of 1 to 8 in either order.
+    /// different holes of 1 to 8 in either order; `all` for the 28.
     fn from_str(s: &str) -> Result<TuzdykPairs, String> {
+        if s.trim() == "all" {
+            return Ok(TuzdykPairs::ALL);
+        }
         let mut mask = 0u32;
         for part in s.split(',').map(str::trim) {
             let hole = |h: Option<&str>| {
@@ -489,7 +495,11 @@ mod tests {
             TuzdykPairs::from_mask(pairs.mask() | 1 << TuzdykPairs::bit(0, 7).unwrap()).unwrap();
         assert_eq!(two.to_string(), "1-8,3-6");
         assert_eq!("6-3, 8-1".parse::<TuzdykPairs>(), Ok(two));
-        for bad in ["", "3", "3-3", "3-9", "0-2", "3-6-7", "a-b", "3-6,"] {
+        let all: TuzdykPairs = " all".parse().unwrap();
+        assert_eq!(all, TuzdykPairs::ALL);
+        assert_eq!(all.to_string().split(',').count(), TuzdykPairs::COUNT as usize);
+        assert_eq!(all.to_string().parse::<TuzdykPairs>(), Ok(all));
+        for bad in ["", "3", "3-3", "3-9", "0-2", "3-6-7", "a-b", "3-6,", "all,1-2", "All"] {
             assert!(bad.parse::<TuzdykPairs>().is_err(), "{bad}");
         }
         let layout = crate::raw::index::Layout::new(4);
