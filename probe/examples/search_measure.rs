@@ -15,7 +15,9 @@
 //!     --tables /work/tables8 --stones 12-16 --per-count 100 --seconds 2 --out m.csv
 //! ```
 //!
-//! `--provers dfs,dfpn,graph` picks the provers (the default: those
+//! `--tables` given again reads several folders in order (as
+//! `togyz-probe --tables`: a game's tuzdyk pairs' tables beside the
+//! complete ones). `--provers dfs,dfpn,graph` picks the provers (the default: those
 //! `Budget::default()` runs, as `togyz-probe query` does),
 //! `--dfpn-threads N` the threads of df-pn (1: both questions in turn),
 //! `--graph N` the positions the retrograde solve may enumerate,
@@ -48,7 +50,8 @@ use togyz_tb::search::Solver;
 use togyz_tb::{Position, Tablebase};
 
 struct Args {
-    tables: PathBuf,
+    /// The folders, in order (`--tables` given again adds one).
+    tables: Vec<PathBuf>,
     low: u32,
     high: u32,
     per_count: usize,
@@ -85,7 +88,7 @@ fn default_provers() -> String {
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
-        tables: "tables".into(),
+        tables: Vec::new(),
         low: 12,
         high: 16,
         per_count: 100,
@@ -113,7 +116,7 @@ fn parse_args() -> Result<Args, String> {
         let value = it.next().ok_or(format!("{flag} needs a value"))?;
         let bad = |_: std::num::ParseIntError| format!("bad value for {flag}: {value}");
         match flag.as_str() {
-            "--tables" => a.tables = value.into(),
+            "--tables" => a.tables.push(value.into()),
             "--stones" => {
                 let (l, h) = value.split_once('-').unwrap_or((&value, &value));
                 a.low = l.parse().map_err(bad)?;
@@ -231,7 +234,7 @@ fn write_games(a: &Args, count: usize, path: &std::path::Path) -> std::io::Resul
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let a = parse_args()?;
+    let mut a = parse_args()?;
     if let Some(path) = &a.games_out {
         if path.exists() {
             return Err(format!("{} exists: not overwritten", path.display()).into());
@@ -239,7 +242,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         write_games(&a, a.games, path)?;
         return Ok(());
     }
-    let tb = Tablebase::open([&a.tables])?;
+    if a.tables.is_empty() {
+        a.tables.push("tables".into());
+    }
+    let tb = Tablebase::open(&a.tables)?;
     let positions = match &a.fens {
         Some(path) => std::fs::read_to_string(path)?
             .lines()
