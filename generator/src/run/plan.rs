@@ -41,6 +41,7 @@ mod tests {
     use crate::solve::unit::{exit_configs, held_units, level_units, KazanCut, Reach, UnitId};
     use std::sync::Arc;
     use togyz_answer::text::{human_bytes, human_seconds};
+    use togyz_tb::raw::format::TuzdykPairs;
     use togyz_tb::raw::index::Layout;
     use togyz_tb::{Contents, Metric};
 
@@ -141,9 +142,26 @@ mod tests {
         assert!(tower.memory < 3_000_000_000, "{}", tower.memory);
         assert_eq!(tower.parts, (1, 0));
         let boards: u64 = todo.iter().map(|&n| held_units(n, pair)[0].boards(n)).sum();
-        // A pair is one unit a level: one thread.
-        let seconds = boards as f64 / model::SPLITS_BOARD_RATE;
+        // A pair is one unit a level: one thread, then the assembly.
+        let seconds =
+            boards as f64 / model::SPLITS_BOARD_RATE + boards as f64 / model::SPLITS_ASSEMBLY_RATE;
         assert!((tower.seconds - seconds).abs() < 1.0, "{}", tower.seconds);
+        // Every pair: 28 units a level, in 14 rounds on 2 threads, 10
+        // on 3, half as many again on 2 shards; a resumed level counts what is left.
+        let all = Contents::Pairs(TuzdykPairs::ALL);
+        let units = held_units(15, all);
+        assert_eq!(units.len(), 28);
+        let whole: u64 = units.iter().map(|u| u.positions(15)).sum();
+        let assembly = (whole / 16) as f64 / model::SPLITS_ASSEMBLY_RATE;
+        let round = units[0].boards(15) as f64 / model::SPLITS_BOARD_RATE;
+        let level = |left, threads, shards| {
+            model::splits_level_seconds(15, &units, left, threads, shards) - assembly
+        };
+        assert!((level(whole, 2, 1) - 14.0 * round).abs() < 1e-6);
+        assert!((level(whole, 3, 1) - 10.0 * round).abs() < 1e-6);
+        assert!((level(whole, 2, 2) - 7.0 * round).abs() < 1e-6);
+        assert!((level(whole / 28 * 3, 2, 1) - 2.0 * round).abs() < 1e-6);
+        assert_eq!(model::splits_level_seconds(15, &units, 0, 2, 1), 0.0);
         let u = held_units(17, pair)[0];
         assert!(splits_only(pair, u) && !splits_only(Contents::Full, u));
         assert!(!splits_only(Contents::Wdl, UnitId::of(0)));

@@ -497,9 +497,14 @@ mod tests {
         assert_eq!("6-3, 8-1".parse::<TuzdykPairs>(), Ok(two));
         let all: TuzdykPairs = " all".parse().unwrap();
         assert_eq!(all, TuzdykPairs::ALL);
-        assert_eq!(all.to_string().split(',').count(), TuzdykPairs::COUNT as usize);
+        assert_eq!(
+            all.to_string().split(',').count(),
+            TuzdykPairs::COUNT as usize
+        );
         assert_eq!(all.to_string().parse::<TuzdykPairs>(), Ok(all));
-        for bad in ["", "3", "3-3", "3-9", "0-2", "3-6-7", "a-b", "3-6,", "all,1-2", "All"] {
+        for bad in [
+            "", "3", "3-3", "3-9", "0-2", "3-6-7", "a-b", "3-6,", "all,1-2", "All",
+        ] {
             assert!(bad.parse::<TuzdykPairs>().is_err(), "{bad}");
         }
         let layout = crate::raw::index::Layout::new(4);

@@ -57,12 +57,48 @@ pub const PART_FILE_BYTES_PER_POSITION: f64 = 0.25;
 /// the biggest 8-stone unit's seeds (13.2 M positions, parts of one pair,
 /// no level held whole) peaked at 2.09 MB, 0.16.
 pub const SEED_FILE_BYTES_PER_POSITION: f64 = 0.5;
-/// Boards a second and thread of a WDL table's level whose units are
-/// solved on draw splits alone ([`splits_only`]), their solve and the
-/// level's assembly, rounded down: three tuzdyk pairs' level 16 (1.80 G
-/// boards) took 516 s to solve and 171 s to assemble on 2 threads, 1.31 M
-/// boards a second and thread; level 15, beside a test run, 0.84 M.
-pub const SPLITS_BOARD_RATE: f64 = 1.0e6;
+/// Boards a second that one thread solves of a unit solved on draw splits
+/// alone ([`splits_only`]): every tuzdyk pair's level 14 (28 units of
+/// 155 M boards, 14 rounds on 2 threads) in 580 s, 3.74 M; level 13
+/// 3.91 M; three pairs' level 16 (two rounds of 600 M boards) 2.33 M,
+/// their level 17 1.1 M beside a 14-stone generation and tests. Set so
+/// that the three pairs' run to 17, made beside other work, is not
+/// planned shorter than it took (levels 14 to 17 in 1 h 04 min; the
+/// plan says 69 min from one stone).
+pub const SPLITS_BOARD_RATE: f64 = 1.5e6;
+
+/// Boards a second of the assembly of such a level (its unit files read,
+/// its table blocks compressed on every thread), rounded down: every
+/// pair's level 14 (4.34 G boards) in 316 s, 13.7 M; level 13 14.5 M;
+/// three pairs' level 16 10.5 M, level 17 7.3 M beside other work.
+pub const SPLITS_ASSEMBLY_RATE: f64 = 7.0e6;
+
+/// Seconds of a level of `units` whose units are solved on draw splits
+/// alone, `left` of its positions not solved yet, on `threads` threads
+/// and `shards` shards: a unit on one thread, so the level takes rounds
+/// of its biggest unit, and then its assembly (by one shard).
+pub(crate) fn splits_level_seconds(
+    n: u32,
+    units: &[UnitId],
+    left: u64,
+    threads: usize,
+    shards: u32,
+) -> f64 {
+    if left == 0 {
+        return 0.0;
+    }
+    let boards = |positions: u64| positions as f64 / (n as f64 + 1.0);
+    let biggest = units
+        .iter()
+        .map(|u| u.positions(n))
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let pieces = (left as f64 / shards as f64 / biggest as f64).ceil();
+    let rounds = (pieces / threads.max(1) as f64).ceil();
+    let all: u64 = units.iter().map(|u| u.positions(n)).sum();
+    rounds * boards(biggest) / SPLITS_BOARD_RATE + boards(all) / SPLITS_ASSEMBLY_RATE
+}
 
 /// Unit-file bytes per position on disk (zstd level 1 of one-byte cells,
 /// the same for both metrics), an upper bound: the 10-stone level's units
@@ -715,9 +751,7 @@ pub fn plan(
         let left = positions - solved(n).min(positions);
         p.positions += left / shards as u64;
         if units.iter().all(|&u| splits_only(contents, u)) {
-            let boards = (left / (n as u64 + 1)) as f64 / shards as f64;
-            let workers = threads.clamp(1, units.len().max(1));
-            splits_seconds += boards / (SPLITS_BOARD_RATE * workers as f64);
+            splits_seconds += splits_level_seconds(n, &units, left, threads, shards);
         } else {
             timed += left / shards as u64;
         }
