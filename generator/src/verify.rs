@@ -54,8 +54,8 @@ use crate::files::write::Census;
 use crate::pool::with_threads;
 use crate::run::plan;
 use crate::solve::cells::ConfigValues;
-use crate::solve::moves::{play_each, quiet_slot};
-use crate::solve::unit::{Reach, UnitId};
+use crate::solve::moves::{play_each, quiet_board};
+use crate::solve::unit::{held_units, Reach, UnitId};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -341,7 +341,7 @@ fn check_table(
     });
     let dir = file.path().parent().unwrap_or(Path::new("."));
     let (mut journal, opened) = Journal::open(dir, n, file);
-    let units = held_units(n, file);
+    let units = held_units(n, file.header().contents);
     let resumed = journal.count(&units);
     match opened {
         Opened::Resumed if resumed > 0 => report(Event::ChecksResumed {
@@ -373,11 +373,11 @@ fn check_table(
         // The units taken from the journal may be what is wrong: the next
         // run checks them all again.
         if resumed > 0 {
-            let _ = std::fs::remove_file(journal.path());
+            journal.remove();
         }
         return Err(e);
     }
-    journal.finish();
+    journal.remove();
     let level = LevelReport {
         stones: n,
         positions,
@@ -607,12 +607,10 @@ pub(crate) fn check_level<B: CheckBelow>(
     let budget = plan::units_budget(max_memory);
     let cell = if file.fits_in_bytes() { 1 } else { 2 };
     let contents = file.header().contents;
-    let kazans = Layout::new(n).kazans();
-    for unit in held_units(n, file) {
+    for unit in held_units(n, contents) {
         if let Some(c) = journal.checked(unit) {
             census.merge(c);
-            let boards: u64 = unit_work(n, unit).iter().map(|w| w.2 - w.1).sum();
-            checked.fetch_add(boards * kazans, Ordering::Relaxed);
+            checked.fetch_add(unit.positions(n), Ordering::Relaxed);
             continue;
         }
         let groups = plan::verify_groups(
@@ -637,16 +635,6 @@ pub(crate) fn check_level<B: CheckBelow>(
         journal.record(unit, &found);
     }
     Ok(census)
-}
-
-/// The units of level `n` that `file` holds.
-fn held_units(n: u32, file: &TableFile) -> Vec<UnitId> {
-    let contents = file.header().contents;
-    let units = crate::solve::unit::level_units(n);
-    units
-        .into_iter()
-        .filter(|u| contents.holds_config(u.first))
-        .collect()
 }
 
 /// The work items of `unit` of level `n`: (configuration, first board,
@@ -957,8 +945,8 @@ fn board_moves<'a, E: ExitValue>(
 ) -> (Position, [Option<Played<'a>>; 9], u16) {
     let mut played = [None; 9];
     let (pos, legal) = play_each(n, config, board, |hole, child| {
-        played[hole] = Some(match quiet_slot(n, &child) {
-            Some((id, first)) => Played::Quiet(tables.part(id).board(n, first / (n as u64 + 1))),
+        played[hole] = Some(match quiet_board(n, &child) {
+            Some((id, rank)) => Played::Quiet(tables.part(id).board(n, rank)),
             None => Played::Other(child),
         });
     });

@@ -70,11 +70,17 @@ pub fn quiet_successors(
 /// grows).
 #[inline]
 pub fn quiet_slot(n: u32, child: &Position) -> Option<(usize, u64)> {
+    quiet_board(n, child).map(|(id, rank)| (id, rank * (n as u64 + 1)))
+}
+
+/// [`quiet_slot`] by board: `(config id, rank of its board)`.
+#[inline]
+pub fn quiet_board(n: u32, child: &Position) -> Option<(usize, u64)> {
     if child.outcome().is_some() || child.stones_on_board() != n {
         return None;
     }
     let slot = Slot::of(child).expect("a live successor has an index slot");
-    Some((slot.config.id(), slot.board * (n as u64 + 1)))
+    Some((slot.config.id(), slot.board))
 }
 
 /// A move of a unit's board that leaves the level: it feeds a kazan

@@ -109,11 +109,11 @@ impl Journal {
         &self.path
     }
 
-    /// The level passed: its journal is no longer needed.
-    pub(crate) fn finish(self) {
-        if self.file.is_some() {
-            let _ = std::fs::remove_file(&self.path);
-        }
+    /// Removes the journal: its level passed, or the units it gave were
+    /// found wrong. (Where it could not be written, any old one there
+    /// cannot be removed either.)
+    pub(crate) fn remove(self) {
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
