@@ -41,6 +41,42 @@ fn plan_says_when_generate_refuses_the_stones() {
     assert!(!text(&out.stdout).contains("refuses"));
 }
 
+/// `plan --shards K` is one shard's plan; no shards is refused.
+#[test]
+fn plan_of_one_shard() {
+    let line = |shards: &str| {
+        let out = togyz_gen(&[
+            "plan",
+            "--metric",
+            "dtc",
+            "--max-stones",
+            "12",
+            "--threads",
+            "2",
+            "--shards",
+            shards,
+        ]);
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let (code, one, _) = line("1");
+    assert_eq!(code, Some(0));
+    assert!(
+        one.starts_with("generate --metric dtc --max-stones 12: 32255065952 positions"),
+        "{one}"
+    );
+    let (code, four, _) = line("4");
+    assert_eq!(code, Some(0));
+    let first = four.lines().next().unwrap();
+    assert!(first.contains(": 8063766485 positions"), "{first}");
+    assert!(
+        first.ends_with("(one of 4 shards: its units and every level's assembly)"),
+        "{first}"
+    );
+    let (code, _, err) = line("0");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--shards"), "{err}");
+}
+
 #[test]
 fn plan_measures_the_disk_of_a_folder_to_be_made_where_it_would_be() {
     let dir = tempfile::tempdir().unwrap();

@@ -38,6 +38,11 @@ pub struct PlanArgs {
     /// As `generate --wdl-pairs`: the WDL levels of these tuzdyk pairs.
     #[arg(long, value_name = "PAIRS", requires = "wdl_from")]
     pub wdl_pairs: Option<TuzdykPairs>,
+    /// The plan of one of K shards (`generate --shard I/K`), the one dealt
+    /// the biggest unit: its positions, its time; memory and disk are a
+    /// shard's as they are one process's.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub shards: u32,
 }
 
 /// Runs `togyz-gen plan`: prints [`plan_lines`].
@@ -55,6 +60,7 @@ pub fn run(args: &PlanArgs) -> Result<(), PlanError> {
         max_memory: args.max_memory,
         wdl_from: args.wdl_from,
         wdl_pairs: args.wdl_pairs,
+        shards: args.shards,
     };
     for line in plan_lines(&options)? {
         say!("{line}");

@@ -28,9 +28,9 @@ pub use machine::{
 pub use model::{
     default_hold_whole, forward_memory, graph_bytes_per_board, level_memory, pick_cut, plan,
     seed_groups, seeds_apart, solved_forward, splits_memory, splits_only, table_bytes, unit_memory,
-    verify_groups, verify_level_memory, verify_plan, verify_unit_memory, Entries, Fitted, Plan,
-    UnitBudget, BASE_BYTES, NO_GRAPH_TIME, SEED_FILE_BYTES_PER_POSITION, UNIT_BYTES_PER_BOARD,
-    UNIT_FILE_BYTES_PER_POSITION,
+    units_seconds, verify_groups, verify_level_memory, verify_plan, verify_unit_memory, Entries,
+    Fitted, Plan, UnitBudget, BASE_BYTES, NO_GRAPH_TIME, SEED_FILE_BYTES_PER_POSITION,
+    UNIT_BYTES_PER_BOARD, UNIT_FILE_BYTES_PER_POSITION,
 };
 pub use text::{disk_free_text, held_line, plan_lines, PlanError, PlanOptions};
 
@@ -178,6 +178,86 @@ mod tests {
                 .len()
                 > 1
         );
+    }
+
+    /// A level's time is its units', scheduled as `generate` runs them
+    /// (as many side by side as fit the memory), and its assembly; the
+    /// DTC plans stay on the safe side of the runs measured
+    /// (docs/performance.md, "What `togyz-gen plan` is fitted to")
+    /// without passing twice the quiet ones.
+    #[test]
+    fn a_level_takes_its_units_side_by_side_as_they_fit_and_its_assembly() {
+        // Three units of 10 s and 6 bytes: one at a time in 10 bytes, two
+        // side by side in 12, and a small one beside a big one.
+        let three = [(10.0, 6), (10.0, 6), (10.0, 6)];
+        assert_eq!(model::schedule(&three, 2, Some(10)), 30.0);
+        assert_eq!(model::schedule(&three, 2, Some(12)), 20.0);
+        assert_eq!(model::schedule(&three, 1, None), 30.0);
+        assert_eq!(model::schedule(&three, 3, None), 10.0);
+        assert_eq!(
+            model::schedule(&[(10.0, 8), (5.0, 2), (5.0, 2)], 2, Some(10)),
+            10.0
+        );
+        assert_eq!(model::schedule(&[], 2, None), 0.0);
+        let dtc = |todo: &[u32], max, bound| {
+            plan(Metric::Dtc, todo, None, max, 2, 1, u64::MAX, bound, |_| 0)
+        };
+        let all = |max: u32| (1..=max).collect::<Vec<_>>();
+        let sixteen = Some(16_000_000_000);
+        let f = Fitted::of(Metric::Dtc);
+        // One level without a bound: its units on both threads, biggest
+        // first, then its assembly.
+        let n = 10;
+        let positions = Layout::new(n).positions() as f64;
+        let biggest = level_units(n).iter().map(|u| u.positions(n)).max().unwrap() as f64;
+        let assembly = positions / (2.0 * f.assembly_rate);
+        let units = units_seconds(Metric::Dtc, n, Contents::Full, 2, 1, u64::MAX, None);
+        assert!(units >= positions / (2.0 * f.solve_rate), "{units}");
+        assert!(
+            units <= (positions / 2.0 + biggest) / f.solve_rate,
+            "{units}"
+        );
+        let ten = dtc(&[n], n, None);
+        assert!(
+            (ten.seconds - units - assembly).abs() < 1e-6,
+            "{}",
+            ten.seconds
+        );
+        // A level already solved takes no time; one half solved, half its
+        // units' time and all of its assembly.
+        let solved = Layout::new(n).positions();
+        let done = plan(Metric::Dtc, &[n], None, n, 2, 1, u64::MAX, None, |_| solved);
+        assert_eq!(done.seconds, 0.0);
+        let half = plan(Metric::Dtc, &[n], None, n, 2, 1, u64::MAX, None, |_| {
+            solved / 2
+        });
+        assert!(
+            (half.seconds - units / 2.0 - assembly).abs() < 1.0,
+            "{}",
+            half.seconds
+        );
+        // Two shards: each about half the units, all of the assembly.
+        let shard = units_seconds(Metric::Dtc, n, Contents::Full, 2, 2, u64::MAX, None);
+        assert!(
+            shard < 0.6 * units && shard > 0.4 * units,
+            "{shard} {units}"
+        );
+        // Levels 1 to 10 took 217 s on this machine's two quiet threads,
+        // levels 11 and 12 on top of them 1,399 s.
+        let t10 = dtc(&all(10), 10, None).seconds;
+        assert!((217.0..434.0).contains(&t10), "{t10}");
+        let t12 = dtc(&[11, 12], 12, None).seconds;
+        assert!((1399.0..2798.0).contains(&t12), "{t12}");
+        // Level 14 in 16 GB: every unit takes 9.3 to 9.9 GB of the 10 GB
+        // left beside the levels below, so they run one at a time, the 9
+        // biggest cut into parts: more than twice as long as on two
+        // threads whole.
+        let fourteen = dtc(&[14], 14, sixteen).seconds;
+        let alone = units_seconds(Metric::Dtc, 14, Contents::Full, 2, 1, u64::MAX, sixteen);
+        let free = units_seconds(Metric::Dtc, 14, Contents::Full, 2, 1, u64::MAX, None);
+        assert!(alone > 2.0 * free, "{alone} {free}");
+        let positions = Layout::new(14).positions() as f64;
+        assert!((fourteen - alone - positions / (2.0 * f.assembly_rate)).abs() < 1e-6);
     }
 
     #[test]
@@ -472,8 +552,22 @@ mod tests {
             max_memory: Some(64_000_000_000),
             wdl_from: None,
             wdl_pairs: None,
+            shards: 1,
         };
         let lines = plan_lines(&args).unwrap();
+        // One of 4 shards: a quarter of the positions, less time.
+        let sharded = PlanOptions {
+            shards: 4,
+            out: None,
+            ..args
+        };
+        let quarter = plan_lines(&sharded).unwrap();
+        assert!(
+            quarter[0].starts_with("generate --metric dtc --max-stones 13: 19621968560 positions")
+                && quarter[0].ends_with("(one of 4 shards: its units and every level's assembly)"),
+            "{}",
+            quarter[0]
+        );
         assert!(
             lines[0].starts_with("generate --metric dtc --max-stones 13: 78487874252 positions")
         );

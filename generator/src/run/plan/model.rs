@@ -4,6 +4,7 @@
 
 use crate::below;
 use crate::run::options::contents_of;
+use crate::run::shard::Shard;
 use crate::solve::unit::{exit_configs, held_units, KazanCut, Reach, UnitId};
 use togyz_tb::raw::format::{Contents, DTC_WDL_BLOCK_BOARDS};
 use togyz_tb::raw::index::Layout;
@@ -45,6 +46,13 @@ pub const PART_SPOOL_BYTES: f64 = 64e6;
 /// biggest 8-stone DTM units, `cargo run --release -p togyz-gen --example
 /// graph_cost`, docs/performance.md).
 pub const NO_GRAPH_TIME: f64 = 1.9;
+
+/// How much longer a position takes in a unit cut into kazan parts than
+/// in a unit solved whole (each part reads the unit's exits and walks
+/// its boards again): the 3 biggest 8-stone DTM units, in parts of one
+/// pair, took 182.2 s against 92.9 s whole (x1.96; parts of more pairs,
+/// fewer of them, cost less).
+pub const CUT_TIME: f64 = 2.0;
 
 /// Bytes on disk per position of a unit cut into kazan parts while it is
 /// solved: its parts' files (zstd level 1 of two-byte values), an upper
@@ -123,6 +131,9 @@ pub struct Fitted {
     pub unit_bytes_per_board: f64,
     /// Positions solved and written per second and worker thread.
     pub solve_rate: f64,
+    /// Positions per second and worker thread of a level's assembly (its
+    /// unit files read back, its table blocks coded and compressed).
+    pub assembly_rate: f64,
     /// Positions `verify` checks per second and worker thread.
     pub verify_rate: f64,
     /// Table bytes per position on disk, an upper bound.
@@ -140,6 +151,9 @@ impl Fitted {
         // 7.95e9 positions of the 11-stone level solved and written in
         // 842 s on 2 threads, the slowest level measured.
         solve_rate: 4.7e6,
+        // The 12-stone level (19.66e9 positions) assembled in 239 s on 2
+        // threads, 41 M a thread, rounded down.
+        assembly_rate: 30.0e6,
         // The 12-stone level at 11.4 M positions/s on 2 threads, the
         // slowest level measured.
         verify_rate: 5.5e6,
@@ -156,10 +170,14 @@ impl Fitted {
         value_bytes_per_position: 1.0,
         // As for DTM, and a draw split.
         unit_bytes_per_board: UNIT_BYTES_PER_BOARD + 1.0,
-        // 4.64e9 positions of the DTC levels 1 to 10 solved and written in
-        // 414 s of CPU (11.2 M a CPU second), rounded down for the larger
-        // levels.
-        solve_rate: 10.0e6,
+        // Units of whole levels solved on a quiet machine at 27.7 M
+        // positions a second and thread at 10 stones, 23.6 M at 11, 22.3 M
+        // at 12, about 20 M at 13: rounded down.
+        solve_rate: 18.0e6,
+        // Levels 9, 10 and 12 assembled at 18.3 to 19.1 M positions a
+        // second and thread on a quiet machine, level 13 at 24.7 M; level
+        // 14 at 12.0 M, beside other work: that.
+        assembly_rate: 12.0e6,
         // Every DTC table up to 13 stones checked in 2,379 s on 2 threads
         // (16.5 M positions a second and thread; the 13-stone level, the
         // slowest, 15.7 M), rounded down.
@@ -577,6 +595,90 @@ pub fn level_memory(
     (whole + in_flight.max(assembly), parts, lean)
 }
 
+/// Seconds the units of level `n` that shard 0 of `shards` solves
+/// ([`Shard::units`], biggest first) take on `threads` threads within
+/// `bound`, at `fitted`'s rate: each unit's time grows with its
+/// positions, [`CUT_TIME`] when it is cut into kazan parts and
+/// [`NO_GRAPH_TIME`] without its stored graph; the units are scheduled
+/// as `generate` runs them, a free thread taking the next unit and
+/// holding it until its memory fits beside the units running (or none
+/// runs: [`UnitBudget`]), so a level whose biggest units do not fit side
+/// by side solves them one after the other.
+pub fn units_seconds(
+    metric: Metric,
+    n: u32,
+    contents: Contents,
+    threads: usize,
+    shards: u32,
+    hold_whole: u64,
+    bound: Option<u64>,
+) -> f64 {
+    let budget = bound
+        .map(|b| b.saturating_sub(below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64));
+    let cuts: std::collections::HashMap<UnitId, (KazanCut, u64)> = held_units(n, contents)
+        .into_iter()
+        .zip(level_cuts(metric, n, contents, threads, hold_whole, budget))
+        .collect();
+    let rate = Fitted::of(metric).solve_rate;
+    let units: Vec<(f64, u64)> = Shard {
+        index: 0,
+        count: shards.max(1),
+    }
+    .units(n, contents)
+    .into_iter()
+    .map(|u| {
+        let (cut, memory) = cuts[&u];
+        let mut time = u.positions(n) as f64 / rate;
+        if cut.parts(n).len() > 1 {
+            time *= CUT_TIME;
+        }
+        if !cut.stores_graph() {
+            time *= NO_GRAPH_TIME;
+        }
+        (time, memory)
+    })
+    .collect();
+    schedule(&units, threads, budget)
+}
+
+/// When the last of `units` (seconds, bytes), taken in order by
+/// `threads` threads, ends, a unit starting only once its bytes fit
+/// `budget` beside the units running or none runs.
+pub(crate) fn schedule(units: &[(f64, u64)], threads: usize, budget: Option<u64>) -> f64 {
+    let budget = budget.unwrap_or(u64::MAX);
+    let mut next = units.iter();
+    let mut waiting: Vec<(f64, u64)> = Vec::new();
+    let mut running: Vec<(f64, u64)> = Vec::new();
+    let (mut now, mut used, mut idle) = (0.0f64, 0u64, threads.max(1));
+    loop {
+        while idle > 0 {
+            let Some(&u) = next.next() else { break };
+            waiting.push(u);
+            idle -= 1;
+        }
+        // Waiting units start in the order they were taken, as they fit.
+        let mut i = 0;
+        while i < waiting.len() {
+            let (time, memory) = waiting[i];
+            if running.is_empty() || used.saturating_add(memory) <= budget {
+                running.push((now + time, memory));
+                used += memory;
+                waiting.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        let Some(first) = (0..running.len()).min_by(|&a, &b| running[a].0.total_cmp(&running[b].0))
+        else {
+            return now;
+        };
+        let (end, memory) = running.swap_remove(first);
+        now = end;
+        used -= memory;
+        idle += 1;
+    }
+}
+
 /// Bytes of the table file of level `n` (of `contents`), an upper bound.
 pub fn table_bytes(metric: Metric, n: u32, contents: Contents) -> u64 {
     let layout = Layout::new(n);
@@ -739,30 +841,30 @@ pub fn plan(
     let mut p = Plan::default();
     let mut disk_tables = 0u64;
     let mut work_peak = 0u64;
-    let mut slow = 0u64;
-    // Seconds of the levels whose units are solved on draw splits alone
-    // ([`splits_only`]): by boards, a unit on one thread.
-    let mut splits_seconds = 0.0;
-    let mut timed = 0u64;
+    let fitted = Fitted::of(metric);
     for &n in todo {
         let contents = contents_of(wdl, n);
         let units = held_units(n, contents);
         let positions: u64 = units.iter().map(|u| u.positions(n)).sum();
         let left = positions - solved(n).min(positions);
         p.positions += left / shards as u64;
-        if units.iter().all(|&u| splits_only(contents, u)) {
-            splits_seconds += splits_level_seconds(n, &units, left, threads, shards);
-        } else {
-            timed += left / shards as u64;
-        }
         disk_tables += table_bytes(metric, n, contents);
         let (m, parts, lean) =
             level_memory(metric, n, contents, threads, n < max, hold_whole, bound);
         if lean > 0 && p.graph_from == 0 {
             p.graph_from = n;
         }
-        // Those units take longer: counted as more positions.
-        slow += (lean as f64 * (NO_GRAPH_TIME - 1.0)) as u64 / shards as u64;
+        if units.iter().all(|&u| splits_only(contents, u)) {
+            // By boards, a unit on one thread.
+            p.seconds += splits_level_seconds(n, &units, left, threads, shards);
+        } else if left > 0 {
+            // The share of the level still to solve.
+            let share = left as f64 / positions as f64;
+            p.seconds +=
+                share * units_seconds(metric, n, contents, threads, shards, hold_whole, bound);
+            // The assembly, by one shard, of the whole level.
+            p.seconds += positions as f64 / (fitted.assembly_rate * threads.max(1) as f64);
+        }
         // The parts' files of the units in flight, when units are cut,
         // and their seeds while they are seeded apart (and a DTM unit's
         // carried exits).
@@ -798,8 +900,6 @@ pub fn plan(
     }
     p.parts.0 = p.parts.0.max(1);
     p.disk = disk_tables + work_peak;
-    p.seconds = (timed + slow) as f64 / (Fitted::of(metric).solve_rate * threads.max(1) as f64)
-        + splits_seconds;
     p
 }
 

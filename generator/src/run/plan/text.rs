@@ -35,6 +35,9 @@ pub struct PlanOptions {
     pub wdl_from: Option<u32>,
     /// As [`crate::run::options::GenerateOptions::wdl_pairs`].
     pub wdl_pairs: Option<TuzdykPairs>,
+    /// The run is shared by this many shards (`generate --shard I/K`):
+    /// the plan is one shard's, the one dealt the biggest unit.
+    pub shards: u32,
 }
 
 impl PlanOptions {
@@ -50,6 +53,7 @@ impl PlanOptions {
             wdl_from: None,
             wdl_pairs: None,
             max_memory: None,
+            shards: 1,
         }
     }
 }
@@ -86,7 +90,7 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
             wdl_levels(args.wdl_from, args.wdl_pairs),
             max,
             threads,
-            1,
+            args.shards.max(1),
             hold,
             bound,
             |_| 0,
@@ -123,7 +127,11 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
             human_bytes(g.memory),
             g.memory_at,
             human_seconds(g.seconds),
-        ),
+        ) + &if args.shards > 1 {
+            format!(" (one of {} shards: its units and every level's assembly)", args.shards)
+        } else {
+            String::new()
+        },
         match (bound, g.parts) {
             (None, _) => "units: solved whole (the memory available is unknown)".to_string(),
             (Some(b), (1, _)) => format!("units: every unit solved whole within {}", human_bytes(b)),
