@@ -597,7 +597,7 @@ pub fn level_memory(
 
 /// Seconds the units of level `n` that shard 0 of `shards` solves
 /// ([`Shard::units`], biggest first) take on `threads` threads within
-/// `bound`, at `fitted`'s rate: each unit's time grows with its
+/// `bound`, at the metric's fitted rate: each unit's time grows with its
 /// positions, [`CUT_TIME`] when it is cut into kazan parts and
 /// [`NO_GRAPH_TIME`] without its stored graph; the units are scheduled
 /// as `generate` runs them, a free thread taking the next unit and
