@@ -29,7 +29,7 @@ pub use model::{
     default_hold_whole, forward_memory, graph_bytes_per_board, level_memory, pick_cut, plan,
     seed_groups, seeds_apart, solved_forward, splits_memory, splits_only, table_bytes, unit_memory,
     units_seconds, verify_groups, verify_level_memory, verify_plan, verify_unit_memory, Entries,
-    Fitted, Plan, UnitBudget, BASE_BYTES, NO_GRAPH_TIME, SEED_FILE_BYTES_PER_POSITION,
+    Fitted, Plan, UnitBudget, BASE_BYTES, CUT_TIME, NO_GRAPH_TIME, SEED_FILE_BYTES_PER_POSITION,
     UNIT_BYTES_PER_BOARD, UNIT_FILE_BYTES_PER_POSITION,
 };
 pub use text::{disk_free_text, held_line, plan_lines, PlanError, PlanOptions};
