@@ -535,16 +535,40 @@ fn level_cuts(
 ) -> Vec<(KazanCut, u64)> {
     held_units(n, contents)
         .into_iter()
-        .map(|u| {
-            if splits_only(contents, u) {
-                return (KazanCut::WHOLE, splits_memory(n, u, hold_whole));
-            }
-            let cut = units_budget.map_or(KazanCut::WHOLE, |b| {
-                pick_cut(metric, n, u, hold_whole, b, threads)
-            });
-            (cut, unit_memory(metric, n, u, hold_whole, cut))
-        })
+        .map(|u| unit_cut(metric, n, contents, u, threads, hold_whole, units_budget))
         .collect()
+}
+
+/// How unit `u` of level `n` is cut within `units_budget` (the bytes
+/// [`units_room`] leaves), and its memory.
+fn unit_cut(
+    metric: Metric,
+    n: u32,
+    contents: Contents,
+    u: UnitId,
+    threads: usize,
+    hold_whole: u64,
+    units_budget: Option<u64>,
+) -> (KazanCut, u64) {
+    if splits_only(contents, u) {
+        return (KazanCut::WHOLE, splits_memory(n, u, hold_whole));
+    }
+    let cut = units_budget.map_or(KazanCut::WHOLE, |b| {
+        pick_cut(metric, n, u, hold_whole, b, threads)
+    });
+    (cut, unit_memory(metric, n, u, hold_whole, cut))
+}
+
+/// What a run holds besides the units of level `n`: the levels below held
+/// whole up to `hold_whole`, and the process's base.
+fn held_below(metric: Metric, n: u32, hold_whole: u64) -> u64 {
+    below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64
+}
+
+/// The bytes `bound` leaves the units of level `n` (or a check's passes)
+/// beside [`held_below`]; `None` without a bound.
+fn units_room(metric: Metric, n: u32, hold_whole: u64, bound: Option<u64>) -> Option<u64> {
+    bound.map(|b| b.saturating_sub(held_below(metric, n, hold_whole)))
 }
 
 /// Peak memory of solving level `n` of `metric` (its table of `contents`:
@@ -568,8 +592,8 @@ pub fn level_memory(
     hold_whole: u64,
     bound: Option<u64>,
 ) -> (u64, usize, u64) {
-    let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
-    let budget = bound.map(|b| b.saturating_sub(whole));
+    let whole = held_below(metric, n, hold_whole);
+    let budget = units_room(metric, n, hold_whole, bound);
     let cuts = level_cuts(metric, n, contents, threads, hold_whole, budget);
     let mut units: Vec<u64> = cuts.iter().map(|&(_, m)| m).collect();
     units.sort_unstable_by(|a, b| b.cmp(a));
@@ -615,31 +639,25 @@ pub fn units_seconds(
     hold_whole: u64,
     bound: Option<u64>,
 ) -> f64 {
-    let budget = bound
-        .map(|b| b.saturating_sub(below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64));
-    let cuts: std::collections::HashMap<UnitId, (KazanCut, u64)> = held_units(n, contents)
-        .into_iter()
-        .zip(level_cuts(metric, n, contents, threads, hold_whole, budget))
-        .collect();
+    let budget = units_room(metric, n, hold_whole, bound);
     let rate = Fitted::of(metric).solve_rate;
-    let units: Vec<(f64, u64)> = Shard {
+    let shard = Shard {
         index: 0,
         count: shards.max(1),
-    }
-    .units(n, contents)
-    .into_iter()
-    .map(|u| {
-        let (cut, memory) = cuts[&u];
-        let mut time = u.positions(n) as f64 / rate;
-        if cut.parts(n).len() > 1 {
-            time *= CUT_TIME;
-        }
-        if !cut.stores_graph() {
-            time *= NO_GRAPH_TIME;
-        }
-        (time, memory)
-    })
-    .collect();
+    };
+    let units: Vec<(f64, u64)> = (shard.units(n, contents).into_iter())
+        .map(|u| {
+            let (cut, memory) = unit_cut(metric, n, contents, u, threads, hold_whole, budget);
+            let mut time = u.positions(n) as f64 / rate;
+            if cut.parts(n).len() > 1 {
+                time *= CUT_TIME;
+            }
+            if !cut.stores_graph() {
+                time *= NO_GRAPH_TIME;
+            }
+            (time, memory)
+        })
+        .collect();
     schedule(&units, threads, budget)
 }
 
@@ -719,8 +737,8 @@ pub fn verify_level_memory(
     hold_whole: u64,
     bound: Option<u64>,
 ) -> u64 {
-    let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
-    let budget = bound.map(|b| b.saturating_sub(whole));
+    let whole = held_below(metric, n, hold_whole);
+    let budget = units_room(metric, n, hold_whole, bound);
     let entries = Entries::of(contents, cell);
     let unit = held_units(n, contents)
         .into_iter()
@@ -766,8 +784,7 @@ pub fn verify_plan(
             p.memory_at = n;
         }
         // The most passes a unit is checked in, and from which level.
-        let whole = below::whole_bytes(metric, n, hold_whole) + BASE_BYTES as u64;
-        let budget = bound.map(|b| b.saturating_sub(whole));
+        let budget = units_room(metric, n, hold_whole, bound);
         let entries = Entries::of(contents, cell);
         let passes = held_units(n, contents)
             .into_iter()
@@ -856,7 +873,8 @@ pub fn plan(
         if lean > 0 && p.graph_from == 0 {
             p.graph_from = n;
         }
-        if units.iter().all(|&u| splits_only(contents, u)) {
+        let splits = units.iter().all(|&u| splits_only(contents, u));
+        if splits {
             // By boards, a unit on one thread.
             p.seconds += splits_level_seconds(n, &units, left, threads, shards);
         } else if left > 0 {
@@ -885,11 +903,7 @@ pub fn plan(
             0.0
         };
         // A unit of draw splits holds a byte a board, not a position.
-        let cells = if units.iter().all(|&u| splits_only(contents, u)) {
-            left / (n as u64 + 1)
-        } else {
-            left
-        };
+        let cells = if splits { left / (n as u64 + 1) } else { left };
         work_peak = work_peak.max((cells as f64 * UNIT_FILE_BYTES_PER_POSITION + spooled) as u64);
         if m > p.memory {
             p.memory = m;
