@@ -13,6 +13,15 @@
 //! cargo run --release -p togyz-tb --example real_positions -- \
 //!     --games ../shared/games/real-games-1000.txt --bands 15-44 --per-band 300 > real.fens
 //! ```
+//!
+//! `--last` writes instead, for every game that replays, the two positions
+//! that decide whether `togyz-probe annotate` settles a live position of
+//! it: the position before the last move and the final one, a line each
+//! as `GAME<TAB>before|final<TAB>FEN` (`GAME` counts records from 0, as
+//! `bench/search-real/annotate-games.py` does). annotate walks from the end
+//! backwards and counts only an unbroken run of evaluated positions, so a
+//! game settles a live position exactly when both evaluate (a finished
+//! game's final position always does).
 
 use std::collections::BTreeMap;
 
@@ -29,6 +38,7 @@ struct Args {
     per_band: usize,
     per_game: usize,
     seed: u64,
+    last: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -40,9 +50,14 @@ fn parse_args() -> Result<Args, String> {
         per_band: 300,
         per_game: 2,
         seed: 1,
+        last: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--last" {
+            a.last = true;
+            continue;
+        }
         let value = it.next().ok_or(format!("{flag} needs a value"))?;
         let bad = |_: std::num::ParseIntError| format!("bad value for {flag}: {value}");
         match flag.as_str() {
@@ -63,7 +78,7 @@ fn parse_args() -> Result<Args, String> {
     }
     if a.games.is_empty() || a.width == 0 || a.low > a.high {
         return Err(
-            "usage: real_positions --games FILE [--bands 15-44] [--width 5] [--per-band 300] [--per-game 2] [--seed 1]"
+            "usage: real_positions --games FILE [--bands 15-44] [--width 5] [--per-band 300] [--per-game 2] [--seed 1] [--last]"
                 .into(),
         );
     }
@@ -76,7 +91,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut rng = SmallRng::seed_from_u64(a.seed);
     let mut bands: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     let (mut games, mut skipped) = (0, 0);
-    for record in parse_records(&text) {
+    for (index, record) in parse_records(&text).into_iter().enumerate() {
         let Ok(replay) = record
             .map_err(|_| ())
             .and_then(|r| r.replay().map_err(|_| ()))
@@ -85,6 +100,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             continue;
         };
         games += 1;
+        if a.last {
+            if let [.., before, last] = replay.positions.as_slice() {
+                println!("{index}\tbefore\t{}", before.fen());
+                println!("{index}\tfinal\t{}", last.fen());
+            }
+            continue;
+        }
         let mut in_band: BTreeMap<u32, Vec<String>> = BTreeMap::new();
         for pos in &replay.positions {
             let n = pos.stones_on_board();
