@@ -18,14 +18,11 @@ import sys
 import tempfile
 
 
-def main():
-    if len(sys.argv) < 4:
-        sys.exit(__doc__)
-    fens = [l.strip() for l in open(sys.argv[1]) if l.strip()]
-    out = sys.argv[2]
-    os.makedirs(out, exist_ok=True)
+def variants_of(args):
+    """(NAME, argv, environment) of each NAME=COMMAND, the COMMAND's
+    leading VAR=VALUE words moved into its environment."""
     variants = []
-    for v in sys.argv[3:]:
+    for v in args:
         name, _, command = v.partition("=")
         words = shlex.split(command)
         env = dict(os.environ)
@@ -33,6 +30,16 @@ def main():
             k, _, val = words.pop(0).partition("=")
             env[k] = val
         variants.append((name, words, env))
+    return variants
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    fens = [l.strip() for l in open(sys.argv[1]) if l.strip()]
+    out = sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    variants = variants_of(sys.argv[3:])
     with tempfile.TemporaryDirectory() as tmp:
         one = os.path.join(tmp, "one.fens")
         for i, fen in enumerate(fens):

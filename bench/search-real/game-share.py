@@ -30,10 +30,12 @@ round.
 import csv
 import math
 import os
-import shlex
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from alternate import variants_of  # noqa: E402
 
 
 def proven(csv_path, fen):
@@ -57,15 +59,7 @@ def main():
         games.setdefault(int(index), {})[which] = fen
     out = sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    variants = []
-    for v in sys.argv[3:]:
-        name, _, command = v.partition("=")
-        words = shlex.split(command)
-        env = dict(os.environ)
-        while words and "=" in words[0] and not words[0].startswith("-"):
-            k, _, val = words.pop(0).partition("=")
-            env[k] = val
-        variants.append((name, words, env))
+    variants = variants_of(sys.argv[3:])
     done = {}
     for name, _, _ in variants:
         path = os.path.join(out, name + ".games")
