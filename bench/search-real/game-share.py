@@ -16,8 +16,9 @@ game and, where that is proven, about the position before the last move:
 the game-level figure of issue 36 at a cost of one or two searches a game,
 not a walk through the whole game. Each position is searched on its own
 (annotate keeps one solver for a game, so a proof of the final position
-can help the one before: this figure is at most a little lower than
-annotate's).
+can help the one before: annotate's own figure can only be higher).
+Games that do not replay are not in LAST.tsv, so they are left out here,
+where annotate counts them unsettled.
 
 The variants take turns, the order rotating from one game to the next, so
 that a machine whose speed drifts treats them alike. Each variant writes

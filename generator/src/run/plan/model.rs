@@ -645,7 +645,9 @@ pub fn units_seconds(
         index: 0,
         count: shards.max(1),
     };
-    let units: Vec<(f64, u64)> = (shard.units(n, contents).into_iter())
+    let units: Vec<(f64, u64)> = shard
+        .units(n, contents)
+        .into_iter()
         .map(|u| {
             let (cut, memory) = unit_cut(metric, n, contents, u, threads, hold_whole, budget);
             let mut time = u.positions(n) as f64 / rate;
