@@ -7,7 +7,8 @@
 //! when its game is done, so memory does not grow with the input.
 //! Positions are evaluated from the end of the game backwards: by the
 //! tables when they cover the position, else by proof search within
-//! `--search-time` seconds or `--search-nodes` nodes. The walk stops at the
+//! `--search-time` seconds or `--search-nodes` nodes, or by the move
+//! played when it reaches a position lost for the opponent. The walk stops at the
 //! second unproven position in a row (earlier positions hold more stones
 //! and are harder still), so the game is settled from the first position
 //! of an unbroken run of evaluated positions to the end. A game that cannot
@@ -18,7 +19,7 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use togyz_answer::{winner, AnnotatedGame, Eval, GameAnnotation};
-use togyz_tb::record::{GameRecord, RecordError, Records};
+use togyz_tb::record::{GameRecord, RecordError, Records, Replay};
 use togyz_tb::search::Solver;
 use togyz_tb::search::{Budget, Source};
 use togyz_tb::terminal_value;
@@ -37,7 +38,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Search time per position above the tables, in seconds (fractions
-    /// allowed; 0 uses the tables only). How far a time budget gets depends
+    /// allowed; 0 uses the tables and the moves played only). How far a time budget gets depends
     /// on the machine and its load: --search-nodes gives the same report
     /// everywhere.
     #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = parse_seconds)]
@@ -159,6 +160,7 @@ pub fn annotate_stream(
     out: &mut impl std::io::Write,
 ) -> Result<bool, crate::common::failure::Failure> {
     let mut records = Records::new(input);
+    let mut solver = None;
     let mut failed = false;
     let mut number = 0;
     let mut warned = false;
@@ -187,8 +189,10 @@ pub fn annotate_stream(
         };
         failed |= match game {
             Err(e) => report.unreadable(&e, records.failed_game())?,
-            // A solver of its own for each game, as before streaming.
-            Ok(g) => annotate(tables, &mut None, budget, deadline, &g, &mut report)?,
+            // One solver for every game: its tables, grown once, hold what
+            // the current search needs (older entries are replaced first),
+            // and a search spends no time on fresh memory.
+            Ok(g) => annotate(tables, &mut solver, budget, deadline, &g, &mut report)?,
         };
         out.flush()?;
     }
@@ -258,8 +262,8 @@ fn annotate<'t, W: Write>(
             return Ok(true);
         }
     };
-    let evals = evaluate(&tables.tb, solver, budget, deadline, &replay.positions)
-        .map_err(|e| tables.failure(e))?;
+    let evals =
+        evaluate(&tables.tb, solver, budget, deadline, &replay).map_err(|e| tables.failure(e))?;
     let walk = AnnotatedGame::new(g, &replay, &evals);
     let game = GameAnnotation::new(report.game, &walk);
     if report.json {
@@ -352,19 +356,30 @@ fn text_report(
 
 /// Evaluates positions from the last backwards; stops at the second
 /// unproven position in a row and leaves everything before it `None`.
-/// The solver is made at the first search (a game the tables settle needs
-/// none); no search starts after `deadline`, and none runs past it.
+/// The move played from a position bounds it from below by the value of
+/// the position after it: a position whose played move reaches one lost
+/// for its mover is won without a search, and a search that shows "cannot
+/// win" settles a draw when the move played holds one. The solver is made
+/// at the first search (a game the tables settle needs none); no search
+/// starts after `deadline`, and none runs past it.
 fn evaluate<'t>(
     tb: &'t Tablebase,
     solver: &mut Option<Solver<'t>>,
     budget: Budget,
     deadline: Option<Instant>,
-    positions: &[Position],
+    replay: &Replay,
 ) -> Result<Vec<Option<Eval>>, ProbeError> {
-    let mut out = vec![None; positions.len()];
+    let positions = &replay.positions;
+    let mut out: Vec<Option<Eval>> = vec![None; positions.len()];
     let mut misses = 0;
     for (i, pos) in positions.iter().enumerate().rev() {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        // What the move played guarantees the mover (sides alternate).
+        let played = out
+            .get(i + 1)
+            .copied()
+            .flatten()
+            .map(|after| (replay.moves[i], after.wdl.flip()));
         let eval = if let Some(v) = terminal_value(pos) {
             Some(Eval {
                 wdl: v.wdl(),
@@ -385,6 +400,13 @@ fn evaluate<'t>(
                 best,
                 source: Source::Tables,
             })
+        } else if let Some((mv, Wdl::Win)) = played {
+            Some(Eval {
+                wdl: Wdl::Win,
+                dtm: None,
+                best: Some((mv, None)),
+                source: Source::Search,
+            })
         } else if budget.time.is_some_and(|t| t.is_zero()) || left.is_some_and(|l| l.is_zero()) {
             None
         } else {
@@ -395,12 +417,23 @@ fn evaluate<'t>(
             };
             solver.set_budget(Budget { time, ..budget });
             let r = solver.solve(pos)?;
-            r.proven().map(|wdl| Eval {
-                wdl,
-                dtm: None,
-                best: r.best_move.map(|m| (m, None)),
-                source: r.source,
-            })
+            match (r.proven(), played) {
+                (Some(wdl), _) => Some(Eval {
+                    wdl,
+                    dtm: None,
+                    best: r.best_move.map(|m| (m, None)),
+                    source: r.source,
+                }),
+                // The search bounds the value from above, the move played
+                // from below.
+                (None, Some((mv, wdl))) if wdl == r.upper => Some(Eval {
+                    wdl: r.upper,
+                    dtm: None,
+                    best: Some((mv, None)),
+                    source: r.source,
+                }),
+                (None, _) => None,
+            }
         };
         match eval {
             Some(_) => misses = 0,

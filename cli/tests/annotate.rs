@@ -378,3 +378,44 @@ fn a_fen_game_may_number_from_the_fen_and_utf16_without_a_mark_is_named() {
     );
     assert!(!text.contains('\0') && !out.stderr.contains(&0));
 }
+
+#[test]
+fn without_search_the_move_played_settles_a_position_it_wins() {
+    let (levels, _) = setup();
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut file = String::new();
+    let mut all = Vec::new();
+    for i in 0..60 {
+        let (record, positions) = self_play(&mut rng, 5 + (i % 2) as u32, i);
+        file.push_str(&record);
+        all.push(positions);
+    }
+    let out = annotate(&["--json", "--search-time", "0"], &file);
+    assert_eq!(out.status.code(), Some(0));
+    let g = games(&out);
+    assert_eq!(g.len(), all.len());
+    let mut above = 0;
+    for (game, positions) in g.iter().zip(&all) {
+        let moves = game["moves"].as_array().unwrap();
+        for (k, m) in moves.iter().enumerate() {
+            let (b, a) = (&positions[k], &positions[k + 1]);
+            if m["before"].is_null() {
+                continue;
+            }
+            let tb = truth(levels, b);
+            assert_eq!(m["before"]["winner"], winner(b, tb), "{m}");
+            if b.stones_on_board() > 4 && terminal_value(b).is_none() {
+                // Above the 4-stone tables with no search: only the move
+                // played can settle it, by winning.
+                above += 1;
+                assert_eq!(truth(levels, a), Wdl::Loss, "{m}");
+                assert_eq!(tb, Wdl::Win, "{m}");
+                assert_eq!(m["before"]["source"], "search", "{m}");
+            }
+        }
+    }
+    assert!(
+        above >= 3,
+        "winning last moves from above the tables: {above}"
+    );
+}

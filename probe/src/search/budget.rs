@@ -31,7 +31,8 @@ pub struct Budget {
     /// thread's (56 bytes an entry: 48 and a quarter of a 32-byte record
     /// of its split table, which holds what is proven of a board whatever
     /// the kazans). One [`Solver`] keeps them between
-    /// searches, so the positions of one game help each other. This is a
+    /// searches, so the positions of one game help each other, and
+    /// replaces the entries of older searches first. This is a
     /// ceiling: a table starts small and doubles as it fills, so a short
     /// search takes little memory whatever the ceiling.
     pub tt_entries: usize,

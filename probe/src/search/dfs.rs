@@ -46,7 +46,9 @@ struct Entry {
     /// Hole number of X's winning move where X moves, or of the
     /// defender's refutation where the other side moves (`u8::MAX`: none).
     best: u8,
-    used: bool,
+    /// The search that wrote it, counted from 1 ([`Tt::next_search`]); 0:
+    /// the slot is unused.
+    search: u8,
 }
 
 /// Bytes of one entry of the depth-first prover's table.
@@ -74,15 +76,22 @@ impl Entry {
         }
     }
 
-    /// What the entry is worth keeping for: a proof beats any depth.
-    fn worth(&self) -> u32 {
-        if !self.used {
-            0
-        } else if self.won || self.failed == NEVER {
-            u32::MAX
-        } else {
-            1 + self.failed as u32
+    /// What the entry is worth keeping for in search `now`: a proof beats
+    /// any depth, and an entry is worth a quarter as much for each search
+    /// since it was written (as df-pn's: a solver kept for many positions
+    /// fills with what the current one needs); an unused slot, nothing.
+    fn worth(&self, now: u8) -> u64 {
+        if self.search == 0 {
+            return 0;
         }
+        let base = if self.won || self.failed == NEVER {
+            u64::from(u32::MAX)
+        } else {
+            1 + u64::from(self.failed)
+        };
+        // Searches count round 1..=255.
+        let age = (i32::from(now) - i32::from(self.search)).rem_euclid(255) as u32;
+        1 + (base >> (2 * age).min(63))
     }
 }
 
@@ -90,11 +99,13 @@ impl Entry {
 /// growing up to the budget's size ([`Buckets`]).
 pub(super) struct Tt {
     buckets: Buckets<Entry, 2>,
+    /// The current search, from 1 (0 marks an unused slot).
+    search: u8,
 }
 
 impl Slot for Entry {
     fn used(&self) -> bool {
-        self.used
+        self.search != 0
     }
 
     fn hash(&self) -> u64 {
@@ -107,9 +118,14 @@ impl Tt {
     /// refuses even a small one.
     fn new(size: usize) -> Option<Tt> {
         // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
-        // with `used` false.
+        // with `search` 0, unused.
         let buckets = unsafe { Buckets::new(super::table_size(size)) }?;
-        Some(Tt { buckets })
+        Some(Tt { buckets, search: 1 })
+    }
+
+    /// Starts a new search (the count skips 0, which marks unused slots).
+    fn next_search(&mut self) {
+        self.search = self.search % u8::MAX + 1;
     }
 
     /// The bytes the table takes now.
@@ -122,7 +138,7 @@ impl Tt {
         self.buckets
             .slots(hash)
             .iter()
-            .find(|e| e.used && e.key == *key)
+            .find(|e| e.used() && e.key == *key)
     }
 
     /// Records what was found of `key` (hashed to `hash`), claiming the
@@ -138,20 +154,22 @@ impl Tt {
         deadline: Option<Instant>,
     ) {
         let slots = self.buckets.slots(hash);
-        let pick = match slots.iter().position(|e| e.used && e.key == *key) {
+        let now = self.search;
+        let pick = match slots.iter().position(|e| e.used() && e.key == *key) {
             Some(i) => i,
-            None => usize::from(slots[0].worth() > slots[1].worth()),
+            None => usize::from(slots[0].worth(now) > slots[1].worth(now)),
         };
         let e = self.buckets.slot_for(hash, pick, deadline);
-        if !(e.used && e.key == *key) {
+        if !(e.used() && e.key == *key) {
             *e = Entry {
                 key: *key,
                 won: false,
                 failed: 0,
                 best: u8::MAX,
-                used: true,
+                search: now,
             };
         }
+        e.search = now;
         match found {
             Found::Won => e.won = true,
             Found::Never => e.failed = NEVER,
@@ -208,9 +226,10 @@ impl Solver<'_> {
         if self.tt.is_none() {
             self.tt = Tt::new((self.budget.tt_entries / DFS_SHARE).max(2));
         }
-        if self.tt.is_none() {
+        match self.tt.as_mut() {
+            Some(tt) => tt.next_search(),
             // No memory even for a small table: this prover proves nothing.
-            return Ok(out);
+            None => return Ok(out),
         }
         let me = pos.side_to_move();
         for depth in 1..=MAX_DEPTH {
@@ -447,4 +466,36 @@ fn dfs_key(pos: &Position, x: Side) -> Key {
     let mut k = key_of(pos);
     k[23] = 1 + x.index() as u8;
     k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(won: bool, failed: u8, search: u8) -> Entry {
+        Entry {
+            key: [0; 24],
+            won,
+            failed,
+            best: u8::MAX,
+            search,
+        }
+    }
+
+    #[test]
+    fn older_entries_are_worth_less_and_an_unused_slot_nothing() {
+        assert_eq!(entry(true, 0, 0).worth(5), 0);
+        // In the current search: a proof beats any depth.
+        assert!(entry(true, 0, 5).worth(5) > entry(false, 200, 5).worth(5));
+        assert_eq!(entry(false, 7, 5).worth(5), 9);
+        // A search later, a quarter; a used slot is worth at least 1.
+        assert_eq!(entry(false, 7, 4).worth(5), 3);
+        assert_eq!(entry(false, 7, 5).worth(40), 1);
+        // Searches count round 1..=255: 255 is the one before 1.
+        assert_eq!(entry(false, 7, 255).worth(1), 3);
+        let mut tt = Tt::new(16).unwrap();
+        tt.search = 255;
+        tt.next_search();
+        assert_eq!(tt.search, 1);
+    }
 }

@@ -69,6 +69,8 @@ struct Split {
     /// Nodes spent on the proofs stored here (saturating): what the
     /// replacement keeps.
     work: u32,
+    /// The search that last wrote it ([`kept`]).
+    search: u8,
 }
 
 /// A board as [`Split`] keys it: holes, tuzdyks, side to move, side asked.
@@ -320,7 +322,8 @@ impl<'a> Pns<'a> {
         let (pick, mut e) = match slots.iter().position(|e| e.used && e.key == key) {
             Some(i) => (i, slots[i]),
             None => {
-                let cost = |e: &Split| if e.used { e.work as u64 + 1 } else { 0 };
+                let now = self.search;
+                let cost = |e: &Split| kept(e.used, e.work, e.search, now);
                 let (i, _) = (slots.iter().enumerate())
                     .min_by_key(|(_, e)| cost(e))
                     .expect("a bucket has slots");
@@ -330,6 +333,7 @@ impl<'a> Pns<'a> {
                     nowin_to: 0,
                     used: true,
                     work: 0,
+                    search: self.search,
                 };
                 (i, fresh)
             }
@@ -345,6 +349,7 @@ impl<'a> Pns<'a> {
             pos.fen()
         );
         e.work = (e.work as u64 + work).min(u32::MAX as u64) as u32;
+        e.search = self.search;
         *self.splits.slot_for(hash, pick, self.deadline) = e;
     }
 
@@ -368,7 +373,8 @@ impl<'a> Pns<'a> {
     /// Stores `n` for `key`, found with `work` nodes; a new key takes the
     /// bucket's slot that cost less to find (an unused one first).
     fn store(&mut self, key: &Key, hash: u64, n: Numbers, work: u64) {
-        let cost = |e: &Entry| if e.used { e.work as u64 + 1 } else { 0 };
+        let now = self.search;
+        let cost = |e: &Entry| kept(e.used, e.work, e.search, now);
         let slots = self.entries.slots(hash);
         let found = slots.iter().position(|e| e.used && e.key == *key);
         // A key searched again adds to what it has cost so far.
@@ -626,6 +632,21 @@ impl Pns<'_> {
     }
 }
 
+/// What an entry is worth keeping, by the nodes it cost (`work`) and how
+/// many searches ago it was written: a quarter as much for each search
+/// since, so that a solver kept for many positions (a game, a file of
+/// games, an engine's session) fills with what the current search needs,
+/// not with the costly entries of positions long past; an unused slot is
+/// worth nothing. (The search count wraps after 256 searches, so an entry
+/// that old may read as new: it only steers the replacement.)
+fn kept(used: bool, work: u32, search: u8, now: u8) -> u64 {
+    if !used {
+        return 0;
+    }
+    let age = u32::from(now.wrapping_sub(search));
+    1 + ((u64::from(work) + 1) >> (2 * age).min(63))
+}
+
 /// The number that all of a node's children must bring down (the proof
 /// number where the opponent moves, the disproof number where X moves),
 /// from the largest of theirs, `most`, and how many are not 0: that
@@ -696,6 +717,18 @@ mod tests {
         // No second child: the parent's threshold is the bound.
         assert!(widen(INF + 1) > INF);
         assert_eq!(widen(u64::MAX), u64::MAX);
+    }
+
+    #[test]
+    fn older_entries_are_kept_less_and_an_unused_slot_least() {
+        assert_eq!(kept(false, 1000, 3, 3), 0);
+        assert_eq!(kept(true, 0, 3, 3), 2);
+        assert_eq!(kept(true, 99, 3, 3), 101);
+        // A search later, a quarter; long past, the least a used slot is.
+        assert_eq!(kept(true, 99, 2, 3), 26);
+        assert_eq!(kept(true, u32::MAX, 0, 40), 1);
+        // Across the wrap of the search count.
+        assert_eq!(kept(true, 99, 255, 0), 26);
     }
 
     #[test]

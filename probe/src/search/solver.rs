@@ -14,7 +14,12 @@ use super::{pns, Budget, SearchResult};
 
 /// A proof searcher bound to a tablebase, keeping its transposition tables
 /// between searches: proven bounds stay valid for every later position, and
-/// df-pn's other numbers only steer. (Annotating 30 self-play games with
+/// df-pn's other numbers only steer. An entry is worth a quarter as much to
+/// keep for each search since it was written, so a solver kept for many
+/// unrelated positions fills with what the current search needs; and its
+/// tables, once grown, cost no more time on fresh memory (about a sixth of
+/// a 1 s search: docs/performance.md, "The move played, and one
+/// solver for a whole file"). (Annotating 30 self-play games with
 /// 0.5 s a position: 722 plies settled in 53 s with df-pn's tables kept,
 /// 681 in 69 s without, medians of 3; docs/performance.md, "Annotating
 /// games".)
