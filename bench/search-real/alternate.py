@@ -10,12 +10,23 @@ a position already in a variant's CSV is skipped by search_measure itself.
 
   bench/search-real/alternate.py FENS OUT_DIR 'before=/tmp/before/search_measure --tables T --seconds 1' \
       'after=target/release/examples/search_measure --tables T --seconds 1'
+
+With --stream first, each variant is one search_measure process, started
+once with `--fens -` (builds since stop 56), that answers one FEN at a
+time: a variant with `--keep-solver` then searches every position with
+one solver, as annotate and an engine keep one. A position already in a
+variant's CSV is skipped here.
 """
+import csv
 import os
 import shlex
 import subprocess
 import sys
 import tempfile
+
+# search_measure's CSV header.
+HEAD = ("stones,tables,seconds_limit,result,lower,upper,nodes,depth,"
+        "graph_positions,graph_closed,seconds,fen")
 
 
 def variants_of(args):
@@ -33,13 +44,62 @@ def variants_of(args):
     return variants
 
 
+class Stream:
+    """One search_measure process, started with `--fens -`, that answers a
+    FEN at a time and appends its lines to OUT_DIR/NAME.csv."""
+
+    def __init__(self, name, words, env, out):
+        self.name = name
+        self.path = os.path.join(out, name + ".csv")
+        self.proc = subprocess.Popen(
+            words + ["--fens", "-", "--out", self.path], env=env, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def ask(self, fen):
+        """search_measure's line for `fen`, as a dict."""
+        self.proc.stdin.write(fen + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"{self.name}: the search ended without answering {fen}")
+        return next(csv.DictReader([HEAD, line]))
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def streamed(fens, out, variants):
+    """--stream: one process a variant, the positions in turn."""
+    streams = [Stream(name, words, env, out) for name, words, env in variants]
+    done = {}
+    for s in streams:
+        done[s.name] = set()
+        if os.path.exists(s.path):
+            done[s.name] = {r["fen"] for r in csv.DictReader(open(s.path, newline=""))}
+    for i, fen in enumerate(fens):
+        k = i % len(streams)
+        for s in streams[k:] + streams[:k]:
+            if fen not in done[s.name]:
+                s.ask(fen)
+        if (i + 1) % 20 == 0:
+            print(f"{i + 1} of {len(fens)} positions", flush=True)
+    for s in streams:
+        s.close()
+
+
 def main():
-    if len(sys.argv) < 4:
+    stream = len(sys.argv) > 1 and sys.argv[1] == "--stream"
+    args = sys.argv[2:] if stream else sys.argv[1:]
+    if len(args) < 3:
         sys.exit(__doc__)
-    fens = [l.strip() for l in open(sys.argv[1]) if l.strip()]
-    out = sys.argv[2]
+    fens = [l.strip() for l in open(args[0]) if l.strip()]
+    out = args[1]
     os.makedirs(out, exist_ok=True)
-    variants = variants_of(sys.argv[3:])
+    variants = variants_of(args[2:])
+    if stream:
+        streamed(fens, out, variants)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         one = os.path.join(tmp, "one.fens")
         for i, fen in enumerate(fens):

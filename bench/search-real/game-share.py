@@ -5,7 +5,7 @@ positions that decide it, several builds or table sets side by side.
   real_positions --games GAMES.txt --last > LAST.tsv
   bench/search-real/game-share.py LAST.tsv OUT_DIR \\
       'before=/tmp/before/search_measure --tables T8 --seconds 1' \\
-      'after=target/release/examples/search_measure --tables T12 --tables PAIRS --seconds 1'
+      'after=PLAYED_MOVE=1 target/release/examples/search_measure --keep-solver --tables T12 --tables PAIRS --seconds 1'
 
 `togyz-probe annotate` walks a game from its end backwards and counts only
 the unbroken run of evaluated positions that reaches the end, so it
@@ -14,11 +14,19 @@ position before the last move both evaluate (by the rules, the tables or a
 proof). This script asks each variant about the final position of each
 game and, where that is proven, about the position before the last move:
 the game-level figure of issue 36 at a cost of one or two searches a game,
-not a walk through the whole game. Each position is searched on its own
-(annotate keeps one solver for a game, so a proof of the final position
-can help the one before: annotate's own figure can only be higher).
-Games that do not replay are not in LAST.tsv, so they are left out here,
-where annotate counts them unsettled.
+not a walk through the whole game.
+
+Each variant is one search_measure process, started once with `--fens -`
+(it reads one position at a time and answers each at once), so a variant
+with `--keep-solver` searches every position with one solver, as annotate
+keeps one for all the games of a file; without it each position gets a
+fresh solver. `PLAYED_MOVE=1` in front of a variant's command models the
+annotate that also counts the move played (since stop 56): the position
+before the last move is settled without a search when the final position
+is proven lost for its side to move, and a search of it that shows only
+"cannot win" settles it when the final position is a draw (cli/src/
+annotate.rs, `evaluate`). Games that do not replay are not in LAST.tsv, so
+they are left out here, where annotate counts them unsettled.
 
 The variants take turns, the order rotating from one game to the next, so
 that a machine whose speed drifts treats them alike. Each variant writes
@@ -28,27 +36,35 @@ stopped can be started again. Prints the shares, their 95 % intervals and
 the games each variant settles that the first does not, and the other way
 round.
 """
-import csv
 import math
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from alternate import variants_of  # noqa: E402
+from alternate import Stream, variants_of  # noqa: E402
 
 
-def proven(csv_path, fen):
-    """Whether the last line of `fen` in a search_measure CSV is proven."""
-    result = None
-    with open(csv_path, newline="") as f:
-        for row in csv.DictReader(f):
-            if row["fen"] == fen:
-                result = row["result"] != "unknown"
-    if result is None:
-        raise SystemExit(f"{csv_path}: no line for {fen}")
-    return result
+class Variant(Stream):
+    """A variant's process, and whether it models the move played."""
+
+    def __init__(self, name, words, env, out):
+        self.played = env.pop("PLAYED_MOVE", "") == "1"
+        super().__init__(name, words, env, out)
+
+    def settles(self, final, before):
+        """Whether annotate, as this variant models it, settles the game."""
+        f = self.ask(final)
+        if f["result"] == "unknown":
+            return False
+        # The last move reached a position lost for the side to move: the
+        # mover before it wins by it.
+        if self.played and f["result"] == "loss":
+            return True
+        b = self.ask(before)
+        if b["result"] != "unknown":
+            return True
+        return self.played and f["result"] == "draw" and b["upper"] == "draw"
 
 
 def main():
@@ -60,42 +76,33 @@ def main():
         games.setdefault(int(index), {})[which] = fen
     out = sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    variants = variants_of(sys.argv[3:])
+    variants = [Variant(name, words, env, out) for name, words, env in variants_of(sys.argv[3:])]
     done = {}
-    for name, _, _ in variants:
-        path = os.path.join(out, name + ".games")
-        done[name] = {}
+    for v in variants:
+        path = os.path.join(out, v.name + ".games")
+        done[v.name] = {}
         if os.path.exists(path):
             for line in open(path):
                 i, s = line.split()
-                done[name][int(i)] = s == "1"
-    with tempfile.TemporaryDirectory() as tmp:
-        one = os.path.join(tmp, "one.fens")
-
-        def search(words, env, name, fen):
-            with open(one, "w") as f:
-                f.write(fen + "\n")
-            path = os.path.join(out, name + ".csv")
-            subprocess.run(words + ["--fens", one, "--out", path], env=env,
-                           stdout=subprocess.DEVNULL, check=True)
-            return proven(path, fen)
-
-        for n, (index, pair) in enumerate(sorted(games.items())):
-            k = n % len(variants)
-            for name, words, env in variants[k:] + variants[:k]:
-                if index in done[name]:
-                    continue
-                settled = search(words, env, name, pair["final"]) and search(
-                    words, env, name, pair["before"])
-                done[name][index] = settled
-                with open(os.path.join(out, name + ".games"), "a") as f:
-                    f.write(f"{index} {int(settled)}\n")
-            if (n + 1) % 50 == 0:
-                print(f"{n + 1} of {len(games)} games", flush=True)
-    first = variants[0][0]
-    common = set.intersection(*(set(done[name]) for name, _, _ in variants))
+                done[v.name][int(i)] = s == "1"
+    for n, (index, pair) in enumerate(sorted(games.items())):
+        k = n % len(variants)
+        for v in variants[k:] + variants[:k]:
+            if index in done[v.name]:
+                continue
+            settled = v.settles(pair["final"], pair["before"])
+            done[v.name][index] = settled
+            with open(os.path.join(out, v.name + ".games"), "a") as f:
+                f.write(f"{index} {int(settled)}\n")
+        if (n + 1) % 50 == 0:
+            print(f"{n + 1} of {len(games)} games", flush=True)
+    for v in variants:
+        v.close()
+    first = variants[0].name
+    common = set.intersection(*(set(done[v.name]) for v in variants))
     print(f"{len(common)} games measured by every variant")
-    for name, _, _ in variants:
+    for v in variants:
+        name = v.name
         k = sum(done[name][i] for i in common)
         p = k / len(common) if common else 0.0
         half = 1.96 * math.sqrt(p * (1 - p) / len(common)) if common else 0.0

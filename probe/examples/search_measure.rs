@@ -25,7 +25,13 @@
 //! time limit by a node limit per prover (reproducible on a busy machine;
 //! the CSV's limit column then still shows `--seconds`, so give each node
 //! budget its own file). `--fens FILE` measures the positions listed in
-//! FILE (one FEN a line) instead of sampling. `--reuse` copies the line of
+//! FILE (one FEN a line) instead of sampling; `--fens -` reads them from
+//! standard input one at a time and also prints each position's line to
+//! standard output as soon as it is searched (so a driver can ask one after
+//! another; no summary, and a position in the file already is searched
+//! again). `--keep-solver` searches every position with one solver, as
+//! `togyz-probe annotate` and an engine keep one, instead of a fresh
+//! one each. `--reuse` copies the line of
 //! a position proven under a smaller limit in the file instead of solving it
 //! again (a search with a longer deadline runs the same until the shorter
 //! one), so a 10 s run only searches what 2 s left open. `--pause-file
@@ -63,6 +69,8 @@ struct Args {
     nodes: Option<u64>,
     fens: Option<PathBuf>,
     reuse: bool,
+    /// One solver for every position, as `annotate` and an engine keep one.
+    keep_solver: bool,
     dfpn_threads: usize,
     graph: usize,
     pause: Option<PathBuf>,
@@ -100,6 +108,7 @@ fn parse_args() -> Result<Args, String> {
         nodes: None,
         fens: None,
         reuse: false,
+        keep_solver: false,
         dfpn_threads: Budget::default().dfpn_threads,
         graph: Budget::default().graph_positions,
         pause: None,
@@ -111,6 +120,10 @@ fn parse_args() -> Result<Args, String> {
     while let Some(flag) = it.next() {
         if flag == "--reuse" {
             a.reuse = true;
+            continue;
+        }
+        if flag == "--keep-solver" {
+            a.keep_solver = true;
             continue;
         }
         let value = it.next().ok_or(format!("{flag} needs a value"))?;
@@ -246,13 +259,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         a.tables.push("tables".into());
     }
     let tb = Tablebase::open(&a.tables)?;
-    let positions = match &a.fens {
-        Some(path) => std::fs::read_to_string(path)?
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| togyz_tb::notation::parse_fen(l.trim()))
-            .collect::<Result<Vec<_>, _>>()?,
-        None => sample(&a),
+    // `--fens -` reads standard input a line at a time, so that a driver
+    // can ask one position after another of a process that keeps its
+    // solver.
+    let streamed = a.fens.as_deref() == Some(std::path::Path::new("-"));
+    let positions: Box<dyn Iterator<Item = Result<Position, String>>> = match &a.fens {
+        Some(_) if streamed => Box::new(
+            std::io::stdin()
+                .lines()
+                .map_while(Result::ok)
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| togyz_tb::notation::parse_fen(l.trim()).map_err(|e| e.to_string())),
+        ),
+        Some(path) => Box::new(
+            std::fs::read_to_string(path)?
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| togyz_tb::notation::parse_fen(l.trim()).map_err(|e| e.to_string()))
+                .collect::<Vec<_>>()
+                .into_iter(),
+        ),
+        None => Box::new(sample(&a).into_iter().map(Ok)),
     };
     // The lines already in the file, by (time limit, FEN), so one file can
     // hold runs with several limits.
@@ -296,9 +323,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(bytes) = a.memory {
         budget = budget.with_memory(bytes).map_err(|e| e.to_string())?;
     }
-    for pos in &positions {
+    let mut kept = Solver::new(&tb, budget);
+    for pos in positions {
+        let pos = &pos?;
         let fen = pos.fen();
-        if done.contains(&(a.seconds.to_string(), fen.clone())) {
+        if done.contains(&(a.seconds.to_string(), fen.clone())) && !streamed {
             continue;
         }
         if a.reuse {
@@ -318,10 +347,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         while a.pause.as_ref().is_some_and(|p| p.exists()) {
             std::thread::sleep(Duration::from_secs(1));
         }
-        // A fresh table per position: each is measured on its own.
-        let r = Solver::new(&tb, budget).solve(pos)?;
-        writeln!(
-            out,
+        // A fresh table per position, each measured on its own, unless
+        // asked to keep one.
+        let r = if a.keep_solver {
+            kept.solve(pos)?
+        } else {
+            Solver::new(&tb, budget).solve(pos)?
+        };
+        let line = format!(
             "{},{},{},{},{},{},{},{},{},{},{:.4},\"{fen}\"",
             pos.stones_on_board(),
             r.table_stones,
@@ -334,8 +367,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             r.graph_positions,
             r.graph_closed,
             r.elapsed.as_secs_f64()
-        )?;
+        );
+        writeln!(out, "{line}")?;
         out.flush()?;
+        if streamed {
+            println!("{line}");
+            std::io::stdout().flush()?;
+        }
+    }
+    if streamed {
+        return Ok(());
     }
     summarize(&a)
 }
