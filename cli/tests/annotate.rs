@@ -136,6 +136,20 @@ fn self_play(rng: &mut SmallRng, n: u32, number: usize) -> (String, Vec<Position
     (record, positions)
 }
 
+/// `count` self-play games from 5 and 6 stones in turn (seed `seed`), as
+/// one record file, with the positions of each.
+fn self_play_file(seed: u64, count: usize) -> (String, Vec<Vec<Position>>) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut file = String::new();
+    let mut all = Vec::new();
+    for i in 0..count {
+        let (record, positions) = self_play(&mut rng, 5 + (i % 2) as u32, i);
+        file.push_str(&record);
+        all.push(positions);
+    }
+    (file, all)
+}
+
 fn truth(levels: &DtmLevels, pos: &Position) -> Wdl {
     terminal_value(pos)
         .or_else(|| levels.value(pos))
@@ -154,14 +168,7 @@ fn winner(pos: &Position, w: Wdl) -> &'static str {
 #[test]
 fn self_play_verdicts_and_marked_moves_match_the_solver() {
     let (levels, _) = setup();
-    let mut rng = SmallRng::seed_from_u64(7);
-    let mut file = String::new();
-    let mut all = Vec::new();
-    for i in 0..20 {
-        let (record, positions) = self_play(&mut rng, 5 + (i % 2) as u32, i);
-        file.push_str(&record);
-        all.push(positions);
-    }
+    let (file, all) = self_play_file(7, 20);
     let out = annotate(&["--json", "--search-nodes", "200000"], &file);
     assert_eq!(
         out.status.code(),
@@ -382,14 +389,7 @@ fn a_fen_game_may_number_from_the_fen_and_utf16_without_a_mark_is_named() {
 #[test]
 fn without_search_the_move_played_settles_a_position_it_wins() {
     let (levels, _) = setup();
-    let mut rng = SmallRng::seed_from_u64(11);
-    let mut file = String::new();
-    let mut all = Vec::new();
-    for i in 0..60 {
-        let (record, positions) = self_play(&mut rng, 5 + (i % 2) as u32, i);
-        file.push_str(&record);
-        all.push(positions);
-    }
+    let (file, all) = self_play_file(11, 60);
     let out = annotate(&["--json", "--search-time", "0"], &file);
     assert_eq!(out.status.code(), Some(0));
     let g = games(&out);
