@@ -27,7 +27,7 @@
 
 use std::time::Instant;
 
-use super::table::{Buckets, Slot};
+use super::table::{aged, Buckets, Slot};
 use super::{key_hash, key_of, static_bounds, tick, Halt, Key, Shared, Solver};
 use crate::rules::{Move, Position, Side};
 use crate::tablebase::ProbeError;
@@ -77,9 +77,8 @@ impl Entry {
     }
 
     /// What the entry is worth keeping for in search `now`: a proof beats
-    /// any depth, and an entry is worth a quarter as much for each search
-    /// since it was written (as df-pn's: a solver kept for many positions
-    /// fills with what the current one needs); an unused slot, nothing.
+    /// any depth, [`aged`] by the searches since it was written; an unused
+    /// slot, nothing.
     fn worth(&self, now: u8) -> u64 {
         if self.search == 0 {
             return 0;
@@ -91,7 +90,7 @@ impl Entry {
         };
         // Searches count round 1..=255.
         let age = (i32::from(now) - i32::from(self.search)).rem_euclid(255) as u32;
-        1 + (base >> (2 * age).min(63))
+        aged(base, age)
     }
 }
 

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use hashbrown::HashTable;
 
-use super::table::{Buckets, Slot};
+use super::table::{aged, Buckets, Slot};
 use super::{key_hash, key_of, static_bounds, tick, Halt, Key};
 use crate::rules::{Position, Side, HALF};
 use crate::tablebase::{Horizon, Tablebase};
@@ -632,19 +632,15 @@ impl Pns<'_> {
     }
 }
 
-/// What an entry is worth keeping, by the nodes it cost (`work`) and how
-/// many searches ago it was written: a quarter as much for each search
-/// since, so that a solver kept for many positions (a game, a file of
-/// games, an engine's session) fills with what the current search needs,
-/// not with the costly entries of positions long past; an unused slot is
-/// worth nothing. (The search count wraps after 256 searches, so an entry
-/// that old may read as new: it only steers the replacement.)
+/// What an entry is worth keeping: the nodes it cost (`work`), [`aged`]
+/// by the searches since it was written; an unused slot, nothing. (The
+/// search count wraps after 256 searches, so an entry that old may read as
+/// new: it only steers the replacement.)
 fn kept(used: bool, work: u32, search: u8, now: u8) -> u64 {
     if !used {
         return 0;
     }
-    let age = u32::from(now.wrapping_sub(search));
-    1 + ((u64::from(work) + 1) >> (2 * age).min(63))
+    aged(u64::from(work) + 1, u32::from(now.wrapping_sub(search)))
 }
 
 /// The number that all of a node's children must bring down (the proof

@@ -138,6 +138,16 @@ impl<T: Copy> DerefMut for ZeroTable<T> {
     }
 }
 
+/// What an entry worth `value` to keep is worth `age` searches after it
+/// was written: a quarter as much for each search since, at least 1 (so
+/// that an unused slot, worth 0, is always taken first). The provers'
+/// tables are kept between the searches of one solver (a game, a file of
+/// games, an engine's session); this makes them fill with what the current
+/// search needs, not with the costly entries of positions long past.
+pub(crate) fn aged(value: u64, age: u32) -> u64 {
+    1 + (value >> (2 * age).min(63))
+}
+
 /// An entry of a [`Buckets`] table.
 pub(crate) trait Slot: Copy {
     /// Whether the slot holds an entry (all-zero bytes: it does not).
