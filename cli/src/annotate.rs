@@ -82,6 +82,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         annotate_stream(
             io::stdin().lock(),
             &tables,
+            &mut None,
             budget,
             args.json,
             None,
@@ -98,6 +99,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         annotate_stream(
             io::BufReader::new(file),
             &tables,
+            &mut None,
             budget,
             args.json,
             None,
@@ -145,22 +147,26 @@ pub fn node_budget(nodes: u64, memory: Option<u64>) -> Budget {
 /// are then left unsettled, as with `--search-time 0`. Bytes that are not
 /// UTF-8 read as U+FFFD, with a warning on standard error.
 ///
+/// The searches use `solver`, made by the first of them when `None`:
+/// one solver for every game (and, in the server, for the requests
+/// before).
+///
 /// Returns whether some game could not be read or replayed (each is
 /// reported in its place, and the games after it go on).
 ///
 /// # Errors
 /// An input that holds no game ([`Kind::BadMove`]), that cannot be read
 /// ([`Kind::Io`]), a damaged table, or a failure to write `out`.
-pub fn annotate_stream(
+pub fn annotate_stream<'t>(
     input: impl std::io::BufRead,
-    tables: &crate::common::tables::Tables,
+    tables: &'t crate::common::tables::Tables,
+    solver: &mut Option<Solver<'t>>,
     budget: togyz_tb::search::Budget,
     json: bool,
     deadline: Option<std::time::Instant>,
     out: &mut impl std::io::Write,
 ) -> Result<bool, crate::common::failure::Failure> {
     let mut records = Records::new(input);
-    let mut solver = None;
     let mut failed = false;
     let mut number = 0;
     let mut warned = false;
@@ -192,7 +198,7 @@ pub fn annotate_stream(
             // One solver for every game: its tables, grown once, hold what
             // the current search needs (older entries are replaced first),
             // and a search spends no time on fresh memory.
-            Ok(g) => annotate(tables, &mut solver, budget, deadline, &g, &mut report)?,
+            Ok(g) => annotate(tables, solver, budget, deadline, &g, &mut report)?,
         };
         out.flush()?;
     }
@@ -505,6 +511,7 @@ mod tests {
             let failed = annotate_stream(
                 record.as_bytes(),
                 &tables,
+                &mut None,
                 node_budget(100_000, None),
                 true,
                 deadline,

@@ -3,7 +3,7 @@
 //!
 //! One file, one job: [`config`] the command line, [`routes`] the handlers
 //! and their JSON, [`pool`] the bounded searches and the cache of their
-//! answers, [`metrics`] the Prometheus counters and the log line of each
+//! answers, [`solvers`] the solvers kept between searches, [`metrics`] the Prometheus counters and the log line of each
 //! request, [`board`] the board's files built into the binary, [`clients`]
 //! the connections of each client address. This file runs the listener: a
 //! connection past the limits (in all, or of its address) is closed at
@@ -17,6 +17,7 @@ mod config;
 mod metrics;
 mod pool;
 mod routes;
+mod solvers;
 
 use std::sync::Arc;
 

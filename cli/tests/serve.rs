@@ -311,6 +311,9 @@ fn one_search_for_many_askers_and_the_cache_and_metrics_count_them() {
     assert_eq!(metric(&m, count), 5.0);
     assert!(m.contains("togyz_http_request_duration_seconds_bucket{"));
     assert_eq!(metric(&m, "togyz_searches_running"), 0.0);
+    // The search's solver is kept, with the tables it grew.
+    assert_eq!(metric(&m, "togyz_solvers_idle"), 1.0, "{m}");
+    assert!(metric(&m, "togyz_solver_table_bytes") > 0.0, "{m}");
     s.get("/no/such/page");
     let m = s.get("/metrics").body;
     let other = r#"togyz_http_requests_total{route="other",method="GET",status="404"}"#;

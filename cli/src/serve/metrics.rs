@@ -48,6 +48,10 @@ pub struct Metrics {
     pub searches_queued: Gauge,
     /// Searches turned away with 503.
     pub searches_rejected: Counter,
+    /// Solvers kept between searches, idle now.
+    pub solvers_idle: Gauge,
+    /// Bytes of the idle solvers' transposition tables.
+    pub solver_table_bytes: Gauge,
     /// One request in this many is logged (0: none).
     log_sample: u64,
     /// Requests answered, for the sampling of the log.
@@ -73,6 +77,8 @@ impl Metrics {
             searches_running: Gauge::default(),
             searches_queued: Gauge::default(),
             searches_rejected: Counter::default(),
+            solvers_idle: Gauge::default(),
+            solver_table_bytes: Gauge::default(),
             registry: Registry::default(),
             log_sample,
             answered: AtomicU64::new(0),
@@ -87,31 +93,51 @@ impl Metrics {
             "Time to answer a request, by route",
             latency,
         );
-        registry.register(
-            "cache_hits",
-            "Search answers served from the cache",
-            m.cache_hits.clone(),
-        );
-        registry.register(
-            "cache_misses",
-            "Search answers not in the cache",
-            m.cache_misses.clone(),
-        );
-        registry.register(
-            "searches_running",
-            "Searches and annotations running",
-            m.searches_running.clone(),
-        );
-        registry.register(
-            "searches_queued",
-            "Searches waiting for a slot",
-            m.searches_queued.clone(),
-        );
-        registry.register(
-            "searches_rejected",
-            "Searches turned away with 503 (queue full)",
-            m.searches_rejected.clone(),
-        );
+        let counters = [
+            (
+                "cache_hits",
+                "Search answers served from the cache",
+                &m.cache_hits,
+            ),
+            (
+                "cache_misses",
+                "Search answers not in the cache",
+                &m.cache_misses,
+            ),
+            (
+                "searches_rejected",
+                "Searches turned away with 503 (queue full)",
+                &m.searches_rejected,
+            ),
+        ];
+        for (name, help, counter) in counters {
+            registry.register(name, help, counter.clone());
+        }
+        let gauges = [
+            (
+                "searches_running",
+                "Searches and annotations running",
+                &m.searches_running,
+            ),
+            (
+                "searches_queued",
+                "Searches waiting for a slot",
+                &m.searches_queued,
+            ),
+            (
+                "solvers_idle",
+                "Solvers kept between searches, idle now",
+                &m.solvers_idle,
+            ),
+            (
+                "solver_table_bytes",
+                "Bytes of the idle kept solvers' transposition tables",
+                &m.solver_table_bytes,
+            ),
+        ];
+        for (name, help, gauge) in gauges {
+            registry.register(name, help, gauge.clone());
+        }
         Metrics { registry, ..m }
     }
 

@@ -20,7 +20,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
 use togyz_answer::RequestError;
-use togyz_tb::search::Budget;
+use togyz_tb::search::{Budget, Solver};
 use togyz_tb::Position;
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tower_http::cors::{AllowOrigin, CorsLayer};
@@ -30,6 +30,7 @@ use super::board;
 use super::config::Config;
 use super::metrics::{Metrics, Peer, Served};
 use super::pool::{Busy, Cached, Pool};
+use super::solvers::Solvers;
 use crate::common::ask::{Audience, Question, Route};
 use crate::common::failure::{Failure, Kind};
 use crate::common::tables::Tables;
@@ -41,10 +42,13 @@ const MAX_QUERY: usize = 32 * 1024;
 pub struct Inner {
     /// The limits.
     pub config: Config,
-    /// The tables.
-    pub tables: Arc<Tables>,
+    /// The tables, open for the life of the process (the kept solvers
+    /// borrow them).
+    pub tables: &'static Tables,
     /// The searches and their cache.
     pub pool: Pool,
+    /// The solvers kept between searches.
+    pub solvers: Solvers,
     /// The counters.
     pub metrics: Arc<Metrics>,
     /// Annotations in flight (their bodies read, queued or running): as
@@ -55,6 +59,49 @@ pub struct Inner {
 
 /// The shared state of the handlers.
 pub type Shared = Arc<Inner>;
+
+impl Inner {
+    /// Runs `work` with a kept solver set to `budget` (given back after),
+    /// or with none when not `keep`, so that `work` makes a fresh one.
+    fn with_solver<T>(
+        &self,
+        keep: bool,
+        budget: Budget,
+        work: impl FnOnce(&mut Option<Solver<'static>>) -> T,
+    ) -> T {
+        let mut solver = keep.then(|| self.solvers.take(&self.tables.tb, budget));
+        let out = work(&mut solver);
+        if let (true, Some(solver)) = (keep, solver) {
+            self.solvers.give_back(solver);
+        }
+        out
+    }
+
+    /// What `annotate --json` prints of the record `body`, written to
+    /// `out` game by game, each position searched within `budget` (with a
+    /// kept solver if `keep`), none after `time`.
+    fn annotate(
+        &self,
+        body: &[u8],
+        budget: Budget,
+        keep: bool,
+        time: Duration,
+        out: &mut impl std::io::Write,
+    ) -> Result<bool, Failure> {
+        let deadline = Instant::now() + time;
+        self.with_solver(keep, budget, |solver| {
+            crate::annotate::annotate_stream(
+                body,
+                self.tables,
+                solver,
+                budget,
+                true,
+                Some(deadline),
+                out,
+            )
+        })
+    }
+}
 
 /// The state of a server with `config` over `tables`.
 pub fn state(config: Config, tables: Tables) -> Shared {
@@ -68,8 +115,9 @@ pub fn state(config: Config, tables: Tables) -> Shared {
     Arc::new(Inner {
         annotations: Arc::new(Semaphore::new(config.searches + config.queue)),
         config,
-        tables: Arc::new(tables),
+        tables: Box::leak(Box::new(tables)),
         pool,
+        solvers: Solvers::new(metrics.clone()),
         metrics,
     })
 }
@@ -371,10 +419,10 @@ async fn position(
         .collect();
     let question = Question::new(given, &moves);
     let limits = s.config.limits(seconds);
-    let route = question.route(&s.tables, seconds);
+    let route = question.route(s.tables, seconds);
     if route == Route::Tables {
         // From the tables (or the rules): answered here, at once.
-        let verdict = question.answer(route, &s.tables, limits, &mut None, false);
+        let verdict = question.answer(route, s.tables, limits, &mut None, false);
         let reply = question.reply(verdict, Audience::Server(&s.tables.tb));
         return json(
             reply.failure().map_or(StatusCode::OK, status_of),
@@ -386,9 +434,12 @@ async fn position(
         .as_ref()
         .map(|a| a.pos)
         .expect("searched positions were asked");
-    let tables = s.tables.clone();
+    let kept = s.clone();
     let search = move || -> (Cached, bool) {
-        let verdict = question.answer(route, &tables, limits, &mut None, false);
+        let tables = kept.tables;
+        let verdict = kept.with_solver(true, limits.budget(), |solver| {
+            question.answer(route, tables, limits, solver, false)
+        });
         let reply = question.reply(verdict, Audience::Server(&tables.tb));
         let status = reply.failure().map_or(StatusCode::OK, status_of);
         (
@@ -525,23 +576,18 @@ async fn annotate(
         None => limits.budget(),
     };
     let annotate_time = s.config.annotate_time;
-    let tables = s.tables.clone();
     let held = in_flight.take();
+    // A node budget gives the same answer each time only from fresh
+    // tables; a time budget takes a kept solver.
+    let keep = nodes.is_none();
     if ndjson {
-        return annotate_streamed(&s, body, budget, annotate_time, held).await;
+        return annotate_streamed(&s, body, budget, keep, annotate_time, held).await;
     }
+    let kept = s.clone();
     let work = move || -> Result<Vec<u8>, Failure> {
         let _held = held;
-        let deadline = Instant::now() + annotate_time;
         let mut out = Vec::new();
-        crate::annotate::annotate_stream(
-            &body[..],
-            &tables,
-            budget,
-            true,
-            Some(deadline),
-            &mut out,
-        )?;
+        kept.annotate(&body, budget, keep, annotate_time, &mut out)?;
         Ok(out)
     };
     match s.pool.run(annotate_time.as_secs_f64(), work).await {
@@ -636,26 +682,19 @@ async fn annotate_streamed(
     s: &Shared,
     body: Bytes,
     budget: Budget,
+    keep: bool,
     annotate_time: Duration,
     held: Option<OwnedSemaphorePermit>,
 ) -> Response {
     let (tx, mut rx) = mpsc::channel::<Piece>(4);
-    let tables = s.tables.clone();
+    let kept = s.clone();
     let work = move || {
         let _held = held;
-        let deadline = Instant::now() + annotate_time;
         let mut out = LineSender {
             tx: tx.clone(),
             buf: Vec::new(),
         };
-        let done = crate::annotate::annotate_stream(
-            &body[..],
-            &tables,
-            budget,
-            true,
-            Some(deadline),
-            &mut out,
-        );
+        let done = kept.annotate(&body, budget, keep, annotate_time, &mut out);
         if let Err(f) = done {
             // Gone clients read nothing more.
             let _ = tx.blocking_send(Err(f));
