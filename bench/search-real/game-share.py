@@ -25,7 +25,8 @@ annotate that also counts the move played (since stop 56): the position
 before the last move is settled without a search when the final position
 is proven lost for its side to move, and a search of it that shows only
 "cannot win" settles it when the final position is a draw (cli/src/
-annotate.rs, `evaluate`). Games that do not replay are not in LAST.tsv, so
+annotate.rs, `evaluate`). `FORWARD=1` asks about the position before the
+last move first and then the final one, in the order played. Games that do not replay are not in LAST.tsv, so
 they are left out here, where annotate counts them unsettled.
 
 The variants take turns, the order rotating from one game to the next, so
@@ -49,10 +50,13 @@ class Variant(Stream):
 
     def __init__(self, name, words, env, out):
         self.played = env.pop("PLAYED_MOVE", "") == "1"
+        self.forward = env.pop("FORWARD", "") == "1"
         super().__init__(name, words, env, out)
 
     def settles(self, final, before):
         """Whether annotate, as this variant models it, settles the game."""
+        if self.forward:
+            return self.settles_forward(final, before)
         f = self.ask(final)
         if f["result"] == "unknown":
             return False
@@ -62,6 +66,20 @@ class Variant(Stream):
             return True
         b = self.ask(before)
         if b["result"] != "unknown":
+            return True
+        return self.played and f["result"] == "draw" and b["upper"] == "draw"
+
+    def settles_forward(self, final, before):
+        """As `settles`, the position before the last move searched first,
+        so that the final position's search starts from its tables (an
+        annotate that took the last two positions in the order played)."""
+        b = self.ask(before)
+        f = self.ask(final)
+        if f["result"] == "unknown":
+            return False
+        if b["result"] != "unknown":
+            return True
+        if self.played and f["result"] == "loss":
             return True
         return self.played and f["result"] == "draw" and b["upper"] == "draw"
 
