@@ -469,7 +469,7 @@ fn annotations_past_the_slots_and_queue_are_turned_away_before_their_bodies() {
 }
 
 #[test]
-fn a_folder_without_tables_or_a_taken_port_stops_the_server_at_once() {
+fn a_folder_without_tables_too_much_memory_or_a_taken_port_stops_the_server_at_once() {
     let empty = tempfile::tempdir().unwrap();
     let missing = empty.path().join("missing");
     for (dir, code, says) in [
@@ -487,8 +487,25 @@ fn a_folder_without_tables_or_a_taken_port_stops_the_server_at_once() {
         assert_eq!(out.status.code(), Some(code));
         assert!(String::from_utf8_lossy(&out.stderr).contains(says));
     }
-    let s = server(&[]);
+    // Every slot keeps its search tables: 1024 of 1 GB fit no machine
+    // this runs on.
     let dir = common::tables().to_str().unwrap();
+    let args = [
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--tables",
+        dir,
+        "--searches",
+        "1024",
+        "--search-memory",
+        "1G",
+    ];
+    let out = common::output(common::command(&args, None), "");
+    assert_eq!(out.status.code(), Some(2));
+    let says = String::from_utf8_lossy(&out.stderr);
+    assert!(says.contains("more than this machine's"), "{says}");
+    let s = server(&[]);
     let args = ["serve", "--bind", s.addr.as_str(), "--tables", dir];
     let out = common::output(common::command(&args, None), "");
     assert_eq!(out.status.code(), Some(1));

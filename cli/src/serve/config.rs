@@ -135,7 +135,9 @@ impl Args {
     /// The configuration.
     ///
     /// # Errors
-    /// A `--cors-origin` that is no header value.
+    /// A `--cors-origin` that is no header value, a limit of 0, or more
+    /// search memory in all (`--searches` times `--search-memory`) than
+    /// the machine has.
     pub fn config(&self) -> Result<Config, Failure> {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let any = self.cors_origins.iter().any(|o| o == "*");
@@ -165,12 +167,23 @@ impl Args {
         if self.client_timeout <= 0.0 {
             return Err(bad("--client-timeout must be more than 0 seconds"));
         }
+        let searches = self.searches.map_or(cores, |n| n as usize);
+        // Each slot keeps its solver's tables between searches: at its
+        // busiest the server holds all of them.
+        let each = self.memory.limits(self.search_time).budget().memory();
+        let all = each.saturating_mul(searches as u64);
+        if let Some(machine) = togyz_tb::search::machine_memory().filter(|&m| all > m) {
+            return Err(bad(&format!(
+                "{searches} searches of up to {each} bytes each would take {all} bytes, more \
+                 than this machine's {machine}: lower --searches or --search-memory"
+            )));
+        }
         Ok(Config {
             bind: self.bind,
             workers: self.workers.map_or(cores, |n| n as usize),
             search_time: self.search_time,
             memory: self.memory.clone(),
-            searches: self.searches.map_or(cores, |n| n as usize),
+            searches,
             queue: self.queue,
             cache_bytes: self.cache,
             cors: (!any).then_some(origins),
