@@ -3,13 +3,13 @@
 //!
 //! One file, one job: [`config`] the command line, [`routes`] the handlers
 //! and their JSON, [`pool`] the bounded searches and the cache of their
-//! answers, [`solvers`] the solvers kept between searches, [`metrics`] the Prometheus counters and the log line of each
-//! request, [`board`] the board's files built into the binary, [`clients`]
-//! the connections of each client address. This file runs the listener: a
-//! connection past the limits (in all, or of its address) is closed at
-//! once, one that sends nothing within `--first-byte-timeout` soon after;
-//! hyper serves the others (with a timeout on reading a request's head),
-//! axum routes them.
+//! answers, [`solvers`] the solvers kept between searches, [`metrics`] the
+//! Prometheus counters and the log line of each request, [`board`] the
+//! board's files built into the binary, [`clients`] the connections of
+//! each client address. This file runs the listener: a connection past the
+//! limits (in all, or of its address) is closed at once, one that sends
+//! nothing within `--first-byte-timeout` soon after; hyper serves the
+//! others (with a timeout on reading a request's head), axum routes them.
 
 mod board;
 mod clients;

@@ -14,7 +14,7 @@ use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
-use prometheus_client::registry::Registry;
+use prometheus_client::registry::{Metric, Registry};
 
 /// A request's labels: the route (as routed, so that random paths add no
 /// series), the method and the status.
@@ -58,6 +58,16 @@ pub struct Metrics {
     answered: AtomicU64,
 }
 
+/// Registers each `(name, help, metric)` of one kind under its name.
+fn register<M: Metric + Clone, const N: usize>(
+    registry: &mut Registry,
+    metrics: [(&str, &str, &M); N],
+) {
+    for (name, help, metric) in metrics {
+        registry.register(name, help, metric.clone());
+    }
+}
+
 impl Metrics {
     /// The metrics, registered under `togyz_`; one request in `log_sample`
     /// logged (0: none).
@@ -93,51 +103,51 @@ impl Metrics {
             "Time to answer a request, by route",
             latency,
         );
-        let counters = [
-            (
-                "cache_hits",
-                "Search answers served from the cache",
-                &m.cache_hits,
-            ),
-            (
-                "cache_misses",
-                "Search answers not in the cache",
-                &m.cache_misses,
-            ),
-            (
-                "searches_rejected",
-                "Searches turned away with 503 (queue full)",
-                &m.searches_rejected,
-            ),
-        ];
-        for (name, help, counter) in counters {
-            registry.register(name, help, counter.clone());
-        }
-        let gauges = [
-            (
-                "searches_running",
-                "Searches and annotations running",
-                &m.searches_running,
-            ),
-            (
-                "searches_queued",
-                "Searches waiting for a slot",
-                &m.searches_queued,
-            ),
-            (
-                "solvers_idle",
-                "Solvers kept between searches, idle now",
-                &m.solvers_idle,
-            ),
-            (
-                "solver_table_bytes",
-                "Bytes of the idle kept solvers' transposition tables",
-                &m.solver_table_bytes,
-            ),
-        ];
-        for (name, help, gauge) in gauges {
-            registry.register(name, help, gauge.clone());
-        }
+        register(
+            &mut registry,
+            [
+                (
+                    "cache_hits",
+                    "Search answers served from the cache",
+                    &m.cache_hits,
+                ),
+                (
+                    "cache_misses",
+                    "Search answers not in the cache",
+                    &m.cache_misses,
+                ),
+                (
+                    "searches_rejected",
+                    "Searches turned away with 503 (queue full)",
+                    &m.searches_rejected,
+                ),
+            ],
+        );
+        register(
+            &mut registry,
+            [
+                (
+                    "searches_running",
+                    "Searches and annotations running",
+                    &m.searches_running,
+                ),
+                (
+                    "searches_queued",
+                    "Searches waiting for a slot",
+                    &m.searches_queued,
+                ),
+                (
+                    "solvers_idle",
+                    "Solvers kept between searches, idle now",
+                    &m.solvers_idle,
+                ),
+                (
+                    "solver_table_bytes",
+                    "Bytes of the idle kept solvers' transposition tables",
+                    &m.solver_table_bytes,
+                ),
+            ],
+        );
         Metrics { registry, ..m }
     }
 

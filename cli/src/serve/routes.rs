@@ -61,17 +61,17 @@ pub struct Inner {
 pub type Shared = Arc<Inner>;
 
 impl Inner {
-    /// Runs `work` with a kept solver set to `budget` (given back after),
-    /// or with none when not `keep`, so that `work` makes a fresh one.
+    /// Runs `work` with a kept solver set to `budget`, or with none when
+    /// not `keep`, so that `work` makes a fresh one; either is kept after.
     fn with_solver<T>(
         &self,
         keep: bool,
         budget: Budget,
         work: impl FnOnce(&mut Option<Solver<'static>>) -> T,
     ) -> T {
-        let mut solver = keep.then(|| self.solvers.take(&self.tables.tb, budget));
+        let mut solver = keep.then(|| self.solvers.take(budget));
         let out = work(&mut solver);
-        if let (true, Some(solver)) = (keep, solver) {
+        if let Some(solver) = solver {
             self.solvers.give_back(solver);
         }
         out
@@ -112,12 +112,13 @@ pub fn state(config: Config, tables: Tables) -> Shared {
         config.cache_bytes,
         metrics.clone(),
     );
+    let tables: &'static Tables = Box::leak(Box::new(tables));
     Arc::new(Inner {
         annotations: Arc::new(Semaphore::new(config.searches + config.queue)),
         config,
-        tables: Box::leak(Box::new(tables)),
+        tables,
         pool,
-        solvers: Solvers::new(metrics.clone()),
+        solvers: Solvers::new(&tables.tb, metrics.clone()),
         metrics,
     })
 }
@@ -578,7 +579,8 @@ async fn annotate(
     let annotate_time = s.config.annotate_time;
     let held = in_flight.take();
     // A node budget gives the same answer each time only from fresh
-    // tables; a time budget takes a kept solver.
+    // tables; a time budget takes a kept solver. (The fresh solver is
+    // kept after, for later searches.)
     let keep = nodes.is_none();
     if ndjson {
         return annotate_streamed(&s, body, budget, keep, annotate_time, held).await;

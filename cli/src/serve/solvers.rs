@@ -19,23 +19,26 @@ use super::metrics::Metrics;
 
 /// The idle solvers over the server's tables.
 pub struct Solvers {
+    tb: &'static Tablebase,
     idle: Mutex<Vec<Solver<'static>>>,
     metrics: Arc<Metrics>,
 }
 
 impl Solvers {
-    /// No solver yet: each is made by the first search that finds none
-    /// idle. The idle ones and their bytes are counted in `metrics`.
-    pub fn new(metrics: Arc<Metrics>) -> Solvers {
+    /// No solver yet over `tb`: each is made by the first search that
+    /// finds none idle. The idle ones and their bytes are counted in
+    /// `metrics`.
+    pub fn new(tb: &'static Tablebase, metrics: Arc<Metrics>) -> Solvers {
         Solvers {
+            tb,
             idle: Mutex::new(Vec::new()),
             metrics,
         }
     }
 
-    /// An idle solver set to `budget`, or a new one over `tb`; hand it back
-    /// with [`Solvers::give_back`] when its search is done.
-    pub fn take(&self, tb: &'static Tablebase, budget: Budget) -> Solver<'static> {
+    /// An idle solver set to `budget`, or a new one; hand it back with
+    /// [`Solvers::give_back`] when its search is done.
+    pub fn take(&self, budget: Budget) -> Solver<'static> {
         let idle = {
             let mut idle = self.lock();
             let s = idle.pop();
@@ -48,7 +51,7 @@ impl Solvers {
                 s.set_budget(budget);
                 s
             }
-            None => Solver::new(tb, budget),
+            None => Solver::new(self.tb, budget),
         }
     }
 
@@ -89,10 +92,10 @@ mod tests {
         let empty = Tablebase::open(std::iter::empty::<&std::path::Path>()).unwrap();
         let tb: &'static Tablebase = Box::leak(Box::new(empty));
         let metrics = Arc::new(Metrics::new(0));
-        let solvers = Solvers::new(metrics.clone());
+        let solvers = Solvers::new(tb, metrics.clone());
         let budget = Budget::default();
-        let a = solvers.take(tb, budget);
-        let b = solvers.take(tb, budget);
+        let a = solvers.take(budget);
+        let b = solvers.take(budget);
         assert_eq!(solvers.idle(), 0);
         solvers.give_back(a);
         solvers.give_back(b);
@@ -102,7 +105,7 @@ mod tests {
             time: Some(std::time::Duration::from_millis(10)),
             ..budget
         };
-        let c = solvers.take(tb, short);
+        let c = solvers.take(short);
         assert_eq!(c.budget().time, short.time);
         assert_eq!(solvers.idle(), 1);
     }
