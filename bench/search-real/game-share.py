@@ -54,9 +54,10 @@ class Variant(Stream):
         super().__init__(name, words, env, out)
 
     def settles(self, final, before):
-        """Whether annotate, as this variant models it, settles the game."""
-        if self.forward:
-            return self.settles_forward(final, before)
+        """Whether annotate, as this variant models it, settles the game.
+        `FORWARD=1` asks about the position before the last move first, so
+        that the final position's search starts from its tables."""
+        b = self.ask(before) if self.forward else None
         f = self.ask(final)
         if f["result"] == "unknown":
             return False
@@ -64,22 +65,8 @@ class Variant(Stream):
         # mover before it wins by it.
         if self.played and f["result"] == "loss":
             return True
-        b = self.ask(before)
+        b = b or self.ask(before)
         if b["result"] != "unknown":
-            return True
-        return self.played and f["result"] == "draw" and b["upper"] == "draw"
-
-    def settles_forward(self, final, before):
-        """As `settles`, the position before the last move searched first,
-        so that the final position's search starts from its tables (an
-        annotate that took the last two positions in the order played)."""
-        b = self.ask(before)
-        f = self.ask(final)
-        if f["result"] == "unknown":
-            return False
-        if b["result"] != "unknown":
-            return True
-        if self.played and f["result"] == "loss":
             return True
         return self.played and f["result"] == "draw" and b["upper"] == "draw"
 
