@@ -516,6 +516,16 @@ impl Reply {
         }
     }
 
+    /// Whether the result is proven (by the tables, the rules or a
+    /// search): then no later search changes it.
+    pub fn proven(&self) -> bool {
+        match self {
+            Reply::Tables(_) => true,
+            Reply::Search(s) => s.proven.is_none(),
+            Reply::Beyond(_) | Reply::Error(_) => false,
+        }
+    }
+
     /// The JSON text, one line.
     pub fn json(&self) -> String {
         serde_json::to_string(self).expect("an answer always serialises")

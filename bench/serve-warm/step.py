@@ -14,6 +14,10 @@ server's tables-only annotation of each game (`POST
 and the game not over. OUT/NAME.csv gets a line a position:
 game, ply, stones, result (win, draw, loss, or unknown), lower, upper,
 seconds, fen.
+
+With BACK=1 in the environment, each server then steps back through the
+game's positions, from its last to its first, as a player reviewing the
+game does; OUT/NAME-back.csv gets those lines.
 """
 
 import csv
@@ -69,7 +73,12 @@ def main():
     records = games_of(games_path)
     random.Random(int(seed)).shuffle(records)
     os.makedirs(out, exist_ok=True)
-    files = {name: open(os.path.join(out, f"{name}.csv"), "w", newline="") for name, _ in servers}
+    passes = ["", "-back"] if os.environ.get("BACK") == "1" else [""]
+    files = {
+        name + p: open(os.path.join(out, f"{name}{p}.csv"), "w", newline="")
+        for name, _ in servers
+        for p in passes
+    }
     writers = {name: csv.writer(f) for name, f in files.items()}
     for w in writers.values():
         w.writerow(["game", "ply", "stones", "result", "lower", "upper", "seconds", "fen"])
@@ -93,14 +102,15 @@ def main():
         order = servers if done % 2 == 0 else servers[::-1]
         done += 1
         for name, url in order:
-            for ply, fen in fens:
-                q = urllib.parse.urlencode({"fen": fen, "search_time": seconds})
-                t = time.monotonic()
-                j = get(f"{url}/v1/togyzkumalak?{q}")
-                took = time.monotonic() - t
-                r, lo, hi = outcome(j)
-                writers[name].writerow([g, ply, stones(fen), r, lo, hi, f"{took:.3f}", fen])
-            files[name].flush()
+            for p in passes:
+                for ply, fen in fens if p == "" else fens[::-1]:
+                    q = urllib.parse.urlencode({"fen": fen, "search_time": seconds})
+                    t = time.monotonic()
+                    j = get(f"{url}/v1/togyzkumalak?{q}")
+                    took = time.monotonic() - t
+                    r, lo, hi = outcome(j)
+                    writers[name + p].writerow([g, ply, stones(fen), r, lo, hi, f"{took:.3f}", fen])
+                files[name + p].flush()
         print(f"game {g}: {len(fens)} positions", file=sys.stderr)
     for f in files.values():
         f.close()

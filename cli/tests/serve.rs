@@ -299,16 +299,32 @@ fn one_search_for_many_askers_and_the_cache_and_metrics_count_them() {
     for r in &replies {
         assert_eq!(r.status, 200);
         assert_eq!(r.body, replies[0].body, "one search, one answer");
+        assert_eq!(r.json()["result"], "unknown");
     }
-    let again = s.get(path);
-    assert_eq!(again.body, replies[0].body);
     let m = s.get("/metrics").body;
     assert_eq!(metric(&m, "togyz_cache_misses_total"), 1.0, "{m}");
+    assert_eq!(metric(&m, "togyz_cache_hits_total"), 3.0, "{m}");
+    // An open result is not kept: asked again, the start is searched
+    // again, by the solver the first search grew.
+    let again = s.get(path);
+    assert_eq!(again.status, 200);
+    assert_eq!(again.json()["result"], "unknown");
+    // A proven one is: the second ask is the first's answer.
+    let proven = format!(
+        "/v1/togyzkumalak?fen={}&search_time=1",
+        underscored(SEARCHED)
+    );
+    let first = s.get(&proven);
+    assert_eq!(first.json()["source"], "search", "{}", first.body);
+    assert_ne!(first.json()["result"], "unknown", "{}", first.body);
+    assert_eq!(s.get(&proven).body, first.body);
+    let m = s.get("/metrics").body;
+    assert_eq!(metric(&m, "togyz_cache_misses_total"), 3.0, "{m}");
     assert_eq!(metric(&m, "togyz_cache_hits_total"), 4.0, "{m}");
     let ok = r#"togyz_http_requests_total{route="/v1/togyzkumalak",method="GET",status="200"}"#;
-    assert_eq!(metric(&m, ok), 5.0);
+    assert_eq!(metric(&m, ok), 7.0);
     let count = r#"togyz_http_request_duration_seconds_count{route="/v1/togyzkumalak"}"#;
-    assert_eq!(metric(&m, count), 5.0);
+    assert_eq!(metric(&m, count), 7.0);
     assert!(m.contains("togyz_http_request_duration_seconds_bucket{"));
     assert_eq!(metric(&m, "togyz_searches_running"), 0.0);
     // The search's solver is kept, with the tables it grew.
@@ -322,7 +338,7 @@ fn one_search_for_many_askers_and_the_cache_and_metrics_count_them() {
     let log = s.log();
     assert_eq!(
         log.matches(" GET /v1/togyzkumalak 200 ").count(),
-        5,
+        7,
         "{log}"
     );
 }

@@ -1,8 +1,8 @@
 //! The searches: at most `--searches` at once on blocking threads (so that
 //! the answers from the tables, served on the async workers, never wait for
-//! one), at most `--queue` waiting behind them, and a cache of their answers
-//! in which concurrent requests for one position wait for the first one's
-//! search instead of starting their own.
+//! one), at most `--queue` waiting behind them, and a cache of their proven
+//! answers in which concurrent requests for one position wait for the first
+//! one's search instead of starting their own.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -23,6 +23,20 @@ pub type Cached = Arc<(u16, String)>;
 /// The cache's key: the position's FEN and the search time in
 /// milliseconds (a longer search may prove more).
 type Key = (String, u64);
+
+/// What becomes of a search's answer once the requests waiting for it have
+/// it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// Kept in the cache: a proven result, which no later search changes.
+    Cached,
+    /// Given to the requests that waited for it, then dropped: a result
+    /// left open, which a later search (with a kept solver that has grown
+    /// since) may prove, as when a player steps back to a position.
+    Shared,
+    /// Given to no one else: a failure, which each request meets itself.
+    Not,
+}
 
 /// An answer weighs its bytes (and its key's).
 #[derive(Clone)]
@@ -174,8 +188,8 @@ impl Pool {
     }
 
     /// The cached answer for `key`, or the one `search` makes (run in the
-    /// pool); concurrent calls for one key run one search. Answers that
-    /// `search` marks as not to be kept (`false`) are not cached.
+    /// pool); concurrent calls for one key run one search, unless it
+    /// failed. `search` says what becomes of its answer ([`Keep`]).
     ///
     /// # Errors
     /// [`Busy`] from [`Pool::run`].
@@ -183,7 +197,7 @@ impl Pool {
         &self,
         fen: String,
         millis: u64,
-        search: impl FnOnce() -> (Cached, bool) + Send + 'static,
+        search: impl FnOnce() -> (Cached, Keep) + Send + 'static,
     ) -> Result<Cached, Busy> {
         let Some(cache) = &self.cache else {
             self.metrics.cache_misses.inc();
@@ -202,8 +216,13 @@ impl Pool {
                 self.metrics.cache_misses.inc();
                 // Busy drops the guard: a waiting request then tries itself.
                 let (answer, keep) = self.run(millis as f64 / 1000.0, search).await?;
-                if keep {
+                if keep != Keep::Not {
+                    // The waiting requests take it from the cache.
                     let _ = guard.insert(answer.clone());
+                }
+                if keep == Keep::Shared {
+                    // Only this answer: a later search's stays.
+                    cache.remove_if(&key, |a| Arc::ptr_eq(a, &answer));
                 }
                 Ok(answer)
             }

@@ -29,7 +29,7 @@ use tower_http::timeout::RequestBodyDeadlineLayer;
 use super::board;
 use super::config::Config;
 use super::metrics::{Metrics, Peer, Served};
-use super::pool::{Busy, Cached, Pool};
+use super::pool::{Busy, Cached, Keep, Pool};
 use super::solvers::Solvers;
 use crate::common::ask::{Audience, Question, Route};
 use crate::common::failure::{Failure, Kind};
@@ -436,17 +436,21 @@ async fn position(
         .map(|a| a.pos)
         .expect("searched positions were asked");
     let kept = s.clone();
-    let search = move || -> (Cached, bool) {
+    let search = move || -> (Cached, Keep) {
         let tables = kept.tables;
         let verdict = kept.with_solver(true, limits.budget(), |solver| {
             question.answer(route, tables, limits, solver, false)
         });
         let reply = question.reply(verdict, Audience::Server(&tables.tb));
         let status = reply.failure().map_or(StatusCode::OK, status_of);
-        (
-            Arc::new((status.as_u16(), reply.json())),
-            status == StatusCode::OK,
-        )
+        let keep = if status != StatusCode::OK {
+            Keep::Not
+        } else if reply.proven() {
+            Keep::Cached
+        } else {
+            Keep::Shared
+        };
+        (Arc::new((status.as_u16(), reply.json())), keep)
     };
     let millis = (seconds * 1000.0).round() as u64;
     match s.pool.cached(pos.fen(), millis, search).await {
