@@ -39,6 +39,33 @@ fn plan_says_when_generate_refuses_the_stones() {
     // Within the solver's range, no such line.
     let out = togyz_gen(&["plan", "--max-stones", "17"]);
     assert!(!text(&out.stdout).contains("refuses"));
+    // The tables of tuzdyk pairs go to 19 (their units have fewer free
+    // holes); every tuzdyk's, to 17 as the complete ones.
+    fn pairs(n: &'static str, pairs: Option<&'static str>) -> Vec<&'static str> {
+        let mut args = vec!["--metric", "dtc", "--max-stones", n, "--wdl-from", "1"];
+        if let Some(p) = pairs {
+            args.extend(["--wdl-pairs", p]);
+        }
+        args
+    }
+    let plan = |args: Vec<&str>| text(&togyz_gen(&[&["plan"], &args[..]].concat()).stdout);
+    assert!(!plan(pairs("19", Some("all"))).contains("refuses"));
+    assert!(plan(pairs("20", Some("1-2"))).starts_with(
+        "`togyz-gen generate` refuses --max-stones 20: the solver handles at most 19 stones"
+    ));
+    assert!(plan(pairs("18", None)).starts_with(
+        "`togyz-gen generate` refuses --max-stones 18: the solver handles at most 17 stones"
+    ));
+    for (args, most) in [(pairs("20", Some("1-2")), "19"), (pairs("18", None), "17")] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("t");
+        let run = [&["generate"], &args[..], &["--out", out.to_str().unwrap()]].concat();
+        let r = togyz_gen(&run);
+        assert!(!r.status.success());
+        let err = text(&r.stderr);
+        assert!(err.contains(&format!("between 1 and {most}")), "{err}");
+        assert!(!out.exists(), "a refused run leaves nothing behind");
+    }
 }
 
 /// `plan --shards K` is one shard's plan; no shards is refused.

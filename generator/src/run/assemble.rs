@@ -11,7 +11,8 @@ use crate::files::write::{self, TableStatus, WriteSummary};
 use crate::run::error::GenerateError;
 use crate::run::lock;
 use crate::run::metric::UnitSolver;
-use crate::solve::unit::{held_units, max_solver_stones, UnitId};
+use crate::run::options::most_run_stones;
+use crate::solve::unit::{held_units, UnitId};
 use std::path::Path;
 use std::time::Instant;
 use togyz_tb::raw::format::{file_name, Contents, TableFile};
@@ -163,7 +164,7 @@ pub fn assemble(out: &Path, report: Report<'_>) -> Result<(), GenerateError> {
         return Err(GenerateError::OutNotFolder(out.to_path_buf()));
     }
     let mut any = false;
-    for n in 1..=max_solver_stones() {
+    for n in 1..=most_run_stones() {
         if !work_dir(out, n).is_dir() {
             continue;
         }

@@ -6,16 +6,21 @@ use crate::files::write::WriteError;
 use crate::run::lock::LockError;
 use crate::solve::dtc::DtcError;
 use crate::solve::error::SolveError;
-use crate::solve::unit::max_solver_stones;
 use std::path::PathBuf;
 use togyz_tb::TableError;
 
 /// Why generation stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
-    /// The requested stone count is out of range.
-    #[error("--max-stones must be between 1 and {max}, the most the solver supports, not {0}", max = max_solver_stones())]
-    BadMaxStones(u32),
+    /// The requested stone count is out of range for the tables asked
+    /// for.
+    #[error("--max-stones must be between 1 and {most}, the most the solver supports for these tables (beyond, a unit's boards pass its 32-bit node ids), not {asked}")]
+    BadMaxStones {
+        /// The stone count asked for.
+        asked: u32,
+        /// The most the run may take ([`crate::run::options::max_run_stones`]).
+        most: u32,
+    },
     /// A file with a table's name is in the way and is not a valid table.
     #[error("{path} exists but is not a valid table ({reason}); it is left untouched: move it away or delete it, then run again")]
     InvalidExisting {

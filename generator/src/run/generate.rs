@@ -23,11 +23,10 @@ use crate::run::assemble::{kept_summary, LevelSummary};
 use crate::run::error::GenerateError;
 use crate::run::lock::{self, Lock};
 use crate::run::metric::UnitSolver;
-use crate::run::options::GenerateOptions;
+use crate::run::options::{max_run_stones, GenerateOptions};
 use crate::run::resources::check_resources;
 use crate::run::shard::Shard;
 use crate::run::units::solve_level;
-use crate::solve::unit::max_solver_stones;
 use std::path::Path;
 use std::time::Instant;
 use togyz_tb::raw::format::{file_name, TableFile};
@@ -154,8 +153,9 @@ fn start_run(
 /// changing nothing; per level from 1, whether its table is complete.
 fn survey(args: &GenerateOptions) -> Result<Vec<bool>, GenerateError> {
     let (out, max) = (&args.out, args.max_stones);
-    if max == 0 || max > max_solver_stones() {
-        return Err(GenerateError::BadMaxStones(max));
+    let most = max_run_stones(args.wdl());
+    if max == 0 || max > most {
+        return Err(GenerateError::BadMaxStones { asked: max, most });
     }
     if out.exists() && !out.is_dir() {
         return Err(GenerateError::OutNotFolder(out.to_path_buf()));

@@ -2,7 +2,7 @@
 //! line's flags are parsed into them by the binary).
 
 use crate::run::shard::Shard;
-use crate::solve::unit::KazanCut;
+use crate::solve::unit::{held_units, KazanCut};
 use std::path::PathBuf;
 use togyz_tb::raw::format::{Contents, TuzdykPairs};
 use togyz_tb::Metric;
@@ -105,5 +105,51 @@ pub fn contents_of(wdl: Option<(u32, Contents)>, n: u32) -> Contents {
     match wdl {
         Some((from, contents)) if n >= from => contents,
         _ => Contents::Full,
+    }
+}
+
+/// The most stones a run whose levels hold `wdl` (as [`contents_of`]) may
+/// go up to: the largest `m` for which every unit solved at every level
+/// up to `m` fits the solver's 32-bit node ids (and a board's kazan
+/// splits its 32-bit frontier masks). 17 for complete tables
+/// ([`togyz_tb::max_solver_stones`]) and for those of every tuzdyk; the
+/// units of two tuzdyks have 16 free holes, not 17 or 18, so the tables
+/// of tuzdyk pairs go to 19.
+pub fn max_run_stones(wdl: Option<(u32, Contents)>) -> u32 {
+    (1..=31)
+        .take_while(|&n| {
+            held_units(n, contents_of(wdl, n))
+                .iter()
+                .all(|u| u.boards(n) < u64::from(u32::MAX))
+        })
+        .last()
+        .unwrap_or(0)
+}
+
+/// The most stones of any run ([`max_run_stones`] of every pair's
+/// tables): no work folder above it is ever made.
+pub fn most_run_stones() -> u32 {
+    max_run_stones(Some((1, Contents::Pairs(TuzdykPairs::ALL))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Complete tables and those of every tuzdyk stop at the solver's 17
+    /// stones; the levels of tuzdyk pairs go to 19, as long as every
+    /// level below them that is complete stays within 17.
+    #[test]
+    fn the_most_stones_of_a_run_follow_its_units() {
+        let pairs = |from| wdl_levels(Some(from), Some(TuzdykPairs::ALL));
+        assert_eq!(max_run_stones(None), togyz_tb::max_solver_stones());
+        assert_eq!(max_run_stones(None), 17);
+        assert_eq!(max_run_stones(wdl_levels(Some(1), None)), 17);
+        assert_eq!(max_run_stones(pairs(1)), 19);
+        assert_eq!(max_run_stones(pairs(18)), 19);
+        assert_eq!(max_run_stones(pairs(19)), 17);
+        let one = wdl_levels(Some(13), Some("3-6".parse().unwrap()));
+        assert_eq!(max_run_stones(one), 19);
+        assert_eq!(most_run_stones(), 19);
     }
 }

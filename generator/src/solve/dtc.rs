@@ -49,7 +49,7 @@
 
 use crate::solve::cells::{Cell, LevelBuilder, LevelValues, UnitValues};
 use crate::solve::core::{Frontier, Policy, Reseed, Unit};
-use crate::solve::error::{check_level, check_unit, SolveError, MAX_DIST};
+use crate::solve::error::{check_below, check_level, check_unit, SolveError, MAX_DIST};
 use crate::solve::held::{DtcLevels, WdlBelow};
 use crate::solve::moves::split_moves;
 use crate::solve::parts::{put_side, PartSink, SeedBatches, SeedKey, SeedStore, SEED_BATCH};
@@ -201,7 +201,7 @@ pub fn seed_parts<L: WdlBelow>(
     cut: KazanCut,
     store: &mut dyn SeedStore,
 ) -> Result<(), DtcError> {
-    check_level(n, lower.max_stones())?;
+    check_below(n, lower.max_stones())?;
     check_unit(n, unit)?;
     let infos = config_infos();
     // A seed fits a byte whatever the cells the solve takes.
@@ -370,7 +370,7 @@ fn solve_unit_into<T: Cell, L: WdlBelow>(
     progress: &AtomicU64,
     mut sink: Option<&mut dyn PartSink>,
 ) -> Result<Vec<SolvedSide<T>>, DtcError> {
-    check_level(n, lower.max_stones())?;
+    check_below(n, lower.max_stones())?;
     check_unit(n, unit)?;
     let policy = Dtc::<T, L> {
         lower,

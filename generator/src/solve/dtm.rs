@@ -672,7 +672,8 @@ pub fn solve_all(max_stones: u32) -> Result<DtmLevels, SolveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::unit::level_units;
+    use crate::solve::unit::{held_units, level_units};
+    use togyz_tb::raw::format::{Contents, TuzdykPairs};
     use togyz_tb::raw::index::CONFIG_COUNT;
     use togyz_tb::{Move, Position, Side};
 
@@ -680,7 +681,18 @@ mod tests {
     /// from the 32-bit node ids.
     #[test]
     fn limits_are_errors() {
-        assert_eq!(crate::solve::unit::max_solver_stones(), 17);
+        assert_eq!(togyz_tb::max_solver_stones(), 17);
+        // A unit of two tuzdyks has 16 free holes: it fits up to 19.
+        let pair = held_units(19, Contents::Pairs(TuzdykPairs::ALL))[0];
+        assert!(check_unit(19, pair).is_ok());
+        assert!(matches!(
+            check_unit(20, pair),
+            Err(SolveError::TooManyStones(20))
+        ));
+        assert!(matches!(
+            check_unit(18, UnitId::of(1)),
+            Err(SolveError::TooManyStones(18))
+        ));
         let progress = AtomicU64::new(0);
         let levels = DtmLevels::new();
         let lower = DtmExits::whole(&levels);

@@ -27,8 +27,9 @@ pub enum SolveError {
         /// The configuration.
         config: usize,
     },
-    /// More stones than the solver supports ([`max_solver_stones`]).
-    #[error("{0} stones is beyond what the solver supports (at most {max} stones: a unit's boards are numbered with 32-bit ids)", max = max_solver_stones())]
+    /// More stones than the solver supports for the unit
+    /// ([`UnitId::fits_solver`]).
+    #[error("{0} stones is beyond what the solver supports for this unit (its boards are numbered with 32-bit ids: every unit fits up to {max} stones, those of two tuzdyks up to 19)", max = max_solver_stones())]
     TooManyStones(u32),
     /// A unit that is not a tuzdyk configuration and its swap.
     #[error("configurations {0} and {1} do not form a unit")]
@@ -63,24 +64,33 @@ pub enum SolveError {
 /// Largest distance the solver handles: what a packed [`Value`](togyz_tb::Value) holds.
 pub const MAX_DIST: u32 = MAX_PACKED_DISTANCE;
 
-/// Whether unit `unit` of level `n` can be solved: the level within the
-/// solver's limit, the unit one ([`UnitId::of`] its first configuration).
+/// Whether unit `unit` of level `n` can be solved: a unit ([`UnitId::of`]
+/// its first configuration) that the solver handles at `n` stones
+/// ([`UnitId::fits_solver`]).
 pub(crate) fn check_unit(n: u32, unit: UnitId) -> Result<(), SolveError> {
-    if n == 0 || n > max_solver_stones() {
-        return Err(SolveError::TooManyStones(n));
-    }
     if UnitId::of(unit.first) != unit {
         return Err(SolveError::BadUnit(unit.first, unit.second));
+    }
+    if !unit.fits_solver(n) {
+        return Err(SolveError::TooManyStones(n));
     }
     Ok(())
 }
 
-/// Whether level `n` can be solved on the levels up to `have`: within the
-/// solver's limit, with every smaller level there.
+/// Whether level `n` can be solved whole on the levels up to `have`:
+/// every unit within the solver's limit ([`max_solver_stones`]), every
+/// smaller level there.
 pub(crate) fn check_level(n: u32, have: u32) -> Result<(), SolveError> {
     if n == 0 || n > max_solver_stones() {
         return Err(SolveError::TooManyStones(n));
     }
+    check_below(n, have)
+}
+
+/// Whether a unit of level `n` has the levels it needs, those up to
+/// `have`: every smaller level there (the unit's own limit is
+/// [`check_unit`]'s).
+pub(crate) fn check_below(n: u32, have: u32) -> Result<(), SolveError> {
     if have + 1 < n {
         return Err(SolveError::MissingLevel { wanted: n, have });
     }

@@ -8,7 +8,6 @@
 use rayon::prelude::*;
 use togyz_tb::raw::format::Contents;
 // The solver's stone limit is the index's: a unit's boards fit 32-bit ids.
-pub(crate) use togyz_tb::raw::index::max_solver_stones;
 use togyz_tb::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
 use togyz_tb::raw::tuzdyk_allowed;
 use togyz_tb::{Side, CYCLE, ROW};
@@ -177,6 +176,14 @@ impl UnitId {
     /// Positions of the unit at `n` stones.
     pub fn positions(&self, n: u32) -> u64 {
         self.boards(n) * (n as u64 + 1)
+    }
+
+    /// Whether the solver handles the unit at `n` stones: its boards fit
+    /// 32-bit node ids and a board's `n + 1` kazan splits a 32-bit
+    /// frontier mask. Every unit fits up to [`max_solver_stones`] (17),
+    /// those of two tuzdyks (16 free holes) up to 19.
+    pub fn fits_solver(&self, n: u32) -> bool {
+        (1..=31).contains(&n) && self.boards(n) < u64::from(u32::MAX)
     }
 }
 

@@ -2,8 +2,7 @@
 //! it prints, one line each.
 
 use crate::below;
-use crate::run::options::wdl_levels;
-use crate::solve::unit::max_solver_stones;
+use crate::run::options::{max_run_stones, wdl_levels};
 use std::path::{Path, PathBuf};
 use togyz_answer::text::{human_bytes, human_seconds, stones};
 use togyz_tb::raw::index::MAX_STONES;
@@ -110,7 +109,7 @@ pub fn plan_lines(args: &PlanOptions) -> Result<Vec<String>, PlanError> {
     let wide = verify_plan(args.metric, max, wdl, threads, false, verify_hold, bound);
     let s = if threads == 1 { "" } else { "s" };
     let mut lines = Vec::new();
-    let solver_max = max_solver_stones();
+    let solver_max = max_run_stones(wdl);
     if max > solver_max {
         lines.push(format!(
             "`togyz-gen generate` refuses --max-stones {max}: the solver handles at most {solver_max} stones (beyond, a unit's boards pass its 32-bit node ids); the figures below are what the model says"
