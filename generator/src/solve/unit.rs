@@ -180,7 +180,7 @@ impl UnitId {
 
     /// Whether the solver handles the unit at `n` stones: its boards fit
     /// 32-bit node ids and a board's `n + 1` kazan splits a 32-bit
-    /// frontier mask. Every unit fits up to [`max_solver_stones`] (17),
+    /// frontier mask. Every unit fits up to [`togyz_tb::max_solver_stones`] (17),
     /// those of two tuzdyks (16 free holes) up to 19.
     pub fn fits_solver(&self, n: u32) -> bool {
         (1..=31).contains(&n) && self.boards(n) < u64::from(u32::MAX)
