@@ -53,8 +53,10 @@ def get(url):
 
 
 def stones(fen):
+    """Stones on the board: a hole's stones are written `3S`; a bare
+    number is a run of empty holes, `t` a tuzdyk."""
     board = fen.split()[0]
-    return sum(int(c.rstrip("S")) for c in re.split("[,/]", board) if c not in ("t", ""))
+    return sum(int(c[:-1]) for c in re.split("[,/]", board) if c.endswith("S"))
 
 
 def outcome(j):
