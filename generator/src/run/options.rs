@@ -2,7 +2,7 @@
 //! line's flags are parsed into them by the binary).
 
 use crate::run::shard::Shard;
-use crate::solve::unit::{held_units, KazanCut};
+use crate::solve::unit::{held_units, max_pair_stones, KazanCut};
 use std::path::PathBuf;
 use togyz_tb::raw::format::{Contents, TuzdykPairs};
 use togyz_tb::Metric;
@@ -120,7 +120,7 @@ pub fn max_run_stones(wdl: Option<(u32, Contents)>) -> u32 {
         .take_while(|&n| {
             held_units(n, contents_of(wdl, n))
                 .iter()
-                .all(|u| u.boards(n) < u64::from(u32::MAX))
+                .all(|u| u.fits_solver(n))
         })
         .last()
         .unwrap_or(0)
@@ -129,7 +129,7 @@ pub fn max_run_stones(wdl: Option<(u32, Contents)>) -> u32 {
 /// The most stones of any run ([`max_run_stones`] of every pair's
 /// tables): no work folder above it is ever made.
 pub fn most_run_stones() -> u32 {
-    max_run_stones(Some((1, Contents::Pairs(TuzdykPairs::ALL))))
+    max_pair_stones()
 }
 
 #[cfg(test)]

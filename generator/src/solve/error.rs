@@ -1,6 +1,6 @@
 //! Why a level or unit could not be solved, and the solver's distance bound.
 
-use crate::solve::unit::UnitId;
+use crate::solve::unit::{max_pair_stones, UnitId};
 use togyz_tb::raw::index::max_solver_stones;
 use togyz_tb::MAX_PACKED_DISTANCE;
 
@@ -29,7 +29,7 @@ pub enum SolveError {
     },
     /// More stones than the solver supports for the unit
     /// ([`UnitId::fits_solver`]).
-    #[error("{0} stones is beyond what the solver supports for this unit (its boards are numbered with 32-bit ids: every unit fits up to {max} stones, those of two tuzdyks up to 19)", max = max_solver_stones())]
+    #[error("{0} stones is beyond what the solver supports for this unit (its boards are numbered with 32-bit ids: every unit fits up to {max} stones, those of two tuzdyks up to {pairs})", max = max_solver_stones(), pairs = max_pair_stones())]
     TooManyStones(u32),
     /// A unit that is not a tuzdyk configuration and its swap.
     #[error("configurations {0} and {1} do not form a unit")]

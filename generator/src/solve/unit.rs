@@ -6,8 +6,7 @@
 //! configurations of the smaller levels that [`exit_configs`] names.
 
 use rayon::prelude::*;
-use togyz_tb::raw::format::Contents;
-// The solver's stone limit is the index's: a unit's boards fit 32-bit ids.
+use togyz_tb::raw::format::{Contents, TuzdykPairs};
 use togyz_tb::raw::index::{board_count, TuzdykConfig, CONFIG_COUNT};
 use togyz_tb::raw::tuzdyk_allowed;
 use togyz_tb::{Side, CYCLE, ROW};
@@ -185,6 +184,22 @@ impl UnitId {
     pub fn fits_solver(&self, n: u32) -> bool {
         (1..=31).contains(&n) && self.boards(n) < u64::from(u32::MAX)
     }
+}
+
+/// The most stones at which every unit of a level holding `contents`
+/// fits the solver ([`UnitId::fits_solver`]): 17 for complete tables,
+/// 19 for those of tuzdyk pairs.
+pub fn max_stones_of(contents: Contents) -> u32 {
+    (1..=31)
+        .take_while(|&n| held_units(n, contents).iter().all(|u| u.fits_solver(n)))
+        .last()
+        .unwrap_or(0)
+}
+
+/// [`max_stones_of`] the tables of every tuzdyk pair: the most stones of
+/// any run.
+pub fn max_pair_stones() -> u32 {
+    max_stones_of(Contents::Pairs(TuzdykPairs::ALL))
 }
 
 /// The units of level `n`, by their first configuration (37 with the 73
