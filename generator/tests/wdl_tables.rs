@@ -465,8 +465,9 @@ fn units_left_for_assemble(out: &Path, args: &GenerateOptions, n: u32) -> std::p
     dir
 }
 
-/// A run refuses a folder whose tables hold other contents than it
-/// writes, and `--wdl-from` without DTC, before any work.
+/// A run refuses a folder whose tables lack positions it writes, and
+/// `--wdl-from` without DTC, before any work; a table holding more than
+/// asked is kept.
 #[test]
 fn wdl_runs_refuse_what_does_not_match() {
     let out = tempfile::tempdir().unwrap();
@@ -479,9 +480,9 @@ fn wdl_runs_refuse_what_does_not_match() {
         err.contains("togyz-04.tkb") && err.contains("--wdl-from"),
         "{err}"
     );
-    args.wdl_from = Some(3);
+    args.wdl_from = Some(5);
     let err = generate(&args, &silent).unwrap_err().to_string();
-    assert!(err.contains("togyz-03.tkb"), "{err}");
+    assert!(err.contains("togyz-04.tkb"), "{err}");
     args.metric = Metric::Dtm;
     args.wdl_from = Some(4);
     let r = generate(&args, &silent);
@@ -494,6 +495,11 @@ fn wdl_runs_refuse_what_does_not_match() {
         .filter(|n| !n.ends_with(".tkb"))
         .collect();
     assert!(names.is_empty(), "{names:?}");
+    // A table of every position holds what a WDL level asks: kept.
+    args.metric = Metric::Dtc;
+    args.wdl_from = Some(3);
+    let kept = generate(&args, &silent).unwrap();
+    assert!(kept.iter().all(|s| s.reused), "{kept:?}");
 }
 
 /// The tuzdyk pairs of the tests: a tuzdyk in holes 3 and 6, and in 1
@@ -778,4 +784,85 @@ fn folders_of_one_pair_each_open_together() {
     let tb = Tablebase::open([full_dir.path(), a.path()]).unwrap();
     assert_eq!(tb.horizon().all, MAX);
     assert!(tb.damaged().next().is_none());
+}
+
+/// A pairs run over a folder whose levels below hold more pairs keeps
+/// them and solves its pair above them: `--wdl-pairs 3-6 --max-stones 6`
+/// over the tables of 3-6 and 1-8 up to 5 writes, at 6, the bytes of a
+/// run of 3-6 alone from one stone, leaves the levels below as they were,
+/// verifies, and the horizon reaches 6 for pair 3-6 and 5 for 1-8. A run
+/// for a pair the levels below lack is still refused.
+#[test]
+fn a_pairs_run_goes_higher_over_the_levels_of_more_pairs() {
+    let (_, splits) = solved();
+    let (out, reference) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let one: TuzdykPairs = "3-6".parse().unwrap();
+    for n in 1..=MAX {
+        write_wdl_table(
+            reference.path(),
+            n,
+            Contents::Pairs(one),
+            splits.level(n).splits(),
+        )
+        .unwrap();
+    }
+    for n in 1..MAX {
+        write_wdl_table(
+            out.path(),
+            n,
+            Contents::Pairs(pairs()),
+            splits.level(n).splits(),
+        )
+        .unwrap();
+    }
+    let below: Vec<Vec<u8>> = (1..MAX)
+        .map(|n| std::fs::read(out.path().join(file_name(n))).unwrap())
+        .collect();
+    let mut args = GenerateOptions::new(MAX, out.path());
+    args.metric = Metric::Dtc;
+    args.wdl_from = Some(1);
+    args.wdl_pairs = Some(one);
+    args.hold_whole = Some(0);
+    let summaries = generate(&args, &silent).unwrap();
+    for n in 1..MAX {
+        assert!(summaries[n as usize - 1].reused, "n={n}");
+        let now = std::fs::read(out.path().join(file_name(n))).unwrap();
+        assert!(now == below[n as usize - 1], "n={n}: a kept table changed");
+    }
+    assert!(!summaries[MAX as usize - 1].reused);
+    let top = std::fs::read(out.path().join(file_name(MAX))).unwrap();
+    let expected = std::fs::read(reference.path().join(file_name(MAX))).unwrap();
+    assert!(
+        top == expected,
+        "the level above differs from a run of its pair alone"
+    );
+    assert_eq!(verify_dir(out.path()).unwrap().len(), MAX as usize);
+    let h = Tablebase::open([out.path()]).unwrap().horizon();
+    let bit = |a: u8, b: u8| h.pairs[TuzdykPairs::bit(a - 1, b - 1).unwrap() as usize] as u32;
+    assert_eq!((bit(3, 6), bit(1, 8), h.most()), (MAX, MAX - 1, MAX));
+
+    // Run again: everything is kept, nothing written.
+    let again = generate(&args, &silent).unwrap();
+    assert!(again.iter().all(|s| s.reused));
+
+    let other = tempfile::tempdir().unwrap();
+    for n in 1..MAX {
+        write_wdl_table(
+            other.path(),
+            n,
+            Contents::Pairs(one),
+            splits.level(n).splits(),
+        )
+        .unwrap();
+    }
+    let mut wider = GenerateOptions::new(MAX, other.path());
+    wider.metric = Metric::Dtc;
+    wider.wdl_from = Some(1);
+    wider.wdl_pairs = Some(pairs());
+    let err = generate(&wider, &silent).unwrap_err();
+    assert!(
+        matches!(err, GenerateError::OtherContents { stones: 1, .. }),
+        "{err}"
+    );
+    assert!(!other.path().join(file_name(MAX)).exists());
 }

@@ -39,7 +39,8 @@
 //! be held (for a build on the same cores) without measuring a position
 //! on a busy machine. `--memory BYTES` (`64M`) sizes the tables and the
 //! graph with `Budget::with_memory` after the other options (give each
-//! bound its own file). `--games-out FILE [--games N]` writes the seed's
+//! bound its own file). `--cache BYTES` sizes the tables' block cache
+//! (default 256M). `--games-out FILE [--games N]` writes the seed's
 //! first N (30) self-play games instead, as move lists for `togyz-probe
 //! annotate`, and measures nothing.
 
@@ -77,6 +78,7 @@ struct Args {
     games_out: Option<PathBuf>,
     games: usize,
     memory: Option<u64>,
+    cache: u64,
 }
 
 /// The provers `Budget::default()` runs (what `togyz-probe query` uses).
@@ -115,6 +117,7 @@ fn parse_args() -> Result<Args, String> {
         games_out: None,
         games: 30,
         memory: None,
+        cache: togyz_tb::DEFAULT_CACHE_BYTES,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -153,6 +156,7 @@ fn parse_args() -> Result<Args, String> {
             "--games-out" => a.games_out = Some(value.into()),
             "--games" => a.games = value.parse().map_err(bad)?,
             "--memory" => a.memory = Some(togyz_answer::parse_bytes(&value)?),
+            "--cache" => a.cache = togyz_answer::parse_bytes(&value)?,
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -258,7 +262,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if a.tables.is_empty() {
         a.tables.push("tables".into());
     }
-    let tb = Tablebase::open(&a.tables)?;
+    let tb = Tablebase::open_with_cache(&a.tables, a.cache)?;
     // `--fens -` reads standard input a line at a time, so that a driver
     // can ask one position after another of a process that keeps its
     // solver.

@@ -29,10 +29,10 @@ pub enum GenerateError {
         /// What is wrong with it.
         reason: String,
     },
-    /// A complete table holds other contents than the run writes at its
-    /// level (a WDL table where a full one is asked for, or the other way
-    /// round).
-    #[error("{path} holds {found}, but this run writes {asked} at {stones} stones; it is left untouched: give --wdl-from to match the folder's tables, or another --out")]
+    /// A complete table lacks positions the run writes at its level (a
+    /// WDL table where a full one is asked for, or other tuzdyk pairs); a
+    /// table holding more than asked is kept.
+    #[error("{path} holds {found}, but this run writes {asked} at {stones} stones; it is left untouched: give --wdl-from and --wdl-pairs to match the folder's tables, or another --out")]
     OtherContents {
         /// The table.
         path: PathBuf,
