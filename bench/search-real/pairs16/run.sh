@@ -8,15 +8,9 @@
 #   bash bench/search-real/pairs16/run.sh SEARCH_MEASURE T12 PAIRS16 OUT
 #
 # PAIRS16 is `togyz-gen generate --metric dtc --max-stones 16 --wdl-from 1
-# --wdl-pairs all --out PAIRS16`; its levels 1 to 15 are linked into
-# OUT/pairs15 (the same files as a run to 15 writes).
+# --wdl-pairs all --out PAIRS16`. (Until stop 59 this script linked the
+# levels below into OUT/pairs15 and named its variants p15 and p16, as
+# now.)
 set -euo pipefail
-sm=$1 t12=$2 pairs=$3 out=$4
 here=$(dirname "$0")
-mkdir -p "$out/pairs15"
-for n in $(seq -w 1 15); do
-    ln -f "$pairs/togyz-$n.tkb" "$out/pairs15/togyz-$n.tkb"
-done
-python3 "$here/../alternate.py" --stream "$here/real-2029.fens" "$out" \
-    "p15=$sm --tables $t12 --tables $out/pairs15 --seconds 1" \
-    "p16=$sm --tables $t12 --tables $pairs --seconds 1"
+bash "$here/../pairs-level.sh" "$1" "$2" "$3" 16 "$here/real-2029.fens" "$4"

@@ -14,7 +14,7 @@
 
 use super::held_whole;
 use crate::files::splits::{config_splits, wdl_level, SplitsError};
-use crate::solve::held::{DtcLevels, WdlBelow};
+use crate::solve::held::{prefetch_byte, DtcLevels, WdlBelow};
 use crate::solve::score::WdlLevel;
 use crate::solve::unit::{exit_configs, Reach, UnitId};
 use togyz_tb::raw::format::TableFile;
@@ -181,5 +181,15 @@ impl WdlBelow for DtcUnitBelow<'_> {
             .as_ref()
             .expect("exit_configs names every configuration an exit reaches");
         splits[board as usize] as u32
+    }
+
+    #[inline]
+    fn prefetch(&self, m: u32, config: usize, board: u64) {
+        if m <= self.lower.whole.max_stones() {
+            return self.lower.whole.prefetch(m, config, board);
+        }
+        if let Some(Some(splits)) = self.loaded[m as usize].get(config) {
+            prefetch_byte(splits, board as usize);
+        }
     }
 }

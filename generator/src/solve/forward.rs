@@ -28,7 +28,7 @@ use crate::solve::cells::{Cell, LevelValues};
 use crate::solve::dtc::{DtcError, DtcUnit};
 use crate::solve::dtm::BestExits;
 use crate::solve::error::{check_unit, SolveError, MAX_DIST};
-use crate::solve::held::{DtmExits, WdlBelow};
+use crate::solve::held::{prefetch_byte, DtmExits, WdlBelow};
 use crate::solve::moves::{each_move, Played};
 use crate::solve::unit::{config_infos, exit_configs, rotate, ConfigInfo, UnitId};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -49,6 +49,21 @@ enum Step {
     Exit(u32),
     /// A quiet move to the board of this rank on the unit's other side.
     Quiet(u64),
+}
+
+/// One move of a board being expanded, its successor ranked: a quiet
+/// move by the successor's rank and board (before the rotation), an exit
+/// by the level, configuration and rank it reaches and the stones left
+/// to share there (`n - g`).
+#[derive(Clone, Copy)]
+enum Ranked {
+    Quiet(u64, [u8; CYCLE]),
+    Exit {
+        m: u32,
+        left: u32,
+        config: usize,
+        rank: u64,
+    },
 }
 
 /// What a forward solve keeps of each board besides its draw split
@@ -461,20 +476,56 @@ impl<L: WdlBelow> Forward<'_, L> {
             let (steps, count) = match top.steps {
                 Some(steps) => steps,
                 None => {
-                    let mut steps = [Step::Exit(0); ROW];
+                    // Every move ranked first, its successor's byte asked
+                    // for at once: the unit's boards and the levels below
+                    // far exceed the caches, so the misses then overlap
+                    // instead of coming one after the other.
+                    let mut ranked = [Ranked::Exit {
+                        m: 0,
+                        left: 0,
+                        config: 0,
+                        rank: 0,
+                    }; ROW];
                     let mut count = 0;
-                    let mut cycle = false;
                     let lower = self.lower;
                     let target = &splits[to];
                     each_move(&top.board, info, |played| {
-                        steps[count] = match played {
+                        ranked[count] = match played {
                             Played::Quiet(child) => {
                                 let c = rank_board(child, &to_info.free_rotated, to_info.m);
+                                prefetch_byte(target, c as usize);
+                                Ranked::Quiet(c, *child)
+                            }
+                            Played::Exit(e) => {
+                                let m = n - e.gain - e.lost;
+                                let (config, rank) = if m == 0 {
+                                    (0, 0)
+                                } else {
+                                    let ci = &infos[e.config.id()];
+                                    let c = rank_board(&e.board, &ci.free_rotated, ci.m);
+                                    lower.prefetch(m, e.config.id(), c);
+                                    (e.config.id(), c)
+                                };
+                                Ranked::Exit {
+                                    m,
+                                    left: n - e.gain,
+                                    config,
+                                    rank,
+                                }
+                            }
+                        };
+                        count += 1;
+                    });
+                    let mut steps = [Step::Exit(0); ROW];
+                    let mut cycle = false;
+                    for (step, &r) in steps.iter_mut().zip(&ranked[..count]) {
+                        *step = match r {
+                            Ranked::Quiet(c, child) => {
                                 match target[c as usize] {
                                     UNSOLVED => waiting.push(Frame {
                                         side: to,
                                         rank: c,
-                                        board: rotate(child),
+                                        board: rotate(&child),
                                         steps: None,
                                     }),
                                     OPEN => cycle = true,
@@ -482,20 +533,23 @@ impl<L: WdlBelow> Forward<'_, L> {
                                 }
                                 Step::Quiet(c)
                             }
-                            Played::Exit(e) => {
-                                let m = n - e.gain - e.lost;
+                            // A gain of `g` and a successor whose split is
+                            // `c*`: `n - g - c*`.
+                            Ranked::Exit {
+                                m,
+                                left,
+                                config,
+                                rank,
+                            } => {
                                 let cs = if m == 0 {
                                     0
                                 } else {
-                                    let ci = &infos[e.config.id()];
-                                    let c = rank_board(&e.board, &ci.free_rotated, ci.m);
-                                    lower.split_in(m, e.config.id(), c)
+                                    lower.split_in(m, config, rank)
                                 };
-                                Step::Exit(n - e.gain - cs)
+                                Step::Exit(left - cs)
                             }
                         };
-                        count += 1;
-                    });
+                    }
                     if cycle {
                         return Err(SolveError::QuietCycle {
                             stones: n,

@@ -241,6 +241,13 @@ pub trait WdlBelow: Sync {
     /// [`crate::solve::unit::exit_configs`]).
     fn split_in(&self, m: u32, config: usize, board: u64) -> u32;
 
+    /// Asks the processor to bring in what [`WdlBelow::split_in`] would
+    /// read (nothing by default): a solver that ranks all of a board's
+    /// moves first then waits for their misses together, not one after
+    /// the other.
+    #[inline]
+    fn prefetch(&self, _m: u32, _config: usize, _board: u64) {}
+
     /// The result at kazan offset `j` of board `board` (rank) of
     /// configuration `config` in level `m`.
     ///
@@ -265,6 +272,30 @@ impl WdlBelow for DtcLevels {
         let layout = &self.layouts[m as usize];
         self.levels[m as usize].split(layout.global_board(config, board))
     }
+
+    #[inline]
+    fn prefetch(&self, m: u32, config: usize, board: u64) {
+        let layout = &self.layouts[m as usize];
+        self.levels[m as usize].prefetch(layout.global_board(config, board));
+    }
+}
+
+/// Asks the processor to bring `bytes[i]` into the cache (a hint: an
+/// index out of range is ignored).
+#[inline(always)]
+pub fn prefetch_byte(bytes: &[u8], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(b) = bytes.get(i) {
+        // SAFETY: a prefetch is only a hint and never faults; the address
+        // is in the slice anyway.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                (b as *const u8).cast(),
+            )
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (bytes, i);
 }
 
 /// The levels below as a DTM unit's exits hold them, read as draw splits

@@ -214,6 +214,12 @@ impl WdlLevel {
         self.splits[gb as usize] as u32
     }
 
+    /// Asks the processor to bring in the draw split of global board `gb`.
+    #[inline]
+    pub fn prefetch(&self, gb: u64) {
+        crate::solve::held::prefetch_byte(&self.splits, gb as usize);
+    }
+
     /// The file format's thresholds `(draw_from, win_from)` of board `gb`.
     #[inline]
     pub fn thresholds(&self, gb: u64) -> (u32, u32) {
