@@ -4,7 +4,8 @@
 //! ([`parts`]), packed values in one- or
 //! two-byte cells ([`cells`]), the draw split of every board ([`score`]), and the two
 //! metrics' solvers ([`dtm`], [`dtc`]), and the units with a tuzdyk solved
-//! forward, one byte a board ([`forward`]).
+//! forward, one byte a board ([`forward`]), which asks for the bytes it
+//! reads next ahead of reading them ([`prefetch`]).
 //!
 //! The lowest layer of the generator: it reads and writes no file. What
 //! the solvers read of the smaller levels is [`crate::below`]'s, in memory
@@ -19,6 +20,7 @@ pub mod forward;
 pub mod held;
 pub mod moves;
 pub mod parts;
+pub mod prefetch;
 pub mod score;
 pub mod unit;
 pub mod unmove;

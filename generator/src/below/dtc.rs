@@ -14,7 +14,8 @@
 
 use super::held_whole;
 use crate::files::splits::{config_splits, wdl_level, SplitsError};
-use crate::solve::held::{prefetch_byte, DtcLevels, WdlBelow};
+use crate::solve::held::{DtcLevels, WdlBelow};
+use crate::solve::prefetch::prefetch_byte;
 use crate::solve::score::WdlLevel;
 use crate::solve::unit::{exit_configs, Reach, UnitId};
 use togyz_tb::raw::format::TableFile;

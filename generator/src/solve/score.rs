@@ -217,7 +217,7 @@ impl WdlLevel {
     /// Asks the processor to bring in the draw split of global board `gb`.
     #[inline]
     pub fn prefetch(&self, gb: u64) {
-        crate::solve::held::prefetch_byte(&self.splits, gb as usize);
+        crate::solve::prefetch::prefetch_byte(&self.splits, gb as usize);
     }
 
     /// The file format's thresholds `(draw_from, win_from)` of board `gb`.
