@@ -11,8 +11,7 @@ use crate::files::write::{self, TableStatus, WriteSummary};
 use crate::run::error::GenerateError;
 use crate::run::lock;
 use crate::run::metric::UnitSolver;
-use crate::run::options::most_run_stones;
-use crate::solve::unit::{held_units, UnitId};
+use crate::solve::unit::{held_units, max_pair_stones, UnitId};
 use std::path::Path;
 use std::time::Instant;
 use togyz_tb::raw::format::{file_name, Contents, TableFile};
@@ -164,7 +163,7 @@ pub fn assemble(out: &Path, report: Report<'_>) -> Result<(), GenerateError> {
         return Err(GenerateError::OutNotFolder(out.to_path_buf()));
     }
     let mut any = false;
-    for n in 1..=most_run_stones() {
+    for n in 1..=max_pair_stones() {
         if !work_dir(out, n).is_dir() {
             continue;
         }

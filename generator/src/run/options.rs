@@ -2,7 +2,7 @@
 //! line's flags are parsed into them by the binary).
 
 use crate::run::shard::Shard;
-use crate::solve::unit::{held_units, max_pair_stones, KazanCut};
+use crate::solve::unit::{max_stones_of, KazanCut};
 use std::path::PathBuf;
 use togyz_tb::raw::format::{Contents, TuzdykPairs};
 use togyz_tb::Metric;
@@ -116,20 +116,7 @@ pub fn contents_of(wdl: Option<(u32, Contents)>, n: u32) -> Contents {
 /// units of two tuzdyks have 16 free holes, not 17 or 18, so the tables
 /// of tuzdyk pairs go to 19.
 pub fn max_run_stones(wdl: Option<(u32, Contents)>) -> u32 {
-    (1..=31)
-        .take_while(|&n| {
-            held_units(n, contents_of(wdl, n))
-                .iter()
-                .all(|u| u.fits_solver(n))
-        })
-        .last()
-        .unwrap_or(0)
-}
-
-/// The most stones of any run ([`max_run_stones`] of every pair's
-/// tables): no work folder above it is ever made.
-pub fn most_run_stones() -> u32 {
-    max_pair_stones()
+    max_stones_of(|n| contents_of(wdl, n))
 }
 
 #[cfg(test)]
@@ -150,6 +137,6 @@ mod tests {
         assert_eq!(max_run_stones(pairs(19)), 17);
         let one = wdl_levels(Some(13), Some("3-6".parse().unwrap()));
         assert_eq!(max_run_stones(one), 19);
-        assert_eq!(most_run_stones(), 19);
+        assert_eq!(crate::solve::unit::max_pair_stones(), 19);
     }
 }

@@ -186,20 +186,20 @@ impl UnitId {
     }
 }
 
-/// The most stones at which every unit of a level holding `contents`
-/// fits the solver ([`UnitId::fits_solver`]): 17 for complete tables,
-/// 19 for those of tuzdyk pairs.
-pub fn max_stones_of(contents: Contents) -> u32 {
+/// The largest `m` for which every unit of every level up to `m` fits the
+/// solver ([`UnitId::fits_solver`]), level `n` holding `contents(n)`: 17
+/// for complete tables, 19 for those of tuzdyk pairs.
+pub fn max_stones_of(contents: impl Fn(u32) -> Contents) -> u32 {
     (1..=31)
-        .take_while(|&n| held_units(n, contents).iter().all(|u| u.fits_solver(n)))
+        .take_while(|&n| held_units(n, contents(n)).iter().all(|u| u.fits_solver(n)))
         .last()
         .unwrap_or(0)
 }
 
 /// [`max_stones_of`] the tables of every tuzdyk pair: the most stones of
-/// any run.
+/// any run, above which no work folder is ever made.
 pub fn max_pair_stones() -> u32 {
-    max_stones_of(Contents::Pairs(TuzdykPairs::ALL))
+    max_stones_of(|_| Contents::Pairs(TuzdykPairs::ALL))
 }
 
 /// The units of level `n`, by their first configuration (37 with the 73
