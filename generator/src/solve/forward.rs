@@ -54,17 +54,19 @@ enum Step {
 
 /// One move of a board being expanded, its successor ranked: a quiet
 /// move by the successor's rank and board (before the rotation), an exit
-/// by the level, configuration and rank it reaches and the stones left
-/// to share there (`n - g`).
+/// to a smaller level by the level, configuration and rank it reaches and
+/// the stones left to share there (`n - g`), an exit to the empty board
+/// by its step.
 #[derive(Clone, Copy)]
 enum Ranked {
     Quiet(u64, [u8; CYCLE]),
-    Exit {
+    Below {
         m: u32,
         left: u32,
         config: usize,
         rank: u64,
     },
+    Done(Step),
 }
 
 /// What a forward solve keeps of each board besides its draw split
@@ -481,12 +483,7 @@ impl<L: WdlBelow> Forward<'_, L> {
                     // for at once: the unit's boards and the levels below
                     // far exceed the caches, so the misses then overlap
                     // instead of coming one after the other.
-                    let mut ranked = [Ranked::Exit {
-                        m: 0,
-                        left: 0,
-                        config: 0,
-                        rank: 0,
-                    }; ROW];
+                    let mut ranked = [Ranked::Done(Step::Exit(0)); ROW];
                     let mut count = 0;
                     let lower = self.lower;
                     let target = &splits[to];
@@ -497,21 +494,22 @@ impl<L: WdlBelow> Forward<'_, L> {
                                 prefetch_byte(target, c as usize);
                                 Ranked::Quiet(c, *child)
                             }
+                            // A gain of `g` and a successor whose split is
+                            // `c*`: `n - g - c*` (the empty board's is 0).
                             Played::Exit(e) => {
                                 let m = n - e.gain - e.lost;
-                                let (config, rank) = if m == 0 {
-                                    (0, 0)
+                                if m == 0 {
+                                    Ranked::Done(Step::Exit(n - e.gain))
                                 } else {
                                     let ci = &infos[e.config.id()];
-                                    let c = rank_board(&e.board, &ci.free_rotated, ci.m);
-                                    lower.prefetch(m, e.config.id(), c);
-                                    (e.config.id(), c)
-                                };
-                                Ranked::Exit {
-                                    m,
-                                    left: n - e.gain,
-                                    config,
-                                    rank,
+                                    let rank = rank_board(&e.board, &ci.free_rotated, ci.m);
+                                    lower.prefetch(m, e.config.id(), rank);
+                                    Ranked::Below {
+                                        m,
+                                        left: n - e.gain,
+                                        config: e.config.id(),
+                                        rank,
+                                    }
                                 }
                             }
                         };
@@ -534,21 +532,13 @@ impl<L: WdlBelow> Forward<'_, L> {
                                 }
                                 Step::Quiet(c)
                             }
-                            // A gain of `g` and a successor whose split is
-                            // `c*`: `n - g - c*`.
-                            Ranked::Exit {
+                            Ranked::Below {
                                 m,
                                 left,
                                 config,
                                 rank,
-                            } => {
-                                let cs = if m == 0 {
-                                    0
-                                } else {
-                                    lower.split_in(m, config, rank)
-                                };
-                                Step::Exit(left - cs)
-                            }
+                            } => Step::Exit(left - lower.split_in(m, config, rank)),
+                            Ranked::Done(step) => step,
                         };
                     }
                     if cycle {
