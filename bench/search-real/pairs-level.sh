@@ -15,11 +15,7 @@ set -euo pipefail
 sm=$1 t12=$2 pairs=$3 level=$4 fens=$5 out=$6
 here=$(dirname "$0")
 below=$((level - 1))
-mkdir -p "$out/below"
-for n in $(seq 1 "$below"); do
-    name=$(printf 'togyz-%02d.tkb' "$n")
-    ln -f "$pairs/$name" "$out/below/$name"
-done
+bash "$here/link-levels.sh" "$pairs" "$out/below" "$below"
 python3 "$here/alternate.py" --stream "$fens" "$out" \
     "p$below=$sm --tables $t12 --tables $out/below --seconds 1" \
     "p$level=$sm --tables $t12 --tables $pairs --seconds 1"

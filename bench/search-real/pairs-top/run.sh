@@ -18,11 +18,7 @@
 set -euo pipefail
 sm=$1 t12=$2 pairs=$3 top=$4 out=$5
 here=$(dirname "$0")
-mkdir -p "$out/top17"
-for n in $(seq 1 17); do
-    name=$(printf 'togyz-%02d.tkb' "$n")
-    ln -f "$top/$name" "$out/top17/$name"
-done
+bash "$here/../link-levels.sh" "$top" "$out/top17" 17
 python3 "$here/../alternate.py" --stream "$here/real-800.fens" "$out" \
     "p16=$sm --tables $t12 --tables $pairs --seconds 1" \
     "top17=$sm --tables $t12 --tables $out/top17 --seconds 1" \

@@ -13,12 +13,9 @@
 set -euo pipefail
 sm=$1 t12=$2 pairs=$3 top=$4 out=$5
 here=$(dirname "$0")
-mkdir -p "$out/only17" "$out/top17"
+mkdir -p "$out/only17"
 ln -f "$top/togyz-17.tkb" "$out/only17/togyz-17.tkb"
-for n in $(seq 1 17); do
-    name=$(printf 'togyz-%02d.tkb' "$n")
-    ln -f "$top/$name" "$out/top17/$name"
-done
+bash "$here/../../link-levels.sh" "$top" "$out/top17" 17
 f17=$here/real-17-five-pairs.fens f18=$here/real-18-five-pairs.fens
 "$sm" --tables "$t12" --tables "$pairs" --tables "$out/only17" --seconds 1 --fens "$f17" --out "$out/level17-table.csv"
 "$sm" --tables "$t12" --tables "$pairs" --seconds 1 --fens "$f17" --out "$out/level17-search16.csv"
