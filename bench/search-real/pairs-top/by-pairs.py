@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The share proven by band, split into the positions whose tables reach
-further in the last file (its `tables` column at its largest: the five
-pairs' positions) and the others, from search_measure CSVs.
+further in the last file than in the first (its `tables` column larger:
+the positions of the pairs whose levels were added) and the others, from
+search_measure CSVs.
 
   python3 bench/search-real/pairs-top/by-pairs.py p16.csv top17.csv top18.csv
 
@@ -19,13 +20,13 @@ def main():
         sys.exit(__doc__)
     runs = [{r["fen"]: r for r in csv.DictReader(open(f))} for f in files]
     common = set(runs[0]).intersection(*runs[1:])
-    top = max(int(r["tables"]) for r in runs[-1].values())
     names = [os.path.basename(f).removesuffix(".csv") for f in files]
     counts = collections.defaultdict(collections.Counter)
     for fen in common:
         stones = int(runs[0][fen]["stones"])
         band = (stones - 15) // 5 * 5 + 15
-        group = "reaching %d" % top if int(runs[-1][fen]["tables"]) == top else "others"
+        first, last = int(runs[0][fen]["tables"]), int(runs[-1][fen]["tables"])
+        group = "reaching %d" % last if last > first else "others"
         counts[(band, group)]["n"] += 1
         for name, run in zip(names, runs):
             counts[(band, group)][name] += run[fen]["result"] != "unknown"
