@@ -13,7 +13,7 @@
 //!     bench/search-real/pairs-top/real-800.fens 25 29 300000 18
 //! ```
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 
 use togyz_tb::Position;
 
@@ -60,7 +60,7 @@ fn run(args: &[String]) -> Result<(), String> {
 fn count(root: &Position, limit: usize, horizon: u32) -> (u64, u64) {
     // Keyed without the move number, which the rules ignore.
     let mut seen: HashSet<(Board, [u8; 2])> = HashSet::from([(board(root), root.kazans())]);
-    let mut boards: HashMap<Board, u32> = HashMap::new();
+    let (mut positions, mut boards) = (0u64, HashSet::new());
     let mut queue = VecDeque::from([*root]);
     while let Some(pos) = queue.pop_front() {
         if seen.len() >= limit {
@@ -69,7 +69,8 @@ fn count(root: &Position, limit: usize, horizon: u32) -> (u64, u64) {
         if pos.outcome().is_some() || pos.stones_on_board() <= horizon {
             continue;
         }
-        *boards.entry(board(&pos)).or_default() += 1;
+        positions += 1;
+        boards.insert(board(&pos));
         for mv in pos.legal_moves() {
             let child = pos.after_unchecked(mv);
             if seen.insert((board(&child), child.kazans())) {
@@ -77,10 +78,7 @@ fn count(root: &Position, limit: usize, horizon: u32) -> (u64, u64) {
             }
         }
     }
-    (
-        boards.values().map(|&n| n as u64).sum(),
-        boards.len() as u64,
-    )
+    (positions, boards.len() as u64)
 }
 
 /// Holes, tuzdyks and side to move: the position without its kazans.

@@ -14,6 +14,10 @@
 //!     --games ../shared/games/real-games-1000.txt --bands 15-44 --per-band 300 > real.fens
 //! ```
 //!
+//! `--pairs PAIRS` (as `togyz-gen --wdl-pairs` names them: `3-6,4-6`)
+//! prints only the sampled positions whose two tuzdyks stand in one of
+//! those pairs, the sample itself unchanged.
+//!
 //! `--last` writes instead, for every game that replays, the two positions
 //! that decide whether `togyz-probe annotate` settles a live position of
 //! it: the position before the last move and the final one, a line each
@@ -28,7 +32,7 @@ use std::collections::BTreeMap;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use togyz_tb::record::parse_records;
-use togyz_tb::terminal_value;
+use togyz_tb::{terminal_value, Position, Side, TuzdykPairs};
 
 struct Args {
     games: String,
@@ -39,6 +43,8 @@ struct Args {
     per_game: usize,
     seed: u64,
     last: bool,
+    /// Print only the sampled positions whose tuzdyks stand in these.
+    pairs: Option<TuzdykPairs>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -51,6 +57,7 @@ fn parse_args() -> Result<Args, String> {
         per_game: 2,
         seed: 1,
         last: false,
+        pairs: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -73,12 +80,18 @@ fn parse_args() -> Result<Args, String> {
             "--per-band" => a.per_band = value.parse().map_err(bad)?,
             "--per-game" => a.per_game = value.parse().map_err(bad)?,
             "--seed" => a.seed = value.parse().map_err(bad)?,
+            "--pairs" => {
+                let pairs = value
+                    .parse()
+                    .map_err(|e| format!("bad --pairs {value}: {e}"))?;
+                a.pairs = Some(pairs);
+            }
             _ => return Err(format!("unknown option {flag}")),
         }
     }
     if a.games.is_empty() || a.width == 0 || a.low > a.high {
         return Err(
-            "usage: real_positions --games FILE [--bands 15-44] [--width 5] [--per-band 300] [--per-game 2] [--seed 1] [--last]"
+            "usage: real_positions --games FILE [--bands 15-44] [--width 5] [--per-band 300] [--per-game 2] [--seed 1] [--pairs 1-6,4-7] [--last]"
                 .into(),
         );
     }
@@ -136,9 +149,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             fens.len()
         );
         for fen in &fens[..take] {
-            println!("{fen}");
+            if a.pairs.is_none_or(|p| in_pairs(fen, p)) {
+                println!("{fen}");
+            }
         }
     }
     eprintln!("{games} games replayed, {skipped} skipped");
     Ok(())
+}
+
+/// Whether both tuzdyks of the position `fen` stand in one of `pairs`.
+fn in_pairs(fen: &str, pairs: TuzdykPairs) -> bool {
+    let pos: Position = fen.parse().expect("a FEN the position wrote");
+    let both = pos.tuzdyk(Side::South).zip(pos.tuzdyk(Side::North));
+    both.and_then(|(a, b)| TuzdykPairs::bit(a - 1, b - 1))
+        .is_some_and(|bit| pairs.mask() & (1 << bit) != 0)
 }

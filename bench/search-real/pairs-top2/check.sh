@@ -2,9 +2,9 @@
 # Each new level of the next five pairs against a search over the level
 # below it: the real positions of 17 and 18 stones with both tuzdyks in
 # 3-6, 4-6, 1-2, 1-4 or 7-8 (every position of every game,
-# `real_positions --games real-games-1000.txt --bands 17-18 --per-band
-# 100000 --per-game 1000 --seed 1 | python3 ../pairs-of.py
-# 3-6,4-6,1-2,1-4,7-8`, split by stones), read from the new level's table
+# `real_positions --games real-games-1000.txt --bands 17-17 --per-band
+# 100000 --per-game 1000 --seed 1 --pairs 3-6,4-6,1-2,1-4,7-8`, and the
+# same for 18-18), read from the new level's table
 # and searched at 1 s over the levels below (docs/performance.md, "The
 # next five pairs, to 18 stones").
 #

@@ -2,8 +2,8 @@
 # Each new level against a search over the level below it: the real
 # positions of 17 and 18 stones in the five pairs (every position of
 # every game, `real_positions --games real-games-1000.txt --bands 17-18
-# --per-band 100000 --per-game 1000 --seed 1`, kept when both tuzdyks
-# stand in 1-6, 6-7, 4-7, 2-8 or 5-6), read from the new level's table and
+# --per-band 100000 --per-game 1000 --seed 1 --pairs 1-6,6-7,4-7,2-8,5-6`
+# gives them all, split here by stones), read from the new level's table and
 # searched at 1 s over the levels below (docs/performance.md, "The five
 # pairs games reach most, to 18 stones").
 #
