@@ -4,6 +4,7 @@
 
 pub mod generate;
 pub mod plan;
+pub mod reblock;
 pub mod stats;
 pub mod verify;
 

@@ -7,6 +7,7 @@
 
 pub mod decode;
 pub mod folder;
+pub mod reblock;
 pub mod recover;
 pub mod seeds;
 pub mod splits;

@@ -23,7 +23,7 @@ macro_rules! warn {
 
 mod cli;
 
-use cli::{generate, plan, stats, verify};
+use cli::{generate, plan, reblock, stats, verify};
 
 /// Blocks of 4 MiB and more from the system, and back to it when freed.
 /// glibc's malloc raises its mmap threshold as big blocks are freed, and
@@ -63,6 +63,8 @@ enum Command {
     Stats(stats::StatsArgs),
     /// What generating and verifying the tables up to N stones would take (runs nothing).
     Plan(plan::PlanArgs),
+    /// Write WDL tables again with another number of boards a block.
+    Reblock(reblock::ReblockArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args).map_err(Into::into),
         Command::Stats(args) => stats::run(args).map_err(Into::into),
         Command::Plan(args) => plan::run(args).map_err(Into::into),
+        Command::Reblock(args) => reblock::run(args).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

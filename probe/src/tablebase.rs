@@ -393,7 +393,15 @@ impl Tablebase {
                 }));
             }
         }
-        let estimated_blocks = (cache_bytes / 16384).clamp(16, 1 << 20) as usize;
+        // The cache tracks recently evicted blocks by number, so it is told
+        // how many blocks it holds: of the smallest WDL blocks open (small
+        // blocks: `togyz-gen reblock`).
+        let smallest = (tables.iter().flatten().flatten())
+            .map(|t| u64::from(t.header.wdl_block_boards) * u64::from(t.header.wdl_width))
+            .min()
+            .unwrap_or(16384)
+            .clamp(1024, 16384);
+        let estimated_blocks = (cache_bytes / smallest).clamp(16, 1 << 22) as usize;
         Ok(Tablebase {
             tables,
             cache: Cache::with_weighter(estimated_blocks, cache_bytes, BlockWeighter),
@@ -490,9 +498,8 @@ impl Tablebase {
         block: u64,
     ) -> Result<Arc<[u8]>, TableError> {
         let key = block_key(table, section, block);
-        self.cache.get_or_insert_with(&key, || {
-            file.read_block(section, block).map(Arc::<[u8]>::from)
-        })
+        self.cache
+            .get_or_insert_with(&key, || file.read_block_shared(section, block))
     }
 
     /// Finds the table, global board and kazan offset of a live position.

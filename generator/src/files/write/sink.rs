@@ -174,6 +174,9 @@ pub enum WriteError {
     /// A unit file of the level being assembled is missing or damaged.
     #[error(transparent)]
     Unit(#[from] UnitFileError),
+    /// A table read as the source of another is damaged or unreadable.
+    #[error(transparent)]
+    Table(#[from] togyz_tb::TableError),
     /// A draw split past the board's last kazan offset, given to a WDL
     /// table.
     #[error("the {n}-stone table's board {board} has the draw split {split}, past its last kazan offset")]

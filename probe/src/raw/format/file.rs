@@ -412,13 +412,52 @@ impl TableFile {
         out.clear();
         // Bounded by MAX_BLOCK_BYTES through the header checks.
         out.reserve_exact(expected as usize);
+        let got = self.decompress(section, block, out)?;
+        self.check_length(section, block, expected, got.min(out.len()))
+    }
+
+    /// [`TableFile::read_block`] into a block of its own that threads can
+    /// share: the block cache keeps it as it is, without a copy.
+    ///
+    /// # Errors
+    ///
+    /// As [`TableFile::read_block`].
+    pub fn read_block_shared(
+        &self,
+        section: Section,
+        block: u64,
+    ) -> Result<std::sync::Arc<[u8]>, TableError> {
+        let expected = self.header.block_bytes(section, block);
+        // Bounded by MAX_BLOCK_BYTES through the header checks.
+        let mut data = std::sync::Arc::<[u8]>::new_uninit_slice(expected as usize);
+        let mut out = Uninit {
+            bytes: std::sync::Arc::get_mut(&mut data).expect("a new Arc has no other owner"),
+            filled: 0,
+        };
+        let got = self.decompress(section, block, &mut out)?;
+        let filled = out.filled;
+        self.check_length(section, block, expected, got.min(filled))?;
+        // SAFETY: zstd wrote `filled` bytes from the start, and the length
+        // check above says that is all of them.
+        Ok(unsafe { data.assume_init() })
+    }
+
+    /// Decompresses block `block` of `section` (checked against its
+    /// checksum) into `out`, which takes no more than its capacity; the
+    /// bytes written.
+    fn decompress<C: zstd::zstd_safe::WriteBuf + ?Sized>(
+        &self,
+        section: Section,
+        block: u64,
+        out: &mut C,
+    ) -> Result<usize, TableError> {
         let decompress_err = |detail: String| TableError::Decompress {
             path: self.path.clone(),
             section,
             block,
             detail,
         };
-        let got = self.with_compressed_block(section, block, |data| {
+        self.with_compressed_block(section, block, |data| {
             DCTX.with(|cell| {
                 let mut slot = cell.borrow_mut();
                 if slot.is_none() {
@@ -427,17 +466,27 @@ impl TableFile {
                 let dctx = slot.as_mut().expect("initialised just above");
                 // Decompress into exactly the expected capacity: a block that
                 // would grow past it fails instead of allocating.
-                dctx.decompress_to_buffer(data, &mut *out)
+                dctx.decompress_to_buffer(data, out)
             })
             .map_err(|e| decompress_err(e.to_string()))
-        })?;
-        if got as u64 != expected || out.len() as u64 != expected {
+        })
+    }
+
+    /// An error unless a block decompressed to the `expected` bytes.
+    fn check_length(
+        &self,
+        section: Section,
+        block: u64,
+        expected: u64,
+        found: usize,
+    ) -> Result<(), TableError> {
+        if found as u64 != expected {
             return Err(TableError::BlockLength {
                 path: self.path.clone(),
                 section,
                 block,
                 expected,
-                found: got as u64,
+                found: found as u64,
             });
         }
         Ok(())
@@ -808,5 +857,34 @@ impl TableFile {
             });
         }
         Ok(())
+    }
+}
+
+/// Memory not yet written that zstd decompresses into, counting what it
+/// has written from the start.
+struct Uninit<'a> {
+    bytes: &'a mut [std::mem::MaybeUninit<u8>],
+    filled: usize,
+}
+
+// SAFETY: `as_slice` gives only the `filled` bytes zstd has written;
+// `capacity` and `as_mut_ptr` describe `bytes`, which zstd writes no more
+// than `capacity` of; `filled_until` records what zstd says it wrote.
+unsafe impl zstd::zstd_safe::WriteBuf for Uninit<'_> {
+    fn as_slice(&self) -> &[u8] {
+        // SAFETY: the first `filled` bytes were written (`filled_until`).
+        unsafe { std::slice::from_raw_parts(self.bytes.as_ptr().cast(), self.filled) }
+    }
+
+    fn capacity(&self) -> usize {
+        self.bytes.len()
+    }
+
+    fn as_mut_ptr(&mut self) -> *mut u8 {
+        self.bytes.as_mut_ptr().cast()
+    }
+
+    unsafe fn filled_until(&mut self, n: usize) {
+        self.filled = n;
     }
 }
