@@ -798,3 +798,72 @@ fn tablebase_is_send_and_sync() {
     check::<Tablebase>();
     check::<TableFile>();
 }
+
+/// A block whose checksums all match but which decompresses to fewer or
+/// more bytes than the header says is an error on both read paths (the
+/// reused buffer, and the shared block the cache keeps, which is only
+/// taken as written when every byte was): never a panic, never an answer.
+#[test]
+fn a_block_of_the_wrong_length_is_refused() {
+    let (good, _) = fuzz_seed();
+    let block0 = {
+        let dir = tempdir();
+        std::fs::write(dir.path().join(file_name(2)), good).unwrap();
+        let t = TableFile::open(dir.path().join(file_name(2))).unwrap();
+        t.read_block(Section::Wdl, 0).unwrap()
+    };
+    let index = LE::read_u64(&good[88..]) as usize;
+    let offset = LE::read_u64(&good[index..]) as usize;
+    let length = LE::read_u32(&good[index + 8..]) as usize;
+    for wrong in [
+        &block0[..block0.len() - 1],
+        &[&block0[..], &[0][..]].concat()[..],
+    ] {
+        // The block replaced by a valid frame of the wrong length, every
+        // offset after it moved, every checksum made again.
+        let frame = zstd::bulk::compress(wrong, 3).unwrap();
+        let shift = frame.len() as i64 - length as i64;
+        let mut bytes = good[..offset].to_vec();
+        bytes.extend_from_slice(&frame);
+        bytes.extend_from_slice(&good[offset + length..]);
+        let moved = |v: u64| (v as i64 + shift) as u64;
+        for at in [80, 88, 96, 104] {
+            let v = LE::read_u64(&bytes[at..]);
+            LE::write_u64(&mut bytes[at..], moved(v));
+        }
+        let (index, end) = (
+            moved(index as u64) as usize,
+            LE::read_u64(&bytes[104..]) as usize,
+        );
+        for e in (index..end).step_by(INDEX_ENTRY_LEN) {
+            let at = LE::read_u64(&bytes[e..]);
+            if at as usize > offset {
+                LE::write_u64(&mut bytes[e..], moved(at));
+            }
+        }
+        LE::write_u32(&mut bytes[index + 8..], frame.len() as u32);
+        LE::write_u64(&mut bytes[index + 12..], xxh3_64(&frame));
+        reseal(&mut bytes);
+
+        let dir = tempdir();
+        std::fs::write(dir.path().join(file_name(2)), &bytes).unwrap();
+        let t = TableFile::open(dir.path().join(file_name(2))).unwrap();
+        t.verify_checksums().unwrap();
+        let bad = |e: &TableError| {
+            matches!(
+                e,
+                TableError::BlockLength { .. } | TableError::Decompress { .. }
+            )
+        };
+        let e = t.read_block(Section::Wdl, 0).unwrap_err();
+        assert!(bad(&e), "{e}");
+        let e = t.read_block_shared(Section::Wdl, 0).unwrap_err();
+        assert!(bad(&e), "{e}");
+        // A probe of a board of block 0 goes through the cache.
+        let tb = Tablebase::open([dir.path()]).unwrap();
+        let (i, p) = live_positions(2).next().unwrap();
+        assert!(i / 3 < 700, "the first live position's board is in block 0");
+        let e = expect_table_error(tb.wdl(&p).unwrap_err(), &file_name(2));
+        assert!(bad(&e), "{e}");
+    }
+}

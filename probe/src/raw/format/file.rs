@@ -5,6 +5,7 @@ use std::fmt;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 use memmap2::Mmap;
@@ -412,8 +413,8 @@ impl TableFile {
         out.clear();
         // Bounded by MAX_BLOCK_BYTES through the header checks.
         out.reserve_exact(expected as usize);
-        let got = self.decompress(section, block, out)?;
-        self.check_length(section, block, expected, got.min(out.len()))
+        self.decompress(section, block, out)?;
+        self.check_length(section, block, expected, out.len())
     }
 
     /// [`TableFile::read_block`] into a block of its own that threads can
@@ -422,35 +423,31 @@ impl TableFile {
     /// # Errors
     ///
     /// As [`TableFile::read_block`].
-    pub fn read_block_shared(
-        &self,
-        section: Section,
-        block: u64,
-    ) -> Result<std::sync::Arc<[u8]>, TableError> {
+    pub fn read_block_shared(&self, section: Section, block: u64) -> Result<Arc<[u8]>, TableError> {
         let expected = self.header.block_bytes(section, block);
         // Bounded by MAX_BLOCK_BYTES through the header checks.
-        let mut data = std::sync::Arc::<[u8]>::new_uninit_slice(expected as usize);
+        let mut data = Arc::<[u8]>::new_uninit_slice(expected as usize);
         let mut out = Uninit {
-            bytes: std::sync::Arc::get_mut(&mut data).expect("a new Arc has no other owner"),
+            bytes: Arc::get_mut(&mut data).expect("a new Arc has no other owner"),
             filled: 0,
         };
-        let got = self.decompress(section, block, &mut out)?;
+        self.decompress(section, block, &mut out)?;
         let filled = out.filled;
-        self.check_length(section, block, expected, got.min(filled))?;
+        self.check_length(section, block, expected, filled)?;
         // SAFETY: zstd wrote `filled` bytes from the start, and the length
         // check above says that is all of them.
         Ok(unsafe { data.assume_init() })
     }
 
     /// Decompresses block `block` of `section` (checked against its
-    /// checksum) into `out`, which takes no more than its capacity; the
-    /// bytes written.
+    /// checksum) into `out`, which takes no more than its capacity and
+    /// records how much was written.
     fn decompress<C: zstd::zstd_safe::WriteBuf + ?Sized>(
         &self,
         section: Section,
         block: u64,
         out: &mut C,
-    ) -> Result<usize, TableError> {
+    ) -> Result<(), TableError> {
         let decompress_err = |detail: String| TableError::Decompress {
             path: self.path.clone(),
             section,
@@ -468,6 +465,7 @@ impl TableFile {
                 // would grow past it fails instead of allocating.
                 dctx.decompress_to_buffer(data, out)
             })
+            .map(|_| ())
             .map_err(|e| decompress_err(e.to_string()))
         })
     }
