@@ -48,8 +48,10 @@ pub enum ReblockError {
 /// # Errors
 ///
 /// [`ReblockError::HasDistances`] for a table with a distance section,
-/// [`ReblockError::Table`] for a damaged `src`, [`ReblockError::Write`]
-/// when writing fails, for a block size of 0 or one larger than a reader
+/// [`ReblockError::Table`] for a `src` that cannot be opened, and
+/// [`ReblockError::Write`] with [`WriteError::Table`] for a block of it
+/// that cannot be read (the checksums); [`ReblockError::Write`] when
+/// writing fails, for a block size of 0 or one larger than a reader
 /// accepts ([`WriteError::BadOptions`]) and when the file exists in `dir`
 /// already (nothing is overwritten), [`ReblockError::Census`] when the
 /// census differs.
