@@ -786,6 +786,43 @@ fn folders_of_one_pair_each_open_together() {
     assert!(tb.damaged().next().is_none());
 }
 
+/// A folder of one pair's WDL tables given before a folder of the DTC
+/// tables of the same levels: the positions of the pair still get their
+/// distances from the DTC tables (value, moves, the best move, a search
+/// that starts at a table), where the first table of each level, which
+/// holds them without distances, used to answer "not held".
+#[test]
+fn a_pairs_folder_first_does_not_hide_the_distances_after_it() {
+    let (_, splits) = solved();
+    let (a, full_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let one = Contents::Pairs("3-6".parse().unwrap());
+    for n in 1..=MAX {
+        write_wdl_table(a.path(), n, one, splits.level(n).splits()).unwrap();
+    }
+    write_set(full_dir.path(), MAX);
+    let full = Tablebase::open([full_dir.path()]).unwrap();
+    let tb = Tablebase::open([a.path(), full_dir.path()]).unwrap();
+    assert_eq!(tb.horizon().all, MAX);
+    let mut held = 0;
+    for n in 1..=MAX {
+        assert_eq!(tb.metric(n), Some(Metric::Dtc));
+        for pos in sample(n, 5).filter(|p| p.outcome().is_none()) {
+            let fen = pos.fen();
+            assert_eq!(tb.value(&pos).unwrap(), full.value(&pos).unwrap(), "{fen}");
+            assert_eq!(tb.moves(&pos).unwrap(), full.moves(&pos).unwrap(), "{fen}");
+            assert_eq!(tb.best_move(&pos).unwrap(), full.best_move(&pos).unwrap());
+            let config = togyz_tb::raw::index::Slot::of(&pos).unwrap().config.id();
+            if one.holds_config(config) {
+                held += 1;
+                let s = tb.solve(&pos, Budget::nodes(1000)).unwrap();
+                assert_eq!(s.source, Source::Tables, "{fen}");
+                assert_eq!(s.proven(), Some(full.wdl(&pos).unwrap()), "{fen}");
+            }
+        }
+    }
+    assert!(held > 100, "{held}");
+}
+
 /// A pairs run over a folder whose levels below hold more pairs keeps
 /// them and solves its pair above them: `--wdl-pairs 3-6 --max-stones 6`
 /// over the tables of 3-6 and 1-8 up to 5 writes, at 6, the bytes of a

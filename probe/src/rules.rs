@@ -473,8 +473,8 @@ impl Position {
         mask
     }
 
-    /// Legal moves, in hole order.
-    pub fn legal_moves(&self) -> impl Iterator<Item = Move> {
+    /// Legal moves, in hole order (`.rev()` gives them from hole 9 down).
+    pub fn legal_moves(&self) -> impl DoubleEndedIterator<Item = Move> {
         let mask = self.legal_mask();
         (0..ROW as u8)
             .filter(move |&i| mask & (1 << i) != 0)

@@ -281,8 +281,9 @@ impl Tablebase {
     /// every position (the later folders' tables of that count are then
     /// not opened); for a table of some positions (a WDL table, or one of
     /// some tuzdyk pairs: `docs/format.md`), a later folder's table answers
-    /// those it does not hold. So folders of one tuzdyk pair each are
-    /// opened together. Other files are ignored. Finding no table at all is not
+    /// those it does not hold, and the distances of those it holds without
+    /// them, when the later table has them. So folders of one tuzdyk pair
+    /// each are opened together, in any order with the full tables. Other files are ignored. Finding no table at all is not
     /// an error: probes then answer [`ProbeError::MissingTable`]. Nor is a
     /// damaged file (its header unreadable or damaged, the file truncated,
     /// or another stone count than its name says): it is listed by
@@ -502,9 +503,17 @@ impl Tablebase {
             .get_or_insert_with(&key, || file.read_block_shared(section, block))
     }
 
-    /// Finds the table, global board and kazan offset of a live position.
+    /// Finds the table, global board and kazan offset of a live position:
+    /// the first table of its level that holds it, or with `distances`
+    /// the first that holds it with distances, when one does (a folder of
+    /// WDL tables given before the full tables of the same levels must
+    /// not hide their distances).
     #[inline]
-    fn locate(&self, pos: &Position) -> Result<(u32, &Table, u64, u32), ProbeError> {
+    fn locate(
+        &self,
+        pos: &Position,
+        distances: bool,
+    ) -> Result<(u32, &Table, u64, u32), ProbeError> {
         let n = pos.stones_on_board();
         let missing = ProbeError::MissingTable { stones: n };
         let level = match self.tables.get(n as usize) {
@@ -514,15 +523,24 @@ impl Tablebase {
         // `None` only for a kazan over 81, which the callers have answered.
         let slot = Slot::of(pos).ok_or(missing)?;
         let config = slot.config.id();
+        let (mut first, mut chosen) = (None, None);
         for t in level {
             match t {
                 Ok(table) if table.header.contents.holds_config(config) => {
-                    let gb = table.layout.global_board(config, slot.board);
-                    return Ok((n, table, gb, slot.kazan));
+                    first = first.or(Some(table));
+                    if !distances || table.header.contents.has_distances() {
+                        chosen = Some(table);
+                        break;
+                    }
                 }
                 Ok(_) => {}
                 Err(e) => return Err(ProbeError::Table(e.clone())),
             }
+        }
+        // Held without distances only: `stored` says so.
+        if let Some(table) = chosen.or(first) {
+            let gb = table.layout.global_board(config, slot.board);
+            return Ok((n, table, gb, slot.kazan));
         }
         // What the level holds: the pairs of all its tables, when they are
         // tables of pairs.
@@ -553,7 +571,7 @@ impl Tablebase {
         if let Some(v) = terminal_value(pos) {
             return Ok(v.wdl());
         }
-        let (_, table, gb, j) = self.locate(pos)?;
+        let (_, table, gb, j) = self.locate(pos, false)?;
         let file = table.file()?;
         Ok(self.wdl_in(table, file, gb, j)?)
     }
@@ -587,7 +605,7 @@ impl Tablebase {
         if let Some(v) = terminal_value(pos) {
             return Ok((v, Metric::Dtm));
         }
-        let (n, table, gb, j) = self.locate(pos)?;
+        let (n, table, gb, j) = self.locate(pos, true)?;
         let metric = table.header.metric;
         match self.stored(n, table, gb, j)? {
             Some(v) => Ok((v, metric)),
@@ -596,7 +614,7 @@ impl Tablebase {
                 // which never recovers again (a successor that is not a
                 // stored win ends the search as a contradiction).
                 let d = loss_dtc(pos, |child| {
-                    let (n, table, gb, j) = self.locate(child)?;
+                    let (n, table, gb, j) = self.locate(child, true)?;
                     match self.stored(n, table, gb, j)? {
                         Some(Value::Win(d)) => Ok::<_, ProbeError>(Some(d)),
                         _ => Ok(None),
@@ -643,9 +661,13 @@ impl Tablebase {
         Ok(Some(file.combine(wdl_at(t, j), d, block)?))
     }
 
-    /// The metric of the table for `n` stones, if present.
+    /// The metric of the distances for `n` stones, if a table is present:
+    /// that of the first table with distances, else of the first table.
     pub fn metric(&self, n: u32) -> Option<Metric> {
-        self.table(n).map(|t| t.header.metric)
+        let opened = || self.tables.get(n as usize).into_iter().flatten().flatten();
+        (opened().find(|t| t.header.contents.has_distances()))
+            .or_else(|| opened().next())
+            .map(|t| t.header.metric)
     }
 
     /// Every legal move with its value for the mover, best first (faster
