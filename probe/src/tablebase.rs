@@ -283,8 +283,9 @@ impl Tablebase {
     /// some tuzdyk pairs: `docs/format.md`), a later folder's table answers
     /// those it does not hold, and the distances of those it holds without
     /// them, when the later table has them. So folders of one tuzdyk pair
-    /// each are opened together, in any order with the full tables. Other files are ignored. Finding no table at all is not
-    /// an error: probes then answer [`ProbeError::MissingTable`]. Nor is a
+    /// each are opened together, in any order with the full tables. Other
+    /// files are ignored. Finding no table at all is not an error: probes
+    /// then answer [`ProbeError::MissingTable`]. Nor is a
     /// damaged file (its header unreadable or damaged, the file truncated,
     /// or another stone count than its name says): it is listed by
     /// [`Tablebase::damaged`], and the probes that need it answer its
