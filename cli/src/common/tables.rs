@@ -21,8 +21,8 @@ pub struct TablesArg {
     /// Folder of the table files (default: $TOGYZ_TABLES, else ./tables).
     /// Given again, the folders are read in order: a later one adds the
     /// positions the earlier ones' tables leave out, as a folder of one
-    /// tuzdyk pair's tables does, and the distances of WDL tables. $TOGYZ_TABLES takes a list of folders
-    /// as PATH does.
+    /// tuzdyk pair's tables does, and the distances of WDL tables.
+    /// $TOGYZ_TABLES takes a list of folders as PATH does.
     #[arg(long, value_name = "DIR")]
     tables: Vec<PathBuf>,
 }
