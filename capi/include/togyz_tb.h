@@ -297,8 +297,8 @@ enum TogyzStatus togyz_tb_root(const struct TogyzTb *tb,
 // threads, iterative deepening and a retrograde solve of the positions
 // reachable above the tables), within `max_seconds` of wall time and `max_nodes` nodes per
 // question; 0 lifts either limit, but not both. The answer is *proven*
-// only when `lower == upper`, never a guess. Memory: up to about 538 MB
-// (two df-pn tables of 224 MiB, the iterative deepening's 28 MiB and the
+// only when `lower == upper`, never a guess. Memory: up to about 387 MB
+// (two df-pn tables of 152 MiB, the iterative deepening's 28 MiB and the
 // graph's 39 MB) while a hard search
 // fills them, freed on return; a [`TogyzSolver`] takes a smaller bound
 // ([`togyz_solver_set_memory`]). Time: a node limit bounds df-pn and the
@@ -325,7 +325,7 @@ enum TogyzStatus togyz_tb_solve(const struct TogyzTb *tb,
 // one [`togyz_solver_solve`] to the next, so the positions of one game help
 // each other (walking a game backwards, each search starts from what the
 // later ones proved). Each search gets `max_seconds` and `max_nodes` as in
-// [`togyz_tb_solve`]. The tables fill up to about 538 MB (less with
+// [`togyz_tb_solve`]. The tables fill up to about 387 MB (less with
 // [`togyz_solver_set_memory`]) and stay allocated until
 // [`togyz_solver_free`].
 //
@@ -362,7 +362,7 @@ enum TogyzStatus togyz_solver_solve(struct TogyzSolver *solver,
 // of entries that fits beside the retrograde solve (a sixteenth of the
 // bound, at most its default 2^18 positions). What the tables held is
 // dropped when their size changes. Without this call a solver takes up to
-// about 538 MB.
+// about 387 MB.
 //
 // Errors: `NULL_POINTER`, `BAD_ARGUMENT` (`max_bytes` below 1,000,000).
 //

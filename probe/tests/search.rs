@@ -286,12 +286,12 @@ fn limits_from_other_languages() {
 #[test]
 fn a_memory_bound_sizes_the_tables_to_fit() {
     use togyz_tb::search::{LimitError, MIN_SEARCH_MEMORY};
-    // Two df-pn tables of 2^22 entries of 48 bytes with a split record of
-    // 32 bytes for every 4, the depth-first table of 2^20 entries of 28
+    // Two df-pn tables of 2^22 entries of 32 bytes with a split record of
+    // 24 bytes for every 4, the depth-first table of 2^20 entries of 28
     // bytes, 2^18 graph positions of 150.
     assert_eq!(
         Budget::default().memory(),
-        2 * (56 << 22) + (28 << 20) + (150 << 18)
+        2 * (38 << 22) + (28 << 20) + (150 << 18)
     );
     let dfpn_alone = Budget {
         dfs: false,
@@ -408,10 +408,10 @@ fn a_memory_bound_is_a_ceiling_not_a_cost() {
         searched += 1;
         assert_eq!(a.table_bytes(), b.table_bytes(), "{pos}");
         // 20,000 nodes a question, in one table, store at most 40,000
-        // entries of 48 bytes and as many split records of 32, each in a
+        // entries of 32 bytes and as many split records of 24, each in a
         // table at most four times larger.
         assert!(
-            b.table_bytes() <= 4 * 40_000 * (48 + 32),
+            b.table_bytes() <= 4 * 40_000 * (32 + 24),
             "{pos}: {}",
             b.table_bytes()
         );

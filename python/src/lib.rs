@@ -322,7 +322,7 @@ impl PyTablebase {
     /// best (a move achieving the proven result, or None) and search
     /// (nodes, depth, graph_positions, graph_closed, seconds,
     /// table_stones). The GIL is released while it searches; it takes up
-    /// to `memory` bytes (at least 1,000,000; by default about 538 MB)
+    /// to `memory` bytes (at least 1,000,000; by default about 387 MB)
     /// while a hard search fills its tables. A node limit bounds df-pn and
     /// the iterative deepening, not the retrograde solve beside it (up to 2^18 positions, about
     /// 0.1 s when they do not close).
@@ -372,7 +372,7 @@ struct PySolver {
 impl PySolver {
     /// A solver over `tb` with a time limit for each `solve` (`seconds=0`
     /// lifts it, which then needs `nodes`) and its tables bounded to
-    /// `memory` bytes (at least 1,000,000; by default about 538 MB), kept
+    /// `memory` bytes (at least 1,000,000; by default about 387 MB), kept
     /// until the solver is dropped.
     #[new]
     #[pyo3(signature = (tb, seconds = 5.0, nodes = None, memory = None))]

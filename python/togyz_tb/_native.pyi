@@ -144,7 +144,7 @@ class Tablebase:
     ) -> SolveResult:
         """The result proven by the tables or, above them, by proof search
         within ``seconds`` (and ``nodes`` per question), its tables taking
-        at most ``memory`` bytes (default about 538 MB); "unknown" with the
+        at most ``memory`` bytes (default about 387 MB); "unknown" with the
         bounds shown when not proven. Raises ValueError (a bad limit),
         BadFenError, DamagedTableError, TableIoError."""
 
@@ -160,6 +160,6 @@ class Solver:
         memory: Optional[int] = None,
     ) -> None:
         """Limits for each ``solve``; ``memory`` bounds the tables it keeps
-        (default about 538 MB). Raises ValueError (a bad limit)."""
+        (default about 387 MB). Raises ValueError (a bad limit)."""
     def solve(self, fen: FenArg) -> SolveResult:
         """As ``Tablebase.solve``, with this solver's limits and tables."""

@@ -38,7 +38,7 @@ pub struct SearchAnswer {
 #[derive(clap::Args, Debug, Clone)]
 pub struct MemoryArg {
     /// Above the tables: the most memory the search's tables may take
-    /// (`500M`, `2G`; at least 1M; default 538M)
+    /// (`500M`, `2G`; at least 1M; default 387M)
     #[arg(long = "search-memory", value_name = "BYTES", value_parser = parse_memory)]
     bytes: Option<u64>,
 }
@@ -264,8 +264,8 @@ mod tests {
 
     #[test]
     fn the_help_states_the_default_memory() {
-        // `--search-memory`'s help and the READMEs say 538M.
-        assert_eq!((Budget::default().memory() + 500_000) / 1_000_000, 538);
+        // `--search-memory`'s help and the READMEs say 387M.
+        assert_eq!((Budget::default().memory() + 500_000) / 1_000_000, 387);
         let limits = MemoryArg { bytes: None }.limits(2.0);
         assert_eq!(limits.budget(), Budget::time(Duration::from_secs(2)));
         let small = MemoryArg {

@@ -28,7 +28,7 @@ pub struct Budget {
     pub nodes: Option<u64>,
     /// Entries of each transposition table (rounded up to a power of two):
     /// the depth-first prover's (a quarter as many, 28 bytes each) and each df-pn
-    /// thread's (56 bytes an entry: 48 and a quarter of a 32-byte record
+    /// thread's (38 bytes an entry: 32 and a quarter of a 24-byte record
     /// of its split table, which holds what is proven of a board whatever
     /// the kazans). One [`Solver`] keeps them between
     /// searches, so the positions of one game help each other, and
@@ -50,9 +50,9 @@ pub struct Budget {
 
 impl Default for Budget {
     /// Five seconds; df-pn on two threads, one question each, with 2^22
-    /// entries in each table (224 MiB each when full); the iterative-
+    /// entries in each table (152 MiB each when full); the iterative-
     /// deepening prover beside them, with 2^20 entries (28 MiB); the
-    /// retrograde solve up to 2^18 positions (about 39 MB): 538 MB in all.
+    /// retrograde solve up to 2^18 positions (about 39 MB): 387 MB in all.
     /// On 2 cores this proved the most (docs/performance.md, "Proof search
     /// above the tables" and "The last positions of unsettled games"): a
     /// larger graph took time that df-pn used better, and the iterative

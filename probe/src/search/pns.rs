@@ -16,35 +16,66 @@ use std::time::Instant;
 use hashbrown::HashTable;
 
 use super::table::{aged, Buckets, Slot};
-use super::{key_hash, key_of, static_bounds, tick, Halt, Key};
+use super::{static_bounds, tick, Halt};
 use crate::rules::{Position, Side, HALF};
 use crate::tablebase::{Horizon, Tablebase};
 use crate::value::Wdl;
 
-/// Slots a key may take in the table.
-const WAYS: usize = 4;
+/// Slots a key may take in the main table: two 32-byte entries, one cache
+/// line. A node looks up every child, and those misses are most of
+/// df-pn's time: two slots of 32 bytes instead of four of 48 (three
+/// lines) take 8 % less time for the same nodes (docs/performance.md,
+/// "Smaller entries in df-pn's tables").
+const WAYS: usize = 2;
 
-/// "Infinite" proof or disproof number. Numbers are 64-bit: when they were
-/// sums over the children, 32-bit sums reached the cap within seconds (one
-/// 12-stone loss with a table of 2^23 entries: open after 30 s while the
-/// root spun at a false "infinity"; docs/performance.md). Weak numbers
-/// ([`weak`]) grow far slower, but the width costs little.
+/// Slots a board may take in the split table: four records of 24 bytes,
+/// two cache lines (two slots were no faster: 48 bytes straddle lines).
+const SPLIT_WAYS: usize = 4;
+
+/// "Infinite" proof or disproof number. The search counts in 64 bits:
+/// when the numbers were sums over the children, 32-bit sums reached the
+/// cap within seconds (one 12-stone loss with a table of 2^23 entries:
+/// open after 30 s while the root spun at a false "infinity";
+/// docs/performance.md). Weak numbers ([`weak`]) grow far slower, so the
+/// table keeps them in 32 bits ([`narrow`]), 0 and infinity exactly.
 const INF: u64 = u64::MAX / 4;
 
+/// A position as df-pn's tables key it, in 22 bytes (a main entry then
+/// fits 32 bytes, two to a cache line, where the whole 24-byte key and
+/// 64-bit numbers took 48): holes, kazans, the two
+/// tuzdyk indices packed ([`tuzdyk_code`], its low byte), and a byte with
+/// the side to move, the side asked about and the code's ninth bit.
+type PKey = [u8; 22];
+
+/// One entry of the main table, 32 bytes.
 #[derive(Clone, Copy)]
+#[repr(C)]
 struct Entry {
-    key: Key,
-    pn: u64,
-    dn: u64,
-    /// Nodes spent below this entry (saturating): what it would cost to
+    key: PKey,
+    /// Bit 0: used; bit 1: tainted; bits 2 to 7: the bit length of the
+    /// nodes spent below this entry ([`work_code`]): what it would cost to
     /// find again, so what the replacement keeps.
-    work: u32,
-    tainted: bool,
-    used: bool,
+    flags: u8,
     /// The search ([`Table::next_search`]) that stored a tainted entry:
     /// a later search, from another root, must not take its path-bound
     /// refutation as settled.
     search: u8,
+    /// The numbers, narrowed to 32 bits ([`narrow`]).
+    pn: u32,
+    dn: u32,
+}
+
+const USED: u8 = 1;
+const TAINTED: u8 = 2;
+
+impl Entry {
+    fn tainted(&self) -> bool {
+        self.flags & TAINTED != 0
+    }
+
+    fn work(&self) -> u64 {
+        work_of(self.flags >> 2)
+    }
 }
 
 /// What is proven of one board (holes, tuzdyks, side to move) for the
@@ -59,22 +90,24 @@ struct Entry {
 /// and one refutation every split with less: lines that reach one board
 /// by different captures share them.
 #[derive(Clone, Copy)]
+#[repr(C)]
 struct Split {
     key: SplitKey,
     /// X's least kazan known to win; [`NONE_WIN`] when none is.
     win_from: u8,
     /// 1 + X's largest kazan known not to win; 0 when none is.
     nowin_to: u8,
-    used: bool,
-    /// Nodes spent on the proofs stored here (saturating): what the
-    /// replacement keeps.
-    work: u32,
     /// The search that last wrote it ([`kept`]).
     search: u8,
+    /// Bit 0: used; bits 2 to 7: the bit length of the nodes spent on
+    /// the proofs stored here ([`work_code`]): what the replacement keeps.
+    flags: u8,
 }
 
-/// A board as [`Split`] keys it: holes, tuzdyks, side to move, side asked.
-type SplitKey = [u8; 22];
+/// A board as [`Split`] keys it: holes, the tuzdyk code's low byte, and a
+/// byte with the side to move, the side asked about and the code's ninth
+/// bit (as [`PKey`], without the kazans).
+type SplitKey = [u8; 20];
 
 /// No kazan is known to win (kazans hold at most 162 stones).
 const NONE_WIN: u8 = u8::MAX;
@@ -88,9 +121,9 @@ const SPLIT_SHARE: usize = 4;
 pub(crate) const ENTRY_BYTES: usize =
     std::mem::size_of::<Entry>() + std::mem::size_of::<Split>() / SPLIT_SHARE;
 
-// The sizes `Budget::tt_entries` documents: the search number fits in the
-// padding of the 48-byte main entry, a split record takes 32 bytes.
-const _: () = assert!(std::mem::size_of::<Entry>() == 48 && std::mem::size_of::<Split>() == 32);
+// The sizes `Budget::tt_entries` documents: 32 bytes a main entry, 24 a
+// split record.
+const _: () = assert!(std::mem::size_of::<Entry>() == 32 && std::mem::size_of::<Split>() == 24);
 
 /// A df-pn transposition table, kept between the searches of one
 /// [`crate::Solver`]: proofs and untainted refutations hold for any root,
@@ -98,24 +131,24 @@ const _: () = assert!(std::mem::size_of::<Entry>() == 48 && std::mem::size_of::<
 /// next position of a game, say) starts from what was found before.
 pub(crate) struct Table {
     entries: Buckets<Entry, WAYS>,
-    splits: Buckets<Split, WAYS>,
+    splits: Buckets<Split, SPLIT_WAYS>,
     search: u8,
     asked: usize,
 }
 
 impl Slot for Entry {
     fn used(&self) -> bool {
-        self.used
+        self.flags & USED != 0
     }
 
     fn hash(&self) -> u64 {
-        key_hash(&self.key)
+        xxhash_rust::xxh3::xxh3_64(&self.key)
     }
 }
 
 impl Slot for Split {
     fn used(&self) -> bool {
-        self.used
+        self.flags & USED != 0
     }
 
     fn hash(&self) -> u64 {
@@ -128,12 +161,12 @@ impl Table {
     /// two); `None` if the system refuses even a small one.
     pub(crate) fn new(entries: usize) -> Option<Table> {
         let size = super::table_size(entries).max(WAYS);
-        // SAFETY: all-zero bytes are an `Entry` (integers and bools), one
-        // with `used` false.
+        // SAFETY: all-zero bytes are an `Entry` (integers and byte arrays),
+        // one whose flags say unused.
         let table = unsafe { Buckets::new(size) }?;
-        // SAFETY: all-zero bytes are a `Split` (integers and bools), one
-        // with `used` false.
-        let splits = unsafe { Buckets::new((size / SPLIT_SHARE).max(WAYS)) }?;
+        // SAFETY: all-zero bytes are a `Split` (integers and byte arrays),
+        // one whose flags say unused.
+        let splits = unsafe { Buckets::new((size / SPLIT_SHARE).max(SPLIT_WAYS)) }?;
         Some(Table {
             entries: table,
             splits,
@@ -180,7 +213,7 @@ pub(crate) struct Pns<'a> {
     horizon: Horizon,
     x: Side,
     entries: &'a mut Buckets<Entry, WAYS>,
-    splits: &'a mut Buckets<Split, WAYS>,
+    splits: &'a mut Buckets<Split, SPLIT_WAYS>,
     search: u8,
     /// The hashes of the keys on the current path, of the positions
     /// without a tuzdyk (only those can repeat). Two keys with one hash
@@ -250,10 +283,24 @@ impl<'a> Pns<'a> {
         self.x = x;
     }
 
-    fn key(&self, pos: &Position) -> Key {
-        let mut k = key_of(pos);
-        k[23] = 1 + self.x.index() as u8;
-        k
+    /// The key of `pos` for the question asked, and its hash.
+    fn key(&self, pos: &Position) -> (PKey, u64) {
+        let mut k = [0u8; 22];
+        k[..18].copy_from_slice(pos.holes());
+        k[18..20].copy_from_slice(&pos.kazans());
+        let (low, meta) = self.board_code(pos);
+        k[20] = low;
+        k[21] = meta;
+        (k, xxhash_rust::xxh3::xxh3_64(&k))
+    }
+
+    /// The tuzdyk code's low byte, and the byte of the side to move, the
+    /// side asked about and the code's ninth bit.
+    fn board_code(&self, pos: &Position) -> (u8, u8) {
+        let t = tuzdyk_code(pos.tuzdyk_indices());
+        let meta =
+            pos.side_to_move().index() as u8 | (self.x.index() as u8) << 1 | ((t >> 8) as u8) << 2;
+        (t as u8, meta)
     }
 
     /// Runs df-pn from `root` until the question is settled or the budget
@@ -272,17 +319,18 @@ impl<'a> Pns<'a> {
         }
     }
 
-    fn lookup(&self, key: &Key) -> Option<Numbers> {
-        self.lookup_in(key_hash(key), key)
+    fn lookup(&self, pos: &Position) -> Option<Numbers> {
+        let (k, h) = self.key(pos);
+        self.lookup_in(h, &k)
     }
 
     /// The [`Split`] key of `pos` for the question asked, and its hash.
     fn split_key(&self, pos: &Position) -> (SplitKey, u64) {
-        let mut k = [0u8; 22];
+        let mut k = [0u8; 20];
         k[..18].copy_from_slice(pos.holes());
-        k[18..20].copy_from_slice(&pos.tuzdyk_indices());
-        k[20] = pos.side_to_move().index() as u8;
-        k[21] = self.x.index() as u8;
+        let (low, meta) = self.board_code(pos);
+        k[18] = low;
+        k[19] = meta;
         (k, xxhash_rust::xxh3::xxh3_64(&k))
     }
 
@@ -298,7 +346,7 @@ impl<'a> Pns<'a> {
             .splits
             .slots(hash)
             .iter()
-            .find(|e| e.used && e.key == *key)?;
+            .find(|e| e.used() && e.key == *key)?;
         let kx = pos.kazan(self.x);
         if kx >= e.win_from {
             Some(Numbers::PROVEN)
@@ -319,11 +367,11 @@ impl<'a> Pns<'a> {
         let (key, hash) = self.split_key(pos);
         let kx = pos.kazan(self.x);
         let slots = self.splits.slots(hash);
-        let (pick, mut e) = match slots.iter().position(|e| e.used && e.key == key) {
+        let (pick, mut e) = match slots.iter().position(|e| e.used() && e.key == key) {
             Some(i) => (i, slots[i]),
             None => {
                 let now = self.search;
-                let cost = |e: &Split| kept(e.used, e.work, e.search, now);
+                let cost = |e: &Split| kept(e.used(), work_of(e.flags >> 2), e.search, now);
                 let (i, _) = (slots.iter().enumerate())
                     .min_by_key(|(_, e)| cost(e))
                     .expect("a bucket has slots");
@@ -331,9 +379,8 @@ impl<'a> Pns<'a> {
                     key,
                     win_from: NONE_WIN,
                     nowin_to: 0,
-                    used: true,
-                    work: 0,
                     search: self.search,
+                    flags: USED,
                 };
                 (i, fresh)
             }
@@ -348,7 +395,7 @@ impl<'a> Pns<'a> {
             "a board both won and not won at one kazan: {}",
             pos.fen()
         );
-        e.work = (e.work as u64 + work).min(u32::MAX as u64) as u32;
+        e.flags = USED | work_code(work_of(e.flags >> 2).saturating_add(work)) << 2;
         e.search = self.search;
         *self.splits.slot_for(hash, pick, self.deadline) = e;
     }
@@ -358,28 +405,28 @@ impl<'a> Pns<'a> {
     }
 
     /// The numbers stored for `key`, hashed to `hash`.
-    fn lookup_in(&self, hash: u64, key: &Key) -> Option<Numbers> {
+    fn lookup_in(&self, hash: u64, key: &PKey) -> Option<Numbers> {
         self.entries
             .slots(hash)
             .iter()
-            .find(|e| e.used && e.key == *key && !(e.tainted && e.search != self.search))
+            .find(|e| e.used() && e.key == *key && !(e.tainted() && e.search != self.search))
             .map(|e| Numbers {
-                pn: e.pn,
-                dn: e.dn,
-                tainted: e.tainted,
+                pn: widen_number(e.pn),
+                dn: widen_number(e.dn),
+                tainted: e.tainted(),
             })
     }
 
     /// Stores `n` for `key`, found with `work` nodes; a new key takes the
     /// bucket's slot that cost less to find (an unused one first).
-    fn store(&mut self, key: &Key, hash: u64, n: Numbers, work: u64) {
+    fn store(&mut self, key: &PKey, hash: u64, n: Numbers, work: u64) {
         let now = self.search;
-        let cost = |e: &Entry| kept(e.used, e.work, e.search, now);
+        let cost = |e: &Entry| kept(e.used(), e.work(), e.search, now);
         let slots = self.entries.slots(hash);
-        let found = slots.iter().position(|e| e.used && e.key == *key);
+        let found = slots.iter().position(|e| e.used() && e.key == *key);
         // A key searched again adds to what it has cost so far.
         let (pick, before) = match found {
-            Some(i) => (i, slots[i].work as u64),
+            Some(i) => (i, slots[i].work()),
             None => {
                 let (i, _) = (slots.iter().enumerate())
                     .min_by_key(|(_, e)| cost(e))
@@ -387,15 +434,13 @@ impl<'a> Pns<'a> {
                 (i, 0)
             }
         };
-        let work = (before + work).min(u32::MAX as u64) as u32;
+        let work = work_code(before.saturating_add(work));
         *self.entries.slot_for(hash, pick, self.deadline) = Entry {
             key: *key,
-            pn: n.pn,
-            dn: n.dn,
-            work,
-            tainted: n.tainted,
-            used: true,
+            flags: USED | if n.tainted { TAINTED } else { 0 } | work << 2,
             search: self.search,
+            pn: narrow(n.pn),
+            dn: narrow(n.dn),
         };
     }
 
@@ -474,8 +519,7 @@ impl<'a> Pns<'a> {
     fn mid(&mut self, pos: &Position, th_pn: u64, th_dn: u64) -> Result<Numbers, Halt> {
         self.count_node()?;
         let start = self.nodes;
-        let key = self.key(pos);
-        let h = key_hash(&key);
+        let (key, h) = self.key(pos);
         let or = pos.side_to_move() == self.x;
         // Each child's numbers are looked up once: looking them up again
         // on every turn of the loop cost more than half the time in cache
@@ -490,7 +534,7 @@ impl<'a> Pns<'a> {
             tainted: false,
         }; 9];
         // Children that are no leaf: their key and bucket, fetched first.
-        let mut open: [Option<(Key, u64, SplitKey, u64)>; 9] = [None; 9];
+        let mut open: [Option<(PKey, u64, SplitKey, u64)>; 9] = [None; 9];
         let mut count = 0;
         // From the last hole down, so that among children whose numbers tie
         // (moves that capture nothing) the one chosen sows furthest into
@@ -504,8 +548,7 @@ impl<'a> Pns<'a> {
             match self.leaf(&child)? {
                 Some(n) => numbers[count] = n,
                 None => {
-                    let k = self.key(&child);
-                    let kh = key_hash(&k);
+                    let (k, kh) = self.key(&child);
                     self.entries.prefetch(kh);
                     let (sk, sh) = self.split_key(&child);
                     self.splits.prefetch(sh);
@@ -634,7 +677,7 @@ impl Pns<'_> {
             let child = root.after_unchecked(mv);
             let n = match self.leaf(&child)? {
                 Some(n) => Some(n),
-                None => self.split_of(&child).0.or(self.lookup(&self.key(&child))),
+                None => self.split_of(&child).0.or(self.lookup(&child)),
             };
             if let Some(n) = n {
                 if (or && n.pn == 0) || (!or && n.dn == 0 && !n.tainted) {
@@ -650,11 +693,55 @@ impl Pns<'_> {
 /// by the searches since it was written; an unused slot, nothing. (The
 /// search count wraps after 256 searches, so an entry that old may read as
 /// new: it only steers the replacement.)
-fn kept(used: bool, work: u32, search: u8, now: u8) -> u64 {
+fn kept(used: bool, work: u64, search: u8, now: u8) -> u64 {
     if !used {
         return 0;
     }
-    aged(u64::from(work) + 1, u32::from(now.wrapping_sub(search)))
+    aged(work.saturating_add(1), u32::from(now.wrapping_sub(search)))
+}
+
+/// The two tuzdyk indices (`u8::MAX` for none) as one number below 361:
+/// each index plus one (none: 0) in base 19.
+fn tuzdyk_code(t: [u8; 2]) -> u16 {
+    let digit = |i: u8| u16::from(i.wrapping_add(1));
+    debug_assert!(digit(t[0]) < 19 && digit(t[1]) < 19);
+    digit(t[0]) * 19 + digit(t[1])
+}
+
+/// Nodes as the tables keep them, in six bits: their bit length (at
+/// most 63). Only the replacement reads it, where a factor of two is
+/// close enough.
+fn work_code(work: u64) -> u8 {
+    (64 - work.leading_zeros()).min(63) as u8
+}
+
+/// The least number of nodes with bit length `code`.
+fn work_of(code: u8) -> u64 {
+    match code {
+        0 => 0,
+        c => 1 << (c - 1),
+    }
+}
+
+/// A number as the main table keeps it, in 32 bits: [`INF`] as
+/// `u32::MAX`, any other above that as the largest finite value. Only 0
+/// and infinity settle anything, and both are kept exactly; a larger
+/// number only steers.
+fn narrow(n: u64) -> u32 {
+    if n >= INF {
+        u32::MAX
+    } else {
+        n.min(u64::from(u32::MAX - 1)) as u32
+    }
+}
+
+/// The number [`narrow`] kept.
+fn widen_number(n: u32) -> u64 {
+    if n == u32::MAX {
+        INF
+    } else {
+        u64::from(n)
+    }
 }
 
 /// The number that all of a node's children must bring down (the proof
@@ -736,9 +823,45 @@ mod tests {
         assert_eq!(kept(true, 99, 3, 3), 101);
         // A search later, a quarter; long past, the least a used slot is.
         assert_eq!(kept(true, 99, 2, 3), 26);
-        assert_eq!(kept(true, u32::MAX, 0, 40), 1);
+        assert_eq!(kept(true, u64::from(u32::MAX), 0, 40), 1);
         // Across the wrap of the search count.
         assert_eq!(kept(true, 99, 255, 0), 26);
+    }
+
+    #[test]
+    fn tuzdyk_codes_tell_every_pair_apart() {
+        let indices = (0..18).chain([u8::MAX]);
+        let mut seen = std::collections::HashSet::new();
+        for a in indices.clone() {
+            for b in indices.clone() {
+                let c = tuzdyk_code([a, b]);
+                assert!(c < 512, "nine bits");
+                assert!(seen.insert(c), "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn narrowed_numbers_keep_zero_and_infinity() {
+        for n in [0, 1, 7, u64::from(u32::MAX) - 2] {
+            assert_eq!(widen_number(narrow(n)), n);
+        }
+        assert_eq!(widen_number(narrow(INF)), INF);
+        // Large but finite stays finite.
+        let big = widen_number(narrow(INF - 1));
+        assert!(big > 0 && big < INF);
+        assert_eq!(widen_number(narrow(u64::from(u32::MAX))), big);
+    }
+
+    #[test]
+    fn work_codes_keep_the_bit_length() {
+        assert_eq!(work_of(work_code(0)), 0);
+        assert_eq!(work_of(work_code(1)), 1);
+        assert_eq!(work_of(work_code(1000)), 512);
+        assert_eq!(work_of(work_code(1024)), 1024);
+        assert_eq!(work_code(u64::MAX), 63);
+        // Codes fit the six bits above the flags.
+        assert!(u32::from(work_code(u64::MAX)) << 2 <= u32::from(u8::MAX));
     }
 
     #[test]
