@@ -31,7 +31,8 @@ pub fn kazan_bounds(pos: &Position) -> (Wdl, Wdl) {
 }
 
 /// The whole position as a key: holes, kazans, tuzdyks, side to move (the
-/// move number is not part of it).
+/// move number is not part of it). df-pn's tables pack it into 22 bytes
+/// with the side asked about (`pns::PKey`), so that an entry fits 32.
 pub(crate) type Key = [u8; 24];
 
 pub(crate) fn key_of(pos: &Position) -> Key {

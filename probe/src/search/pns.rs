@@ -78,6 +78,17 @@ impl Entry {
     }
 }
 
+impl Split {
+    fn work(&self) -> u64 {
+        work_of(self.flags >> 2)
+    }
+}
+
+/// The flags byte of a used record ([`Entry::flags`], [`Split::flags`]).
+fn flags(tainted: bool, work: u64) -> u8 {
+    USED | if tainted { TAINTED } else { 0 } | work_code(work) << 2
+}
+
 /// What is proven of one board (holes, tuzdyks, side to move) for the
 /// question asked, whatever the kazans: X wins from `win_from` stones in
 /// its kazan up, and cannot win (a path-independent refutation) up to
@@ -283,24 +294,16 @@ impl<'a> Pns<'a> {
         self.x = x;
     }
 
-    /// The key of `pos` for the question asked, and its hash.
+    /// The key of `pos` for the question asked ([`PKey`]), and its hash.
     fn key(&self, pos: &Position) -> (PKey, u64) {
+        let t = tuzdyk_code(pos.tuzdyk_indices());
         let mut k = [0u8; 22];
         k[..18].copy_from_slice(pos.holes());
         k[18..20].copy_from_slice(&pos.kazans());
-        let (low, meta) = self.board_code(pos);
-        k[20] = low;
-        k[21] = meta;
-        (k, xxhash_rust::xxh3::xxh3_64(&k))
-    }
-
-    /// The tuzdyk code's low byte, and the byte of the side to move, the
-    /// side asked about and the code's ninth bit.
-    fn board_code(&self, pos: &Position) -> (u8, u8) {
-        let t = tuzdyk_code(pos.tuzdyk_indices());
-        let meta =
+        k[20] = t as u8;
+        k[21] =
             pos.side_to_move().index() as u8 | (self.x.index() as u8) << 1 | ((t >> 8) as u8) << 2;
-        (t as u8, meta)
+        (k, xxhash_rust::xxh3::xxh3_64(&k))
     }
 
     /// Runs df-pn from `root` until the question is settled or the budget
@@ -326,12 +329,7 @@ impl<'a> Pns<'a> {
 
     /// The [`Split`] key of `pos` for the question asked, and its hash.
     fn split_key(&self, pos: &Position) -> (SplitKey, u64) {
-        let mut k = [0u8; 20];
-        k[..18].copy_from_slice(pos.holes());
-        let (low, meta) = self.board_code(pos);
-        k[18] = low;
-        k[19] = meta;
-        (k, xxhash_rust::xxh3::xxh3_64(&k))
+        split_key_of(&self.key(pos).0)
     }
 
     /// What the split table settles of `pos` (`None`: nothing), with its
@@ -371,7 +369,7 @@ impl<'a> Pns<'a> {
             Some(i) => (i, slots[i]),
             None => {
                 let now = self.search;
-                let cost = |e: &Split| kept(e.used(), work_of(e.flags >> 2), e.search, now);
+                let cost = |e: &Split| kept(e.used(), e.work(), e.search, now);
                 let (i, _) = (slots.iter().enumerate())
                     .min_by_key(|(_, e)| cost(e))
                     .expect("a bucket has slots");
@@ -395,7 +393,7 @@ impl<'a> Pns<'a> {
             "a board both won and not won at one kazan: {}",
             pos.fen()
         );
-        e.flags = USED | work_code(work_of(e.flags >> 2).saturating_add(work)) << 2;
+        e.flags = flags(false, e.work().saturating_add(work));
         e.search = self.search;
         *self.splits.slot_for(hash, pick, self.deadline) = e;
     }
@@ -434,10 +432,9 @@ impl<'a> Pns<'a> {
                 (i, 0)
             }
         };
-        let work = work_code(before.saturating_add(work));
         *self.entries.slot_for(hash, pick, self.deadline) = Entry {
             key: *key,
-            flags: USED | if n.tainted { TAINTED } else { 0 } | work << 2,
+            flags: flags(n.tainted, before.saturating_add(work)),
             search: self.search,
             pn: narrow(n.pn),
             dn: narrow(n.dn),
@@ -550,7 +547,7 @@ impl<'a> Pns<'a> {
                 None => {
                     let (k, kh) = self.key(&child);
                     self.entries.prefetch(kh);
-                    let (sk, sh) = self.split_key(&child);
+                    let (sk, sh) = split_key_of(&k);
                     self.splits.prefetch(sh);
                     open[count] = Some((k, kh, sk, sh));
                 }
@@ -700,6 +697,15 @@ fn kept(used: bool, work: u64, search: u8, now: u8) -> u64 {
     aged(work.saturating_add(1), u32::from(now.wrapping_sub(search)))
 }
 
+/// The [`Split`] key of the position keyed `k` (its key without the
+/// kazans), and its hash.
+fn split_key_of(k: &PKey) -> (SplitKey, u64) {
+    let mut s = [0u8; 20];
+    s[..18].copy_from_slice(&k[..18]);
+    s[18..].copy_from_slice(&k[20..]);
+    (s, xxhash_rust::xxh3::xxh3_64(&s))
+}
+
 /// The two tuzdyk indices (`u8::MAX` for none) as one number below 361:
 /// each index plus one (none: 0) in base 19.
 fn tuzdyk_code(t: [u8; 2]) -> u16 {
@@ -839,6 +845,21 @@ mod tests {
                 assert!(seen.insert(c), "{a} {b}");
             }
         }
+    }
+
+    #[test]
+    fn a_split_key_is_the_key_without_the_kazans() {
+        let mut k: PKey = std::array::from_fn(|i| i as u8);
+        let (a, ha) = split_key_of(&k);
+        assert_eq!(&a[..18], &k[..18]);
+        assert_eq!(&a[18..], &k[20..]);
+        // Other kazans: the same board record.
+        k[18] = 70;
+        k[19] = 11;
+        assert_eq!(split_key_of(&k), (a, ha));
+        // Another side asked about: another record.
+        k[21] ^= 2;
+        assert_ne!(split_key_of(&k).0, a);
     }
 
     #[test]
