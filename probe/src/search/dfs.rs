@@ -370,14 +370,24 @@ impl Solver<'_> {
         // Where the children are looked up first, their keys are made once,
         // for the lookups and for their own searches.
         let etc = depth >= ETC_FROM;
+        // Children with plies left look themselves up: their keys are made
+        // here, and their entries fetched while the others are searched.
+        let ahead = depth >= PREFETCH_FROM;
         let mut kids: [Kid; 9] = [(Move::new(1).expect("hole 1"), *pos, None); 9];
         let mut count = 0;
         for mv in pos.legal_moves() {
             let child = pos.after_unchecked(mv);
-            kids[count] = (mv, child, etc.then(|| keyed(&child, x)));
+            kids[count] = (mv, child, ahead.then(|| keyed(&child, x)));
             count += 1;
         }
         let kids = &mut kids[..count];
+        if ahead && !etc {
+            for (_, _, known) in kids.iter() {
+                if let Some((_, hash)) = known {
+                    self.tt_ref().buckets.prefetch(*hash);
+                }
+            }
+        }
         if etc {
             if let Some(found) = self.cutoff(kids, attacker, depth - 1) {
                 let deadline = self.deadline;
@@ -422,6 +432,11 @@ impl Solver<'_> {
 /// much as from 1 in 0.5 s with a quarter more nodes a second
 /// (docs/performance.md, "Exact failures and transposition cutoffs").
 const ETC_FROM: u32 = 3;
+
+/// The least depth left at which a node fetches its children's entries
+/// ahead (from [`ETC_FROM`] on, [`Solver::cutoff`] does): a child with a
+/// ply left looks its entry up.
+const PREFETCH_FROM: u32 = 2;
 
 impl Solver<'_> {
     /// Settles a node from its children's entries alone, when one of them
