@@ -382,10 +382,9 @@ impl Solver<'_> {
         }
         let kids = &mut kids[..count];
         if ahead && !etc {
-            for (_, _, known) in kids.iter() {
-                if let Some((_, hash)) = known {
-                    self.tt_ref().buckets.prefetch(*hash);
-                }
+            let tt = self.tt_ref();
+            for (_, hash) in kids.iter().filter_map(|k| k.2) {
+                tt.buckets.prefetch(hash);
             }
         }
         if etc {
